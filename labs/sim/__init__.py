@@ -1,0 +1,10 @@
+"""Pure simulation models of the course, importable without Django.
+
+Each model keeps the name and signature the lessons use, so a lesson snippet run
+against `labs.sim` prints the lesson's figures. Randomness always comes from a
+seed or a `random.Random` passed in, so a run can be repeated exactly.
+"""
+
+from labs.sim.drain import DrainRow, drain, drain_summary, fixed, per_backlog
+
+__all__ = ["DrainRow", "drain", "drain_summary", "fixed", "per_backlog"]
