@@ -1,0 +1,26 @@
+"""Fixtures shared by the whole suite."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+NO_DATABASE_DIRS = ("sim", "experiments")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Pure models and Redis experiments never touch the database, so the second
+    # (PostgreSQL) pass of ./dev test can skip them.
+    here = Path(__file__).parent
+    for item in items:
+        rel = Path(item.fspath).relative_to(here)
+        if rel.parts and rel.parts[0] in NO_DATABASE_DIRS:
+            item.add_marker(pytest.mark.nodb)
+
+
+@pytest.fixture
+def people(db):
+    from tests.base import make_people
+
+    return make_people()

@@ -1,0 +1,13 @@
+from django.contrib import admin
+
+from labs.models import Run
+
+
+@admin.register(Run)
+class RunAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "lab", "owner", "status", "attempts", "started_at", "finished_at")
+    list_filter = ("status", "lab")
+    search_fields = ("owner__username", "lab", "id")
+    date_hierarchy = "created_at"
+    list_select_related = ("owner",)
+    readonly_fields = ("id", "created_at", "started_at", "finished_at", "lease_expires_at")

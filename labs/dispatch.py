@@ -1,0 +1,68 @@
+"""Handing a saved run to the workers, and telling the user when that cannot happen."""
+
+from __future__ import annotations
+
+import logging
+
+import redis
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from kombu.exceptions import OperationalError
+
+from labs.catalogue import Lab
+from labs.models import Run
+from labs.tasks import execute_run, lease_for
+
+logger = logging.getLogger(__name__)
+
+OFFLINE_MESSAGE = (
+    "The lab runner is offline (Redis at {url} does not answer), so this run was not "
+    "started. Start Redis and a worker (see the README), then press Run again."
+)
+
+
+class RunnerOffline(Exception):
+    """The broker cannot be reached: a run would wait forever, so none is made."""
+
+
+def check_broker(timeout_s: float = 1.0) -> None:
+    """Raise RunnerOffline unless Redis answers a PING within `timeout_s`."""
+    client = redis.Redis.from_url(
+        settings.CELERY_BROKER_URL, socket_connect_timeout=timeout_s, socket_timeout=timeout_s
+    )
+    try:
+        client.ping()
+    except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
+        raise RunnerOffline(offline_message()) from exc
+    finally:
+        client.close()
+
+
+def offline_message() -> str:
+    url = settings.CELERY_BROKER_URL.split("@")[-1]  # never show a password
+    return OFFLINE_MESSAGE.format(url=url)
+
+
+def enqueue(run: Run, lab: Lab) -> None:
+    """Send the run to a worker once its row is committed (so the worker can read it).
+
+    If the broker refuses the message, the run is marked failed with the reason, so
+    the user never waits on a run that no worker will ever see.
+    """
+
+    def publish() -> None:
+        try:
+            execute_run.apply_async(
+                args=[str(run.pk)],
+                queue=settings.LAB_QUEUE,
+                soft_time_limit=lab.time_limit_s,
+                time_limit=lease_for(lab.time_limit_s) - 10,
+            )
+        except (OperationalError, redis.RedisError, OSError) as exc:
+            logger.warning("could not enqueue run %s: %s", run.pk, exc)
+            Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(
+                status=Run.Status.FAILED, error=offline_message(), finished_at=timezone.now()
+            )
+
+    transaction.on_commit(publish)

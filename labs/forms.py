@@ -1,0 +1,133 @@
+"""Forms built from a lab's `Param` list: they convert and validate, views only read them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from labs.catalogue import Lab
+from labs.params import Param
+
+SEED_MAX = 2**31 - 1
+
+
+class NumberListField(forms.CharField):
+    """A comma-separated list of numbers, each within bounds, at most `max_items` long."""
+
+    def __init__(self, *, number: type, low: float, high: float, max_items: int, **kwargs):
+        self.number, self.low, self.high, self.max_items = number, low, high, max_items
+        super().__init__(**kwargs)
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return ", ".join(str(v) for v in value)
+        return value
+
+    def to_python(self, value: Any) -> list:
+        if isinstance(value, list | tuple):
+            raw_items = [str(v) for v in value]
+        else:
+            text = (super().to_python(value) or "").strip()
+            if not text:
+                return []
+            raw_items = [part.strip() for part in text.replace(";", ",").split(",")]
+        if len(raw_items) > self.max_items:
+            raise ValidationError(
+                f"At most {self.max_items} values, got {len(raw_items)}.", code="too_many"
+            )
+        kind = "whole numbers" if self.number is int else "numbers"
+        out = []
+        for position, item in enumerate(raw_items, start=1):
+            if item == "":
+                raise ValidationError(f"Value {position} is empty: remove the extra comma.")
+            try:
+                number = self.number(item)
+            except ValueError:
+                raise ValidationError(
+                    f"Value {position} ({item!r}) is not a number: use {kind} separated by commas."
+                ) from None
+            if not self.low <= number <= self.high:
+                raise ValidationError(
+                    f"Value {position} ({item}) is out of range: each must be from "
+                    f"{self.low:,} to {self.high:,}."
+                )
+            out.append(number)
+        return out
+
+
+def field_for(param: Param) -> forms.Field:
+    """The Django form field that converts and bounds one parameter."""
+    common: dict[str, Any] = {
+        "label": param.label,
+        "help_text": f"{param.help} ({param.bounds_text()})",
+        "initial": param.default,
+    }
+    if param.kind == "int":
+        return forms.IntegerField(min_value=param.min, max_value=param.max, **common)
+    if param.kind == "float":
+        return forms.FloatField(min_value=param.min, max_value=param.max, **common)
+    if param.kind == "choice":
+        return forms.ChoiceField(choices=param.choices, **common)
+    if param.kind == "bool":
+        return forms.BooleanField(required=False, **common)
+    return NumberListField(
+        number=int if param.kind == "int_list" else float,
+        low=param.min,
+        high=param.max,
+        max_items=param.max_items,
+        **common,
+    )
+
+
+class LabForm(forms.Form):
+    """The parameters of one lab, plus the seed when the lab draws random numbers."""
+
+    def __init__(self, lab: Lab, *args: Any, locked: dict[str, Any] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lab = lab
+        self.locked = dict(locked or {})
+        for param in lab.params:
+            self.fields[param.name] = field_for(param)
+        if lab.uses_seed:
+            self.fields["seed"] = forms.IntegerField(
+                label="Seed",
+                min_value=0,
+                max_value=SEED_MAX,
+                required=False,
+                initial=1,
+                help_text="The same seed gives the same run; leave empty for a fresh draw.",
+            )
+        for name, value in self.locked.items():
+            # A locked value is shown but never taken from the request.
+            self.fields[name].disabled = True
+            self.fields[name].initial = value
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        params = {p.name: cleaned[p.name] for p in self.lab.params}
+        if self.lab.check:
+            for name, message in self.lab.check(params).items():
+                self.add_error(name if name in self.fields else None, message)
+        return cleaned
+
+    def params(self) -> dict[str, Any]:
+        """The validated parameters, ready to save on a run."""
+        return {p.name: self.cleaned_data[p.name] for p in self.lab.params}
+
+    def seed(self) -> int | None:
+        return self.cleaned_data.get("seed")
+
+    def groups(self) -> list[tuple[str, list[forms.BoundField]]]:
+        """Fields under their group headings, in parameter order."""
+        grouped: list[tuple[str, list[forms.BoundField]]] = []
+        for param in self.lab.params:
+            if not grouped or grouped[-1][0] != param.group:
+                grouped.append((param.group, []))
+            grouped[-1][1].append(self[param.name])
+        if "seed" in self.fields:
+            grouped.append(("Randomness", [self["seed"]]))
+        return grouped

@@ -1,0 +1,55 @@
+"""What a run page shows, worked out once so templates stay simple."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+
+from labs.catalogue import Lab
+from labs.models import Run
+
+# A run still queued after this long probably has no worker to take it.
+NO_WORKER_HINT_AFTER = timedelta(seconds=10)
+
+
+@dataclass
+class RunView:
+    status: str
+    headline: list[str] = field(default_factory=list)
+    figures: list[dict[str, Any]] = field(default_factory=list)
+    table: dict[str, Any] | None = None  # {"columns": [...], "rows": [[...], ...]}
+    percent: int | None = None
+    hint: str = ""
+
+
+def present_run(run: Run, lab: Lab | None) -> RunView:
+    view = RunView(status=run.status)
+    if lab is None:
+        view.hint = "This lab no longer exists; the saved parameters and result are kept."
+        return view
+    if run.status == Run.Status.SUCCEEDED and run.result:
+        view.headline = lab.headline(run.result)
+        view.figures = lab.charts(run.result)
+        view.table = series_table(run.result.get("series", {}))
+    elif run.status == Run.Status.RUNNING and run.progress:
+        done, total = run.progress.get("done", 0), run.progress.get("total", 0)
+        view.percent = int(100 * done / total) if total else None
+    elif run.status == Run.Status.QUEUED and timezone.now() - run.created_at > NO_WORKER_HINT_AFTER:
+        view.hint = (
+            "Still waiting for a worker. If this lasts, no Celery worker is running: "
+            "start one with ./dev worker (see the README)."
+        )
+    return view
+
+
+def series_table(series: dict[str, list[Any]], max_rows: int = 400) -> dict[str, Any] | None:
+    """The per-step series as a table (columns in saved order), cut to `max_rows`."""
+    columns = [name for name, values in series.items() if isinstance(values, list)]
+    if not columns:
+        return None
+    length = min(len(series[name]) for name in columns)
+    rows = [[series[name][i] for name in columns] for i in range(min(length, max_rows))]
+    return {"columns": columns, "rows": rows, "cut": length > max_rows}

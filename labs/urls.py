@@ -1,0 +1,12 @@
+from django.urls import path
+
+from labs import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("units/<slug:unit_slug>/", views.unit_detail, name="unit-detail"),
+    path("labs/<slug:slug>/", views.lab_detail, name="lab-detail"),
+    path("runs/", views.my_runs, name="my-runs"),
+    path("runs/<uuid:run_id>/", views.run_detail, name="run-detail"),
+    path("runs/<uuid:run_id>.json", views.run_json, name="run-json"),
+]

@@ -1,0 +1,13 @@
+"""The Celery app. Workers on any machine find their tasks through Django's settings."""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "school.settings")
+
+app = Celery("school")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

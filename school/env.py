@@ -1,0 +1,49 @@
+"""Typed readers for settings that come from environment variables.
+
+Each one fails loudly on a value it cannot read, so a typo in a deployment stops the
+site at start-up instead of quietly running with a default.
+"""
+
+from __future__ import annotations
+
+import os
+
+
+class ImproperEnv(ValueError):
+    """An environment variable is set to a value the site cannot use."""
+
+
+def env_str(name: str, default: str) -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    lowered = raw.strip().lower()
+    if lowered in {"1", "true", "yes", "on"}:
+        return True
+    if lowered in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperEnv(f"{name} must be true or false, got {raw!r}")
+
+
+def env_int(name: str, default: int, *, low: int | None = None, high: int | None = None) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperEnv(f"{name} must be a whole number, got {raw!r}") from None
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise ImproperEnv(f"{name} must be between {low} and {high}, got {value}")
+    return value
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]

@@ -1,0 +1,91 @@
+"""The run task: claims a run once, saves the result or the reason it failed."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from labs.models import Run
+from labs.tasks import execute_run
+
+DRAIN_PARAMS = {
+    "arrivals": [50, 800, 800, 800, 200, 50, 50, 50, 50, 50],
+    "per_worker": 100,
+    "rule": "fixed",
+    "fixed_workers": 3,
+    "per_waiting": 100,
+    "min_workers": 1,
+    "max_workers": 10,
+}
+
+
+@pytest.fixture
+def run(people) -> Run:
+    return Run.objects.create(owner=people.alice, lab="drain", params=DRAIN_PARAMS, seed=0)
+
+
+def test_it_runs_the_lab_and_saves_the_lessons_figures(run):
+    assert execute_run.run(str(run.id)) == "succeeded"
+    run.refresh_from_db()
+    assert run.status == "succeeded" and run.attempts == 1
+    assert run.result["summary"]["peak_backlog"] == 1500
+    assert run.result["summary"]["left_at_end"] == 150
+    assert run.started_at <= run.finished_at
+
+
+def test_it_does_not_run_a_finished_run_twice(run):
+    execute_run.run(str(run.id))
+    first = Run.objects.get(pk=run.pk)
+    assert execute_run.run(str(run.id)) == "skipped"
+    again = Run.objects.get(pk=run.pk)
+    assert (again.attempts, again.finished_at) == (1, first.finished_at)
+
+
+def test_it_skips_a_run_another_worker_holds(run):
+    Run.objects.filter(pk=run.pk).update(
+        status="running", lease_expires_at=timezone.now() + timedelta(minutes=1)
+    )
+    assert execute_run.run(str(run.id)) == "skipped"
+    assert Run.objects.get(pk=run.pk).status == "running"
+
+
+def test_it_takes_over_a_run_whose_workers_lease_expired(run):
+    Run.objects.filter(pk=run.pk).update(
+        status="running", attempts=1, lease_expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    assert execute_run.run(str(run.id)) == "succeeded"
+    assert Run.objects.get(pk=run.pk).attempts == 2
+
+
+def test_it_gives_up_after_three_attempts(run):
+    Run.objects.filter(pk=run.pk).update(
+        status="running", attempts=3, lease_expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    assert execute_run.run(str(run.id)) == "skipped"
+    assert Run.objects.fail_stale() == 1
+    stale = Run.objects.get(pk=run.pk)
+    assert stale.status == "failed" and "stopped before it finished" in stale.error
+
+
+def test_it_saves_the_reason_when_the_model_refuses_parameters(people):
+    bad = Run.objects.create(
+        owner=people.alice,
+        lab="drain",
+        params={**DRAIN_PARAMS, "rule": "backlog", "per_waiting": 0},
+        seed=0,
+    )
+    assert execute_run.run(str(bad.id)) == "failed"
+    bad.refresh_from_db()
+    assert bad.status == "failed" and "per_waiting" in bad.error
+
+
+def test_it_fails_a_run_of_an_unknown_lab(people):
+    ghost = Run.objects.create(owner=people.alice, lab="ghost", params={}, seed=0)
+    assert execute_run.run(str(ghost.id)) == "failed"
+    assert Run.objects.get(pk=ghost.pk).error == "Unknown lab."
+
+
+def test_it_ignores_a_run_that_was_deleted(db):
+    assert execute_run.run("00000000-0000-0000-0000-000000000000") == "missing"
