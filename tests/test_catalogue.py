@@ -1,0 +1,54 @@
+"""Every lab in the catalogue: its defaults pass its own form, it runs, its charts are valid.
+
+These hold for labs added later too, so a new catalogue entry is checked the day it lands.
+"""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+import pytest
+
+from labs.catalogue import LABS
+from labs.execution import run_lab
+from labs.forms import LabForm
+from labs.management.commands.lab import _as_form_value
+from labs.progress import SilentProgress
+from labs.units import UNITS
+
+SLUGS = [lab.slug for lab in LABS]
+
+
+def default_form(lab) -> LabForm:
+    return LabForm(lab, {p.name: _as_form_value(p.default) for p in lab.params} | {"seed": "7"})
+
+
+def test_it_gives_every_lab_a_known_unit_and_a_unique_slug():
+    assert len(set(SLUGS)) == len(SLUGS)
+    assert {lab.unit for lab in LABS} <= {unit.slug for unit in UNITS}
+
+
+@pytest.mark.parametrize("lab", LABS, ids=SLUGS)
+def test_it_keeps_every_default_inside_its_own_bounds(lab):
+    form = default_form(lab)
+    assert form.is_valid(), form.errors
+    assert form.params() == lab.defaults()
+
+
+@pytest.mark.parametrize("lab", LABS, ids=SLUGS)
+def test_it_runs_every_lab_with_its_defaults_into_valid_plotly_figures(lab):
+    result = run_lab(lab, lab.defaults(), 7, SilentProgress())
+    assert result["summary"], "a lab must report headline figures"
+    lengths = {len(v) for v in result["series"].values()}
+    assert len(lengths) <= 1, f"series of unequal length: {lengths}"
+    assert all(isinstance(line, str) and line for line in lab.headline(result))
+    figures = lab.charts(result)
+    assert figures
+    for fig in figures:
+        go.Figure(fig)  # raises ValueError on any property Plotly does not know
+        assert fig["layout"]["title"]["text"]
+
+
+@pytest.mark.parametrize("lab", [lab for lab in LABS if lab.uses_seed], ids=lambda lab: lab.slug)
+def test_it_repeats_a_seeded_lab_exactly(lab):
+    first = run_lab(lab, lab.defaults(), 11, SilentProgress())
+    assert run_lab(lab, lab.defaults(), 11, SilentProgress()) == first
