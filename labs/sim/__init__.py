@@ -6,5 +6,14 @@ seed or a `random.Random` passed in, so a run can be repeated exactly.
 """
 
 from labs.sim.drain import DrainRow, drain, drain_summary, fixed, per_backlog
+from labs.sim.timeouts import call_with_timeout, littles_law
 
-__all__ = ["DrainRow", "drain", "drain_summary", "fixed", "per_backlog"]
+__all__ = [
+    "DrainRow",
+    "call_with_timeout",
+    "drain",
+    "drain_summary",
+    "fixed",
+    "littles_law",
+    "per_backlog",
+]
