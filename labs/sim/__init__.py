@@ -5,15 +5,25 @@ against `labs.sim` prints the lesson's figures. Randomness always comes from a
 seed or a `random.Random` passed in, so a run can be repeated exactly.
 """
 
+from labs.sim.availability import (
+    downtime_per_month_min,
+    downtime_per_year_h,
+    parallel,
+    serial,
+)
 from labs.sim.drain import DrainRow, drain, drain_summary, fixed, per_backlog
 from labs.sim.timeouts import call_with_timeout, littles_law
 
 __all__ = [
     "DrainRow",
     "call_with_timeout",
+    "downtime_per_month_min",
+    "downtime_per_year_h",
     "drain",
     "drain_summary",
     "fixed",
     "littles_law",
+    "parallel",
     "per_backlog",
+    "serial",
 ]
