@@ -11,11 +11,16 @@ from labs.sim.availability import (
     parallel,
     serial,
 )
+from labs.sim.backoff import JITTERS, Jitter, backoff_ms, backoff_schedule
 from labs.sim.drain import DrainRow, drain, drain_summary, fixed, per_backlog
 from labs.sim.timeouts import call_with_timeout, littles_law
 
 __all__ = [
+    "JITTERS",
     "DrainRow",
+    "Jitter",
+    "backoff_ms",
+    "backoff_schedule",
     "call_with_timeout",
     "downtime_per_month_min",
     "downtime_per_year_h",
