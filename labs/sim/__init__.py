@@ -13,10 +13,18 @@ from labs.sim.availability import (
 )
 from labs.sim.backoff import JITTERS, Jitter, backoff_ms, backoff_schedule
 from labs.sim.drain import DrainRow, drain, drain_summary, fixed, per_backlog
+from labs.sim.retry_storm import (
+    RETRY_STORM_SEED,
+    retry_amplification,
+    retry_histogram,
+    retry_storm,
+    retry_times_ms,
+)
 from labs.sim.timeouts import call_with_timeout, littles_law
 
 __all__ = [
     "JITTERS",
+    "RETRY_STORM_SEED",
     "DrainRow",
     "Jitter",
     "backoff_ms",
@@ -30,5 +38,9 @@ __all__ = [
     "littles_law",
     "parallel",
     "per_backlog",
+    "retry_amplification",
+    "retry_histogram",
+    "retry_storm",
+    "retry_times_ms",
     "serial",
 ]
