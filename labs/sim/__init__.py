@@ -12,6 +12,7 @@ from labs.sim.availability import (
     serial,
 )
 from labs.sim.backoff import JITTERS, Jitter, backoff_ms, backoff_schedule
+from labs.sim.breaker import BreakerCall, BreakerRun, CircuitBreaker, play_breaker
 from labs.sim.drain import DrainRow, drain, drain_summary, fixed, per_backlog
 from labs.sim.retry_storm import (
     RETRY_STORM_SEED,
@@ -25,6 +26,9 @@ from labs.sim.timeouts import call_with_timeout, littles_law
 __all__ = [
     "JITTERS",
     "RETRY_STORM_SEED",
+    "BreakerCall",
+    "BreakerRun",
+    "CircuitBreaker",
     "DrainRow",
     "Jitter",
     "backoff_ms",
@@ -38,6 +42,7 @@ __all__ = [
     "littles_law",
     "parallel",
     "per_backlog",
+    "play_breaker",
     "retry_amplification",
     "retry_histogram",
     "retry_storm",
