@@ -13,6 +13,7 @@ from labs.sim.availability import (
 )
 from labs.sim.backoff import JITTERS, Jitter, backoff_ms, backoff_schedule
 from labs.sim.breaker import BreakerCall, BreakerRun, CircuitBreaker, play_breaker
+from labs.sim.delivery import consume, deliver_at_least_once, process
 from labs.sim.drain import DrainRow, drain, drain_summary, fixed, per_backlog
 from labs.sim.retry_storm import (
     RETRY_STORM_SEED,
@@ -34,6 +35,8 @@ __all__ = [
     "backoff_ms",
     "backoff_schedule",
     "call_with_timeout",
+    "consume",
+    "deliver_at_least_once",
     "downtime_per_month_min",
     "downtime_per_year_h",
     "drain",
@@ -43,6 +46,7 @@ __all__ = [
     "parallel",
     "per_backlog",
     "play_breaker",
+    "process",
     "retry_amplification",
     "retry_histogram",
     "retry_storm",
