@@ -15,6 +15,7 @@ from labs.sim.backoff import JITTERS, Jitter, backoff_ms, backoff_schedule
 from labs.sim.breaker import BreakerCall, BreakerRun, CircuitBreaker, play_breaker
 from labs.sim.delivery import consume, deliver_at_least_once, process
 from labs.sim.drain import DrainRow, drain, drain_summary, fixed, per_backlog
+from labs.sim.redrive import Receive, receive_log, redrive
 from labs.sim.retry_storm import (
     RETRY_STORM_SEED,
     retry_amplification,
@@ -32,6 +33,7 @@ __all__ = [
     "CircuitBreaker",
     "DrainRow",
     "Jitter",
+    "Receive",
     "backoff_ms",
     "backoff_schedule",
     "call_with_timeout",
@@ -47,6 +49,8 @@ __all__ = [
     "per_backlog",
     "play_breaker",
     "process",
+    "receive_log",
+    "redrive",
     "retry_amplification",
     "retry_histogram",
     "retry_storm",
