@@ -13,6 +13,12 @@ from labs.sim.availability import (
 )
 from labs.sim.backoff import JITTERS, Jitter, backoff_ms, backoff_schedule
 from labs.sim.breaker import BreakerCall, BreakerRun, CircuitBreaker, play_breaker
+from labs.sim.degradation import (
+    DegradationRun,
+    DegradationSecond,
+    play_degradation,
+    serve_with_fallback,
+)
 from labs.sim.delivery import consume, deliver_at_least_once, process
 from labs.sim.drain import DrainRow, drain, drain_summary, fixed, per_backlog
 from labs.sim.redrive import Receive, receive_log, redrive
@@ -31,6 +37,8 @@ __all__ = [
     "BreakerCall",
     "BreakerRun",
     "CircuitBreaker",
+    "DegradationRun",
+    "DegradationSecond",
     "DrainRow",
     "Jitter",
     "Receive",
@@ -48,6 +56,7 @@ __all__ = [
     "parallel",
     "per_backlog",
     "play_breaker",
+    "play_degradation",
     "process",
     "receive_log",
     "redrive",
@@ -56,4 +65,5 @@ __all__ = [
     "retry_storm",
     "retry_times_ms",
     "serial",
+    "serve_with_fallback",
 ]
