@@ -21,6 +21,7 @@ from labs.sim.degradation import (
 )
 from labs.sim.delivery import consume, deliver_at_least_once, process
 from labs.sim.drain import DrainRow, drain, drain_summary, fixed, per_backlog
+from labs.sim.fanout import busy_backlog, clear_time_s, fanout_time_min, fanout_time_s, rush
 from labs.sim.redrive import Receive, receive_log, redrive
 from labs.sim.retry_storm import (
     RETRY_STORM_SEED,
@@ -44,13 +45,17 @@ __all__ = [
     "Receive",
     "backoff_ms",
     "backoff_schedule",
+    "busy_backlog",
     "call_with_timeout",
+    "clear_time_s",
     "consume",
     "deliver_at_least_once",
     "downtime_per_month_min",
     "downtime_per_year_h",
     "drain",
     "drain_summary",
+    "fanout_time_min",
+    "fanout_time_s",
     "fixed",
     "littles_law",
     "parallel",
@@ -64,6 +69,7 @@ __all__ = [
     "retry_histogram",
     "retry_storm",
     "retry_times_ms",
+    "rush",
     "serial",
     "serve_with_fallback",
 ]
