@@ -70,10 +70,11 @@ class CircuitBreaker:
             self.failures_in_a_row = 0
             return "ok"
         self.failures_in_a_row += 1
-        # A failed trial reopens at once: one failure is enough evidence there.
+        # A failed trial reopens at once: the breaker already knows the dependency is sick.
         if self._state == "half-open" or self.failures_in_a_row >= self.threshold:
             self._state = "open"
             self.opened_at_s = t
+            self.failures_in_a_row = 0  # the next closed spell counts afresh
         return "failed"
 
 

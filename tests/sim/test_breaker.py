@@ -73,9 +73,9 @@ def test_it_counts_failures_in_a_row_not_in_total():
     breaker = CircuitBreaker(threshold=3, open_s=10)
     for t, ok in enumerate([False, False, True, False, False, True, False, False]):
         breaker.call(t, ok)
-    assert breaker.state == "closed"
+    assert (breaker.state, breaker.failures_in_a_row) == ("closed", 2)
     breaker.call(8, False)
-    assert breaker.state == "open"
+    assert (breaker.state, breaker.failures_in_a_row) == ("open", 0)
 
 
 def test_it_reopens_after_one_failed_trial():
