@@ -54,7 +54,7 @@ def backoff_ms(
     Without jitter it is `min(cap_ms, base_ms * 2 ** attempt)`: 100, 200, 400, ... 3200.
     With jitter it is drawn from `rng`:
 
-    - ``'full'``: anywhere in [0, ceiling) — spreads clients the most;
+    - ``'full'``: anywhere from 0 to the ceiling — spreads clients the most;
     - ``'equal'``: half the ceiling plus a random half — never retries too soon;
     - ``'decorrelated'``: between `base_ms` and three times the previous wait, capped.
       It depends on the previous wait, not on `attempt`, so after the first retry you
