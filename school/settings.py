@@ -76,8 +76,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
     # Tests use a file, not memory, so a real Celery worker process can share it.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
-    # A web process and a worker write to the same file: wait for the lock, do not fail.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # A web process and workers share the file: WAL lets readers go on while one writes,
+    # IMMEDIATE takes the write lock up front, and the timeout waits for it instead of failing.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
