@@ -73,6 +73,7 @@ def field_for(param: Param) -> forms.Field:
     if param.kind == "bool":
         return forms.BooleanField(required=False, **common)
     return NumberListField(
+        widget=forms.TextInput(attrs={"class": "wide", "inputmode": "decimal"}),
         number=int if param.kind == "int_list" else float,
         low=param.min,
         high=param.max,

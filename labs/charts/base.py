@@ -9,6 +9,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+# One meaning, one colour, on every chart of the site.
+COLORS = {
+    "arrived": "#1f6feb",  # work offered
+    "done": "#1a7f37",  # work finished / ok
+    "ok": "#1a7f37",
+    "backlog": "#bc4c00",  # work waiting
+    "failed": "#d1242f",
+    "fast_fail": "#d4a72c",
+    "workers": "#8250df",
+    "retries": "#d1242f",
+    "wasted": "#57606a",
+}
 PALETTE = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df", "#bc4c00", "#57606a"]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.charts.base import figure, line
+from labs.charts.base import COLORS, figure, line
 
 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -16,16 +16,16 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
         x_title="second",
         y_title="jobs",
         traces=[
-            line(x, s["arrived"], "arrived", dash="dot"),
-            line(x, s["done"], "done"),
-            line(x, s["backlog"], "waiting (backlog)", fill=True),
+            line(x, s["arrived"], "arrived", dash="dot", color=COLORS["arrived"]),
+            line(x, s["done"], "done", color=COLORS["done"]),
+            line(x, s["backlog"], "waiting (backlog)", fill=True, color=COLORS["backlog"]),
         ],
     )
     workers = figure(
         title="Workers running",
         x_title="second",
         y_title="workers",
-        traces=[line(x, s["workers"], "workers", shape="hv")],
+        traces=[line(x, s["workers"], "workers", shape="hv", color=COLORS["workers"])],
         height=260,
     )
     return [jobs, workers]
