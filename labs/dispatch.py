@@ -12,7 +12,7 @@ from kombu.exceptions import OperationalError
 
 from labs.catalogue import Lab
 from labs.models import Run
-from labs.tasks import execute_run, lease_for
+from labs.tasks import execute_run, hard_limit_for
 
 logger = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ def enqueue(run: Run, lab: Lab) -> None:
                 args=[str(run.pk)],
                 queue=settings.LAB_QUEUE,
                 soft_time_limit=lab.time_limit_s,
-                time_limit=lease_for(lab.time_limit_s) - 10,
+                time_limit=hard_limit_for(lab.time_limit_s),
             )
         except (OperationalError, redis.RedisError, OSError) as exc:
             logger.warning("could not enqueue run %s: %s", run.pk, exc)

@@ -24,8 +24,8 @@ class RunQuerySet(models.QuerySet):
     def fail_stale(self, now=None) -> int:
         """Mark runs whose worker vanished as failed, so none stays 'running' forever.
 
-        A worker sets `lease_expires_at` when it claims a run; a live worker finishes or
-        fails the run before then. A lease long past means the worker died.
+        A worker sets `lease_expires_at` when it claims a run and keeps renewing it
+        while it works (labs.lease). A lease that ran out means the worker died.
         """
         now = now or timezone.now()
         return self.filter(status=Run.Status.RUNNING, lease_expires_at__lt=now).update(

@@ -6,18 +6,25 @@ import logging
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
+from django.utils import timezone
 
 from labs.catalogue import get_lab
 from labs.execution import run_lab
+from labs.lease import LEASE_S, LeaseKeeper
 from labs.models import Run
 from labs.run_progress import RunProgress
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
-def execute_run(run_id: str) -> str:
-    """Run one saved lab run. Safe to deliver twice: a run already taken is left alone."""
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def execute_run(self, run_id: str) -> str:
+    """Run one saved lab run. Safe to deliver twice: a run already taken is left alone.
+
+    A second delivery while another worker holds the run (its lease is live) checks
+    back once the lease would have run out: if that worker died meanwhile, this one
+    takes the run over instead of dropping it.
+    """
     run = Run.objects.filter(pk=run_id).only("lab").first()
     if run is None:
         return "missing"
@@ -25,12 +32,17 @@ def execute_run(run_id: str) -> str:
     if lab is None:
         Run.objects.filter(pk=run_id).update(status=Run.Status.FAILED, error="Unknown lab.")
         return "failed"
-    run = Run.objects.claim(run_id, lease_s=lease_for(lab.time_limit_s))
+    run = Run.objects.claim(run_id, lease_s=LEASE_S)
     if run is None:
+        held = Run.objects.filter(pk=run_id, status=Run.Status.RUNNING).first()
+        if held and held.lease_expires_at and held.lease_expires_at > timezone.now():
+            wait_s = (held.lease_expires_at - timezone.now()).total_seconds() + 1
+            raise self.retry(countdown=wait_s, max_retries=10)
         return "skipped"
     progress = RunProgress(run, limit_s=lab.time_limit_s)
     try:
-        result = run_lab(lab, run.params, run.seed, progress)
+        with LeaseKeeper(run.pk):
+            result = run_lab(lab, run.params, run.seed, progress)
     except SoftTimeLimitExceeded:
         run.mark_failed(f"The run took longer than its limit of {lab.time_limit_s} s.")
         return "failed"
@@ -46,6 +58,6 @@ def execute_run(run_id: str) -> str:
     return "succeeded"
 
 
-def lease_for(time_limit_s: int) -> int:
-    """How long a claim holds before another worker may take the run over."""
-    return time_limit_s + 30
+def hard_limit_for(time_limit_s: int) -> int:
+    """When Celery kills a run outright: a little after its soft limit asked it to stop."""
+    return time_limit_s + 15

@@ -43,14 +43,6 @@ def test_it_does_not_run_a_finished_run_twice(run):
     assert (again.attempts, again.finished_at) == (1, first.finished_at)
 
 
-def test_it_skips_a_run_another_worker_holds(run):
-    Run.objects.filter(pk=run.pk).update(
-        status="running", lease_expires_at=timezone.now() + timedelta(minutes=1)
-    )
-    assert execute_run.run(str(run.id)) == "skipped"
-    assert Run.objects.get(pk=run.pk).status == "running"
-
-
 def test_it_takes_over_a_run_whose_workers_lease_expired(run):
     Run.objects.filter(pk=run.pk).update(
         status="running", attempts=1, lease_expires_at=timezone.now() - timedelta(seconds=1)
@@ -89,3 +81,32 @@ def test_it_fails_a_run_of_an_unknown_lab(people):
 
 def test_it_ignores_a_run_that_was_deleted(db):
     assert execute_run.run("00000000-0000-0000-0000-000000000000") == "missing"
+
+
+def test_it_checks_back_later_when_another_worker_holds_a_live_lease(run):
+    from celery.exceptions import Retry
+
+    Run.objects.filter(pk=run.pk).update(
+        status="running", attempts=1, lease_expires_at=timezone.now() + timedelta(seconds=15)
+    )
+    with pytest.raises(Retry):
+        execute_run.run(str(run.id))
+    assert Run.objects.get(pk=run.pk).attempts == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_renews_the_lease_while_the_lab_runs():
+    import time
+
+    from labs.lease import LeaseKeeper
+    from tests.base import make_user
+
+    held = Run.objects.create(
+        owner=make_user("carol"), lab="drain", params=DRAIN_PARAMS, seed=0, status="running",
+        lease_expires_at=timezone.now(),
+    )  # fmt: skip
+    before = held.lease_expires_at
+    with LeaseKeeper(held.pk, lease_s=60, renew_every_s=0.05):
+        time.sleep(0.3)
+    held.refresh_from_db()
+    assert held.lease_expires_at > before + timedelta(seconds=50)
