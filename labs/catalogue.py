@@ -34,6 +34,7 @@ class Lab:
     check: Callable[[Mapping[str, Any]], dict[str, str]] | None = None  # cross-field checks
     kind: Literal["sim", "experiment"] = "sim"  # experiments use the real Redis
     uses_seed: bool = False  # random draws: the seed is shown and can be set
+    default_seed: int = 1  # the seed the form offers first (the lesson's, where it has one)
     time_limit_s: int = 30  # a run longer than this is stopped and marked failed
 
     def defaults(self) -> dict[str, Any]:
@@ -58,6 +59,7 @@ class Lab:
 
 
 LABS: tuple[Lab, ...] = (
+    # Lesson 12.
     Lab(
         slug="drain",
         unit="lesson-12",
