@@ -10,10 +10,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from labs.charts import busy_minute as busy_minute_charts
+from labs.charts import delivery as delivery_charts
 from labs.charts import drain as drain_charts
+from labs.charts import fanout as fanout_charts
 from labs.params import Param
 from labs.progress import Progress
+from labs.runners import busy_minute as busy_minute_runner
+from labs.runners import delivery as delivery_runner
 from labs.runners import drain as drain_runner
+from labs.runners import fanout as fanout_runner
 
 Result = dict[str, Any]
 Runner = Callable[[Mapping[str, Any], int, Progress], Result]
@@ -59,6 +65,48 @@ class Lab:
 
 
 LABS: tuple[Lab, ...] = (
+    # Lesson 07, in the lesson's order: speed, a busy spell, then delivering twice.
+    Lab(
+        slug="fanout",
+        unit="lesson-07",
+        title="Fan-out time: how many workers for 5 million SMS?",
+        intro=(
+            "The request only puts jobs on a queue; the workers do the sending. Compare "
+            "how long the work takes for several worker counts and speeds."
+        ),
+        params=fanout_runner.PARAMS,
+        run=fanout_runner.run,
+        charts=fanout_charts.build,
+        headline=fanout_runner.headline,
+        check=fanout_runner.check,
+    ),
+    Lab(
+        slug="busy-minute",
+        unit="lesson-07",
+        title="A busy minute: the backlog builds, then clears",
+        intro=(
+            "Jobs arrive faster than the workers finish them for a while. Watch the queue "
+            "grow during the busy spell and empty after it."
+        ),
+        params=busy_minute_runner.PARAMS,
+        run=busy_minute_runner.run,
+        charts=busy_minute_charts.build,
+        headline=busy_minute_runner.headline,
+    ),
+    Lab(
+        slug="at-least-once",
+        unit="lesson-07",
+        title="At-least-once delivery: the same SMS twice",
+        intro=(
+            "The queue hands one message out again after a worker crashed. Count what a "
+            "plain consumer and an idempotent consumer send."
+        ),
+        params=delivery_runner.SMS.params,
+        run=delivery_runner.SMS.run,
+        charts=delivery_charts.build,
+        headline=delivery_runner.SMS.headline,
+        check=delivery_runner.SMS.check,
+    ),
     # Lesson 12.
     Lab(
         slug="drain",
