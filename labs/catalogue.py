@@ -13,12 +13,14 @@ from typing import Any, Literal
 from labs.charts import busy_minute as busy_minute_charts
 from labs.charts import delivery as delivery_charts
 from labs.charts import drain as drain_charts
+from labs.charts import drain_compare as drain_compare_charts
 from labs.charts import fanout as fanout_charts
 from labs.params import Param
 from labs.progress import Progress
 from labs.runners import busy_minute as busy_minute_runner
 from labs.runners import delivery as delivery_runner
 from labs.runners import drain as drain_runner
+from labs.runners import drain_compare as drain_compare_runner
 from labs.runners import fanout as fanout_runner
 
 Result = dict[str, Any]
@@ -121,6 +123,20 @@ LABS: tuple[Lab, ...] = (
         charts=drain_charts.build,
         headline=drain_runner.headline,
         check=drain_runner.check,
+    ),
+    Lab(
+        slug="drain-compare",
+        unit="lesson-12",
+        title="Compare scaling rules side by side",
+        intro=(
+            "The same burst through several rules at once: fixed pools and pools scaled "
+            "on the backlog. Which keeps the queue short, and which costs fewest workers?"
+        ),
+        params=drain_compare_runner.PARAMS,
+        run=drain_compare_runner.run,
+        charts=drain_compare_charts.build,
+        headline=drain_compare_runner.headline,
+        check=drain_compare_runner.check,
     ),
 )
 
