@@ -10,18 +10,25 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from labs.charts import backoff as backoff_charts
 from labs.charts import busy_minute as busy_minute_charts
 from labs.charts import delivery as delivery_charts
 from labs.charts import drain as drain_charts
 from labs.charts import drain_compare as drain_compare_charts
 from labs.charts import fanout as fanout_charts
+from labs.charts import retry_storm as retry_storm_charts
+from labs.charts import timeouts as timeouts_charts
 from labs.params import Param
 from labs.progress import Progress
+from labs.runners import backoff as backoff_runner
 from labs.runners import busy_minute as busy_minute_runner
 from labs.runners import delivery as delivery_runner
 from labs.runners import drain as drain_runner
 from labs.runners import drain_compare as drain_compare_runner
 from labs.runners import fanout as fanout_runner
+from labs.runners import retry_storm as retry_storm_runner
+from labs.runners import timeouts as timeouts_runner
+from labs.sim import RETRY_STORM_SEED
 
 Result = dict[str, Any]
 Runner = Callable[[Mapping[str, Any], int, Progress], Result]
@@ -137,6 +144,52 @@ LABS: tuple[Lab, ...] = (
         charts=drain_compare_charts.build,
         headline=drain_compare_runner.headline,
         check=drain_compare_runner.check,
+    ),
+    # Lesson 13, in the lesson's order.
+    Lab(
+        slug="timeouts",
+        unit="lesson-13",
+        title="Timeouts and Little's law: how many requests get stuck",
+        intro=(
+            "A stuck service holds every caller that waits for it. Count the stuck "
+            "requests for different waits, and see what a timeout does to each call."
+        ),
+        params=timeouts_runner.PARAMS,
+        run=timeouts_runner.run,
+        charts=timeouts_charts.build,
+        headline=timeouts_runner.headline,
+        check=timeouts_runner.check,
+    ),
+    Lab(
+        slug="backoff",
+        unit="lesson-13",
+        title="Backoff: the wait before each retry, with and without jitter",
+        intro=(
+            "Each retry waits twice as long as the one before, up to a cap. Jitter adds a "
+            "random part; compare the three kinds."
+        ),
+        params=backoff_runner.PARAMS,
+        run=backoff_runner.run,
+        charts=backoff_charts.build,
+        headline=backoff_runner.headline,
+        check=backoff_runner.check,
+        uses_seed=True,
+    ),
+    Lab(
+        slug="retry-storm",
+        unit="lesson-13",
+        title="Retry storm: many clients retrying together",
+        intro=(
+            "Hundreds of clients fail at the same moment and retry. Count the retries "
+            "that hit the service in each 10 ms slot, without jitter and with it."
+        ),
+        params=retry_storm_runner.PARAMS,
+        run=retry_storm_runner.run,
+        charts=retry_storm_charts.build,
+        headline=retry_storm_runner.headline,
+        check=retry_storm_runner.check,
+        uses_seed=True,
+        default_seed=RETRY_STORM_SEED,  # the lesson's 21 / 81 / 292 come out nearly exact
     ),
 )
 

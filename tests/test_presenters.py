@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.urls import reverse
+
 from labs.catalogue import get_lab
 from labs.execution import run_lab
 from labs.models import Run
@@ -30,3 +32,7 @@ def test_it_renders_a_labs_tables_on_the_run_page(client, people):
     assert "<td>1 per 50 waiting, max 20</td><td>700</td><td>14</td>" in html
     assert "fixed 3: peak backlog 1,500" in html
 
+
+def test_it_shows_the_lessons_seed_in_a_seeded_labs_form(client, db):
+    html = client.get(reverse("lab-detail", args=["retry-storm"])).content.decode()
+    assert 'name="seed" value="123"' in html
