@@ -10,22 +10,30 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from labs.charts import availability as availability_charts
 from labs.charts import backoff as backoff_charts
+from labs.charts import breaker as breaker_charts
 from labs.charts import busy_minute as busy_minute_charts
+from labs.charts import degradation as degradation_charts
 from labs.charts import delivery as delivery_charts
 from labs.charts import drain as drain_charts
 from labs.charts import drain_compare as drain_compare_charts
 from labs.charts import fanout as fanout_charts
+from labs.charts import redrive as redrive_charts
 from labs.charts import retry_storm as retry_storm_charts
 from labs.charts import timeouts as timeouts_charts
 from labs.params import Param
 from labs.progress import Progress
+from labs.runners import availability as availability_runner
 from labs.runners import backoff as backoff_runner
+from labs.runners import breaker as breaker_runner
 from labs.runners import busy_minute as busy_minute_runner
+from labs.runners import degradation as degradation_runner
 from labs.runners import delivery as delivery_runner
 from labs.runners import drain as drain_runner
 from labs.runners import drain_compare as drain_compare_runner
 from labs.runners import fanout as fanout_runner
+from labs.runners import redrive as redrive_runner
 from labs.runners import retry_storm as retry_storm_runner
 from labs.runners import timeouts as timeouts_runner
 from labs.sim import RETRY_STORM_SEED
@@ -190,6 +198,77 @@ LABS: tuple[Lab, ...] = (
         check=retry_storm_runner.check,
         uses_seed=True,
         default_seed=RETRY_STORM_SEED,  # the lesson's 21 / 81 / 292 come out nearly exact
+    ),
+    Lab(
+        slug="breaker",
+        unit="lesson-13",
+        title="Circuit breaker over a dependency that goes down",
+        intro=(
+            "A caller calls a dependency once a second through a breaker. Pick when the "
+            "dependency is down and see which calls wait, which fail fast and when "
+            "service returns."
+        ),
+        params=breaker_runner.PARAMS,
+        run=breaker_runner.run,
+        charts=breaker_charts.build,
+        headline=breaker_runner.headline,
+        check=breaker_runner.check,
+    ),
+    Lab(
+        slug="degradation",
+        unit="lesson-13",
+        title="Graceful degradation: an older page instead of an error",
+        intro=(
+            "While the grades service is down, show the last saved results page, marked "
+            "with its age. Compare what parents see with and without this fallback."
+        ),
+        params=degradation_runner.PARAMS,
+        run=degradation_runner.run,
+        charts=degradation_charts.build,
+        headline=degradation_runner.headline,
+        check=degradation_runner.check,
+    ),
+    Lab(
+        slug="idempotent-charges",
+        unit="lesson-13",
+        title="Idempotent charges: one fee per payment, however often it arrives",
+        intro=(
+            "Fee payments come through a queue that may deliver one more than once. "
+            "Count the fees a plain worker and an idempotent worker charge."
+        ),
+        params=delivery_runner.PAYMENTS.params,
+        run=delivery_runner.PAYMENTS.run,
+        charts=delivery_charts.build,
+        headline=delivery_runner.PAYMENTS.headline,
+        check=delivery_runner.PAYMENTS.check,
+    ),
+    Lab(
+        slug="poison-messages",
+        unit="lesson-13",
+        title="Poison messages and maxReceiveCount",
+        intro=(
+            "Some messages fail every time. After maxReceiveCount receives the queue moves "
+            "them to a dead-letter queue, so the workers go on with the rest."
+        ),
+        params=redrive_runner.PARAMS,
+        run=redrive_runner.run,
+        charts=redrive_charts.build,
+        headline=redrive_runner.headline,
+        check=redrive_runner.check,
+    ),
+    Lab(
+        slug="availability",
+        unit="lesson-13",
+        title="Availability: copies in parallel, a chain in series",
+        intro=(
+            "Copies in different buildings (AZs) raise availability; every service a "
+            "request needs lowers it. Compare both, and a chain made of copies."
+        ),
+        params=availability_runner.PARAMS,
+        run=availability_runner.run,
+        charts=availability_charts.build,
+        headline=availability_runner.headline,
+        check=availability_runner.check,
     ),
 )
 
