@@ -10,10 +10,33 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from labs.charts import availability as availability_charts
+from labs.charts import backoff as backoff_charts
+from labs.charts import breaker as breaker_charts
+from labs.charts import busy_minute as busy_minute_charts
+from labs.charts import degradation as degradation_charts
+from labs.charts import delivery as delivery_charts
 from labs.charts import drain as drain_charts
+from labs.charts import drain_compare as drain_compare_charts
+from labs.charts import fanout as fanout_charts
+from labs.charts import redrive as redrive_charts
+from labs.charts import retry_storm as retry_storm_charts
+from labs.charts import timeouts as timeouts_charts
 from labs.params import Param
 from labs.progress import Progress
+from labs.runners import availability as availability_runner
+from labs.runners import backoff as backoff_runner
+from labs.runners import breaker as breaker_runner
+from labs.runners import busy_minute as busy_minute_runner
+from labs.runners import degradation as degradation_runner
+from labs.runners import delivery as delivery_runner
 from labs.runners import drain as drain_runner
+from labs.runners import drain_compare as drain_compare_runner
+from labs.runners import fanout as fanout_runner
+from labs.runners import redrive as redrive_runner
+from labs.runners import retry_storm as retry_storm_runner
+from labs.runners import timeouts as timeouts_runner
+from labs.sim import RETRY_STORM_SEED
 
 Result = dict[str, Any]
 Runner = Callable[[Mapping[str, Any], int, Progress], Result]
@@ -34,6 +57,7 @@ class Lab:
     check: Callable[[Mapping[str, Any]], dict[str, str]] | None = None  # cross-field checks
     kind: Literal["sim", "experiment"] = "sim"  # experiments use the real Redis
     uses_seed: bool = False  # random draws: the seed is shown and can be set
+    default_seed: int = 1  # the seed the form offers first (the lesson's, where it has one)
     time_limit_s: int = 30  # a run longer than this is stopped and marked failed
 
     def defaults(self) -> dict[str, Any]:
@@ -58,6 +82,49 @@ class Lab:
 
 
 LABS: tuple[Lab, ...] = (
+    # Lesson 07, in the lesson's order: speed, a busy spell, then delivering twice.
+    Lab(
+        slug="fanout",
+        unit="lesson-07",
+        title="Fan-out time: how many workers for 5 million SMS?",
+        intro=(
+            "The request only puts jobs on a queue; the workers do the sending. Compare "
+            "how long the work takes for several worker counts and speeds."
+        ),
+        params=fanout_runner.PARAMS,
+        run=fanout_runner.run,
+        charts=fanout_charts.build,
+        headline=fanout_runner.headline,
+        check=fanout_runner.check,
+    ),
+    Lab(
+        slug="busy-minute",
+        unit="lesson-07",
+        title="A busy minute: the backlog builds, then clears",
+        intro=(
+            "Jobs arrive faster than the workers finish them for a while. Watch the queue "
+            "grow during the busy spell and empty after it."
+        ),
+        params=busy_minute_runner.PARAMS,
+        run=busy_minute_runner.run,
+        charts=busy_minute_charts.build,
+        headline=busy_minute_runner.headline,
+    ),
+    Lab(
+        slug="at-least-once",
+        unit="lesson-07",
+        title="At-least-once delivery: the same SMS twice",
+        intro=(
+            "The queue hands one message out again after a worker crashed. Count what a "
+            "plain consumer and an idempotent consumer send."
+        ),
+        params=delivery_runner.SMS.params,
+        run=delivery_runner.SMS.run,
+        charts=delivery_charts.build,
+        headline=delivery_runner.SMS.headline,
+        check=delivery_runner.SMS.check,
+    ),
+    # Lesson 12.
     Lab(
         slug="drain",
         unit="lesson-12",
@@ -71,6 +138,137 @@ LABS: tuple[Lab, ...] = (
         charts=drain_charts.build,
         headline=drain_runner.headline,
         check=drain_runner.check,
+    ),
+    Lab(
+        slug="drain-compare",
+        unit="lesson-12",
+        title="Compare scaling rules side by side",
+        intro=(
+            "The same burst through several rules at once: fixed pools and pools scaled "
+            "on the backlog. Which keeps the queue short, and which costs fewest workers?"
+        ),
+        params=drain_compare_runner.PARAMS,
+        run=drain_compare_runner.run,
+        charts=drain_compare_charts.build,
+        headline=drain_compare_runner.headline,
+        check=drain_compare_runner.check,
+    ),
+    # Lesson 13, in the lesson's order.
+    Lab(
+        slug="timeouts",
+        unit="lesson-13",
+        title="Timeouts and Little's law: how many requests get stuck",
+        intro=(
+            "A stuck service holds every caller that waits for it. Count the stuck "
+            "requests for different waits, and see what a timeout does to each call."
+        ),
+        params=timeouts_runner.PARAMS,
+        run=timeouts_runner.run,
+        charts=timeouts_charts.build,
+        headline=timeouts_runner.headline,
+        check=timeouts_runner.check,
+    ),
+    Lab(
+        slug="backoff",
+        unit="lesson-13",
+        title="Backoff: the wait before each retry, with and without jitter",
+        intro=(
+            "Each retry waits twice as long as the one before, up to a cap. Jitter adds a "
+            "random part; compare the three kinds."
+        ),
+        params=backoff_runner.PARAMS,
+        run=backoff_runner.run,
+        charts=backoff_charts.build,
+        headline=backoff_runner.headline,
+        check=backoff_runner.check,
+        uses_seed=True,
+    ),
+    Lab(
+        slug="retry-storm",
+        unit="lesson-13",
+        title="Retry storm: many clients retrying together",
+        intro=(
+            "Hundreds of clients fail at the same moment and retry. Count the retries "
+            "that hit the service in each 10 ms slot, without jitter and with it."
+        ),
+        params=retry_storm_runner.PARAMS,
+        run=retry_storm_runner.run,
+        charts=retry_storm_charts.build,
+        headline=retry_storm_runner.headline,
+        check=retry_storm_runner.check,
+        uses_seed=True,
+        default_seed=RETRY_STORM_SEED,  # the lesson's 21 / 81 / 292 come out nearly exact
+    ),
+    Lab(
+        slug="breaker",
+        unit="lesson-13",
+        title="Circuit breaker over a dependency that goes down",
+        intro=(
+            "A caller calls a dependency once a second through a breaker. Pick when the "
+            "dependency is down and see which calls wait, which fail fast and when "
+            "service returns."
+        ),
+        params=breaker_runner.PARAMS,
+        run=breaker_runner.run,
+        charts=breaker_charts.build,
+        headline=breaker_runner.headline,
+        check=breaker_runner.check,
+    ),
+    Lab(
+        slug="degradation",
+        unit="lesson-13",
+        title="Graceful degradation: an older page instead of an error",
+        intro=(
+            "While the grades service is down, show the last saved results page, marked "
+            "with its age. Compare what parents see with and without this fallback."
+        ),
+        params=degradation_runner.PARAMS,
+        run=degradation_runner.run,
+        charts=degradation_charts.build,
+        headline=degradation_runner.headline,
+        check=degradation_runner.check,
+    ),
+    Lab(
+        slug="idempotent-charges",
+        unit="lesson-13",
+        title="Idempotent charges: one fee per payment, however often it arrives",
+        intro=(
+            "Fee payments come through a queue that may deliver one more than once. "
+            "Count the fees a plain worker and an idempotent worker charge."
+        ),
+        params=delivery_runner.PAYMENTS.params,
+        run=delivery_runner.PAYMENTS.run,
+        charts=delivery_charts.build,
+        headline=delivery_runner.PAYMENTS.headline,
+        check=delivery_runner.PAYMENTS.check,
+    ),
+    Lab(
+        slug="poison-messages",
+        unit="lesson-13",
+        title="Poison messages and maxReceiveCount",
+        intro=(
+            "Some messages fail every time. After maxReceiveCount receives the queue moves "
+            "them to a dead-letter queue, so the workers go on with the rest."
+        ),
+        params=redrive_runner.PARAMS,
+        run=redrive_runner.run,
+        charts=redrive_charts.build,
+        headline=redrive_runner.headline,
+        check=redrive_runner.check,
+    ),
+    Lab(
+        slug="availability",
+        unit="lesson-13",
+        title="Availability: copies in parallel, a chain in series",
+        intro=(
+            "Copies in different buildings (AZs) raise availability; every service a "
+            "request needs lowers it. Compare both, and a chain made of copies."
+        ),
+        params=availability_runner.PARAMS,
+        run=availability_runner.run,
+        charts=availability_charts.build,
+        headline=availability_runner.headline,
+        check=availability_runner.check,
     ),
 )
 

@@ -22,7 +22,7 @@ class NumberListField(forms.CharField):
 
     def prepare_value(self, value: Any) -> Any:
         if isinstance(value, list | tuple):
-            return ", ".join(str(v) for v in value)
+            return ", ".join(str(plain(v)) for v in value)
         return value
 
     def to_python(self, value: Any) -> list:
@@ -57,12 +57,19 @@ class NumberListField(forms.CharField):
         return out
 
 
+def plain(value: Any) -> Any:
+    """A whole float as an int, so a form shows 1000 rather than 1000.0."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def field_for(param: Param) -> forms.Field:
     """The Django form field that converts and bounds one parameter."""
     common: dict[str, Any] = {
         "label": param.label,
         "help_text": f"{param.help} ({param.bounds_text()})",
-        "initial": param.default,
+        "initial": plain(param.default),
     }
     if param.kind == "int":
         return forms.IntegerField(min_value=param.min, max_value=param.max, **common)
@@ -97,7 +104,7 @@ class LabForm(forms.Form):
                 min_value=0,
                 max_value=SEED_MAX,
                 required=False,
-                initial=1,
+                initial=lab.default_seed,
                 help_text="The same seed gives the same run; leave empty for a fresh draw.",
             )
         for name, value in self.locked.items():

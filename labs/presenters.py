@@ -21,6 +21,7 @@ class RunView:
     headline: list[str] = field(default_factory=list)
     figures: list[dict[str, Any]] = field(default_factory=list)
     table: dict[str, Any] | None = None  # {"columns": [...], "rows": [[...], ...]}
+    tables: list[dict[str, Any]] = field(default_factory=list)  # shown under the headline
     percent: int | None = None
     hint: str = ""
 
@@ -34,6 +35,7 @@ def present_run(run: Run, lab: Lab | None) -> RunView:
         view.headline = lab.headline(run.result)
         view.figures = lab.charts(run.result)
         view.table = series_table(run.result.get("series", {}))
+        view.tables = shown_tables(run.result.get("tables", {}))
     elif run.status == Run.Status.RUNNING and run.progress:
         done, total = run.progress.get("done", 0), run.progress.get("total", 0)
         view.percent = int(100 * done / total) if total else None
@@ -53,3 +55,15 @@ def series_table(series: dict[str, list[Any]], max_rows: int = 400) -> dict[str,
     length = min(len(series[name]) for name in columns)
     rows = [[series[name][i] for name in columns] for i in range(min(length, max_rows))]
     return {"columns": columns, "rows": rows, "cut": length > max_rows}
+
+
+def shown_tables(tables: dict[str, Any]) -> list[dict[str, Any]]:
+    """The result's display tables (`{"title", "columns", "rows"}`), in saved order.
+
+    Other entries of `tables` (a label, data a chart needs) are not for the page.
+    """
+    return [
+        table
+        for table in tables.values()
+        if isinstance(table, dict) and {"title", "columns", "rows"} <= table.keys()
+    ]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from labs.catalogue import get_lab
-from labs.forms import LabForm
+from labs.forms import LabForm, field_for
+from labs.params import Param
 
 DRAIN = get_lab("drain")
 
@@ -63,3 +64,12 @@ def test_it_ignores_a_posted_value_for_a_locked_parameter():
     form = LabForm(DRAIN, {"per_worker": "5", **form_with().data}, locked={"per_worker": 100})
     assert form.is_valid(), form.errors
     assert form.params()["per_worker"] == 100
+
+
+def test_it_shows_whole_floats_without_a_trailing_point_zero():
+    timeout = field_for(Param("timeout_ms", "Timeout", "float", 1000.0, "", min=1, max=9000))
+    assert str(timeout.initial) == "1000"
+    waits = field_for(
+        Param("waits_s", "Waits", "float_list", [30.0], "", min=0, max=60, max_items=3)
+    )
+    assert waits.prepare_value([30.0, 1.0, 0.2]) == "30, 1, 0.2"

@@ -61,3 +61,32 @@ def test_it_applies_set_overrides_through_the_form():
 def test_it_refuses_bad_input_with_a_reason(args, message):
     with pytest.raises(CommandError, match=message):
         run_command(*args)
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (("fanout",), {"fastest_min": 8.3, "workers_for_deadline": 28}),
+        (("busy-minute",), {"backlog_after_spell": 30_000, "clear_after_spell_s": 12}),
+        (("at-least-once",), {"deliveries": 4, "plain_sent": 4, "idempotent_sent": 3}),
+        (("drain-compare",), {"rules": 5, "rules_left_behind": 1}),
+        (("timeouts",), {"most_stuck": 60_000, "fewest_stuck": 400, "stuck_at_timeout": 2_000}),
+        (("backoff", "--seed", "3"), {"none_total_ms": 9_500, "last_wait_ms": 3_200}),
+        (("retry-storm", "--seed", "123"), {"busiest_slot": 81, "busiest_slot_no_jitter": 500}),
+        (("breaker",), {"failed": 7, "fast_fail": 27, "first_ok_s": 34}),
+        (("degradation",), {"error_share": 0.0, "error_share_without_fallback": 0.5}),
+        (("idempotent-charges",), {"deliveries": 7, "plain_charges": 7, "idempotent_charges": 4}),
+        (("poison-messages",), {"made": 8, "dlq": 2, "receives": 14}),
+        (("availability",), {"most_copies_pct": 99.9999}),
+    ],
+    ids=lambda value: value[0] if isinstance(value, tuple) else "",
+)
+def test_it_runs_every_lesson_lab_from_the_command_line(args, expected):
+    result = json.loads(run_command("run", *args, "--json"))
+    assert result["lab"] == args[0]
+    assert {key: result["summary"][key] for key in expected} == expected
+
+
+def test_it_applies_the_labs_own_cross_field_check():
+    with pytest.raises(CommandError, match="The outage must end after it starts"):
+        run_command("run", "breaker", "--set", "down_until_s=0")

@@ -6,22 +6,40 @@ vendored plotly.js. They are checked against Plotly's schema in the tests.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
-# One meaning, one colour, on every chart of the site.
+# Lines and bars with no meaning of their own: no green, red or amber, which mean
+# ok, failed and fast-fail (or degraded) everywhere on the site.
+PALETTE = ["#1f6feb", "#8250df", "#bc4c00", "#0a7ea4", "#bf3989", "#57606a", "#6e7781"]
+
+# One meaning, one colour, in every lab: a student learns them once.
+OK = "#1a7f37"  # green: the call worked, the full answer
+FAILED = "#d1242f"  # red: the call reached a sick service and failed; an error page
+FAST_FAIL = "#d4a72c"  # amber: refused at once by an open breaker; a degraded answer
+GREY = "#8c959f"  # the plain, untreated case (no jitter, no fallback)
+OUTCOME_COLOURS = {"ok": OK, "failed": FAILED, "fast-fail": FAST_FAIL}
+JITTER_COLOURS = {"none": GREY, "full": "#1f6feb", "equal": "#8250df", "decorrelated": "#bc4c00"}
+JITTER_LABELS = {
+    "none": "no jitter",
+    "full": "full jitter",
+    "equal": "equal jitter",
+    "decorrelated": "decorrelated jitter",
+}
+
+# Flows that recur across labs (arrivals, work done, the backlog...).
 COLORS = {
     "arrived": "#1f6feb",  # work offered
-    "done": "#1a7f37",  # work finished / ok
-    "ok": "#1a7f37",
+    "done": OK,  # work finished
+    "ok": OK,
     "backlog": "#bc4c00",  # work waiting
-    "failed": "#d1242f",
-    "fast_fail": "#d4a72c",
+    "failed": FAILED,
+    "fast_fail": FAST_FAIL,
     "workers": "#8250df",
-    "retries": "#d1242f",
-    "wasted": "#57606a",
+    "retries": FAILED,
+    "wasted": GREY,
 }
-PALETTE = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df", "#bc4c00", "#57606a"]
 
 
 def line(
@@ -34,10 +52,11 @@ def line(
     shape: str = "linear",
     yaxis: str | None = None,
     color: str | None = None,
+    with_markers: bool = False,
 ) -> dict[str, Any]:
     trace: dict[str, Any] = {
         "type": "scatter",
-        "mode": "lines",
+        "mode": "lines+markers" if with_markers else "lines",
         "name": name,
         "x": list(x),
         "y": list(y),
@@ -54,10 +73,58 @@ def line(
     return trace
 
 
-def bar(x: Sequence[Any], y: Sequence[Any], name: str, *, color: str | None = None) -> dict:
+def bar(
+    x: Sequence[Any],
+    y: Sequence[Any],
+    name: str,
+    *,
+    color: str | None = None,
+    width: float | None = None,
+    text: Sequence[Any] | None = None,
+    yaxis: str | None = None,
+) -> dict:
+    """Bars at `x`. Give `width` (in x units) when x is sparse, or Plotly guesses it wide."""
     trace: dict[str, Any] = {"type": "bar", "name": name, "x": list(x), "y": list(y)}
     if color:
         trace["marker"] = {"color": color}
+    if width is not None:
+        trace["width"] = width
+    if text is not None:
+        trace["text"] = [str(t) for t in text]
+        trace["textposition"] = "outside"
+    if yaxis:
+        trace["yaxis"] = yaxis
+    return trace
+
+
+def markers(
+    x: Sequence[Any],
+    y: Sequence[Any],
+    name: str,
+    *,
+    color: str | None = None,
+    symbol: str | Sequence[str] = "circle",
+    size: int = 10,
+    text: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """Points without lines, e.g. one per call on a timeline."""
+    marker: dict[str, Any] = {
+        "size": size,
+        "symbol": symbol if isinstance(symbol, str) else list(symbol),
+    }
+    if color:
+        marker["color"] = color
+    trace: dict[str, Any] = {
+        "type": "scatter",
+        "mode": "markers",
+        "name": name,
+        "x": list(x),
+        "y": list(y),
+        "marker": marker,
+    }
+    if text is not None:
+        trace["text"] = list(text)
+        trace["hoverinfo"] = "text"
     return trace
 
 
@@ -71,7 +138,14 @@ def figure(
     shapes: list[dict[str, Any]] | None = None,
     annotations: list[dict[str, Any]] | None = None,
     barmode: str | None = None,
+    y_log: bool = False,
+    x_category: bool = False,
+    x_whole: bool = False,
+    y_ticks: tuple[Sequence[float], Sequence[str]] | None = None,
+    y_range: tuple[float, float] | None = None,
+    hovermode: str = "x unified",
 ) -> dict[str, Any]:
+    """A figure dict with the site's layout; the keyword options cover what labs vary."""
     layout: dict[str, Any] = {
         "title": {"text": title},
         "height": height,
@@ -80,8 +154,21 @@ def figure(
         "yaxis": {"title": {"text": y_title}, "rangemode": "tozero"},
         "legend": {"orientation": "h", "y": -0.2},
         "colorway": PALETTE,
-        "hovermode": "x unified",
+        "hovermode": hovermode,
     }
+    if y_log:
+        layout["yaxis"]["type"] = "log"
+        del layout["yaxis"]["rangemode"]  # a log axis has no zero
+        layout["yaxis"]["exponentformat"] = "none"  # 0.001, not 1m (which reads as metres)
+    if x_category:
+        layout["xaxis"]["type"] = "category"
+    if x_whole:  # counts of things: no tick at 1.5 copies
+        layout["xaxis"]["dtick"] = 1
+    if y_ticks:
+        layout["yaxis"]["tickvals"] = list(y_ticks[0])
+        layout["yaxis"]["ticktext"] = list(y_ticks[1])
+    if y_range:
+        layout["yaxis"]["range"] = list(y_range)
     if shapes:
         layout["shapes"] = shapes
     if annotations:
@@ -117,3 +204,68 @@ def window(
         "yanchor": "bottom",
     }
     return shape, note
+
+
+def band(
+    x0: float, x1: float, y0: float, y1: float, color: str, *, opacity: float = 0.35
+) -> dict[str, Any]:
+    """A filled rectangle in data coordinates, e.g. one stretch of a breaker's state."""
+    return {
+        "type": "rect",
+        "xref": "x",
+        "yref": "y",
+        "x0": x0,
+        "x1": x1,
+        "y0": y0,
+        "y1": y1,
+        "fillcolor": color,
+        "opacity": opacity,
+        "line": {"width": 0},
+        "layer": "below",
+    }
+
+
+def hline(
+    y: float, label: str, color: str = GREY, *, y_log: bool = False
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A dashed level across the chart and its label: pass to `shapes` and `annotations`.
+
+    On a log axis a shape takes the value itself but a note takes its log10.
+    """
+    shape = {
+        "type": "line",
+        "xref": "paper",
+        "yref": "y",
+        "x0": 0,
+        "x1": 1,
+        "y0": y,
+        "y1": y,
+        "line": {"color": color, "dash": "dash", "width": 1.5},
+    }
+    note = {
+        "x": 1,
+        "y": math.log10(y) if y_log else y,
+        "xref": "paper",
+        "yref": "y",
+        "text": label,
+        "showarrow": False,
+        "xanchor": "right",
+        "yanchor": "bottom",
+        "bgcolor": "rgba(255,255,255,0.85)",
+    }
+    return shape, note
+
+
+def pointer(x: Any, y: float, text: str, *, y_log: bool = False) -> dict[str, Any]:
+    """An arrow with a note pointing at one point, e.g. the busiest slot."""
+    return {
+        "x": x,
+        "y": math.log10(y) if y_log else y,
+        "xref": "x",
+        "yref": "y",
+        "text": text,
+        "showarrow": True,
+        "arrowhead": 2,
+        "ax": 40,
+        "ay": -40,
+    }

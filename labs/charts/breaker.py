@@ -1,0 +1,109 @@
+"""Charts for the breaker lab: a timeline of calls over the breaker's state, and the comparison."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import groupby
+from typing import Any
+
+from labs.charts.base import (
+    FAILED,
+    FAST_FAIL,
+    OK,
+    OUTCOME_COLOURS,
+    band,
+    bar,
+    figure,
+    markers,
+)
+
+STATE_COLOURS = {"closed": "#d0d7de", "open": FAST_FAIL, "half-open": "#1f6feb"}
+LANES = {"service": 0, "breaker": 1, "calls": 2}
+
+
+def timeline(result: Mapping[str, Any]) -> dict[str, Any]:
+    s = result["series"]
+    seconds = s["second"]
+    traces = []
+    for outcome, colour in OUTCOME_COLOURS.items():
+        picked = [i for i, o in enumerate(s["outcome"]) if o == outcome]
+        traces.append(
+            markers(
+                [seconds[i] for i in picked],
+                [LANES["calls"]] * len(picked),
+                outcome,
+                color=colour,
+                symbol=["diamond" if s["trial"][i] else "circle" for i in picked],
+                text=[
+                    f"second {seconds[i]}: {outcome}" + (" (trial call)" if s["trial"][i] else "")
+                    for i in picked
+                ],
+            )
+        )
+    shapes, notes = [], []
+    # One band per stretch of seconds in the same state, from that second to the next.
+    position = 0
+    for state, stretch in groupby(s["breaker"]):
+        length = len(list(stretch))
+        x0, x1 = position - 0.5, position + length - 0.5
+        shapes.append(band(x0, x1, 0.7, 1.3, STATE_COLOURS[state], opacity=0.6))
+        if length >= 3:
+            notes.append(_label((x0 + x1) / 2, LANES["breaker"], state))
+        position += length
+    position = 0
+    for healthy, stretch in groupby(s["dependency_ok"]):
+        length = len(list(stretch))
+        x0, x1 = position - 0.5, position + length - 0.5
+        shapes.append(band(x0, x1, -0.3, 0.3, OK if healthy else FAILED, opacity=0.35))
+        notes.append(_label((x0 + x1) / 2, LANES["service"], "up" if healthy else "down"))
+        position += length
+    fig = figure(
+        title="Calls (◆ = trial call), the breaker's state and the service, second by second",
+        x_title="second",
+        y_title="",
+        traces=traces,
+        shapes=shapes,
+        annotations=notes,
+        y_ticks=(list(LANES.values()), list(LANES)),
+        y_range=(-0.6, 2.6),
+        height=320,
+        hovermode="closest",
+    )
+    fig["layout"]["xaxis"]["zeroline"] = False
+    fig["layout"]["yaxis"]["zeroline"] = False
+    return fig
+
+
+def _label(x: float, y: float, text: str) -> dict[str, Any]:
+    return {"x": x, "y": y, "xref": "x", "yref": "y", "text": text, "showarrow": False}
+
+
+def comparison(result: Mapping[str, Any]) -> dict[str, Any]:
+    data = result["tables"]["compare_data"]
+    labels = [
+        f"{label}<br>first ok {'never' if first is None else f'{first} s'}"
+        for label, first in zip(data["label"], data["first_ok_s"], strict=True)
+    ]
+    return figure(
+        title="Calls by outcome for each breaker setting",
+        x_title="setting",
+        y_title="calls",
+        traces=[
+            bar(
+                labels,
+                data["failed"],
+                "reached the sick service",
+                color=FAILED,
+                text=data["failed"],
+            ),
+            bar(labels, data["fast_fail"], "failed fast", color=FAST_FAIL, text=data["fast_fail"]),
+            bar(labels, data["ok"], "ok", color=OK, text=data["ok"]),
+        ],
+        barmode="stack",
+        x_category=True,
+        hovermode="x unified",
+    )
+
+
+def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [timeline(result), comparison(result)]

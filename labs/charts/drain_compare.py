@@ -1,0 +1,38 @@
+"""Charts for the drain comparison: every rule's backlog and workers on one chart each."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labs.charts.base import figure, line
+
+# Rules often share a line (a higher ceiling the rule never reaches changes nothing),
+# so each gets its own dash and the hidden one still shows through.
+DASHES = ["solid", "dash", "dot", "dashdot", "longdash", "longdashdot"]
+
+
+def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    per_second = result["tables"]["per_second"]
+    x = per_second["second"]
+    backlog = figure(
+        title="Jobs waiting, one line per rule",
+        x_title="second",
+        y_title="jobs waiting",
+        traces=_lines(x, per_second["backlog"]),
+    )
+    workers = figure(
+        title="Workers running, one line per rule",
+        x_title="second",
+        y_title="workers",
+        traces=_lines(x, per_second["workers"], shape="hv"),
+        height=300,
+    )
+    return [backlog, workers]
+
+
+def _lines(x: list[int], by_rule: Mapping[str, list[int]], shape: str = "linear") -> list[dict]:
+    return [
+        line(x, ys, rule, shape=shape, dash=DASHES[i % len(DASHES)])
+        for i, (rule, ys) in enumerate(by_rule.items())
+    ]

@@ -1,0 +1,67 @@
+"""Charts for the poison-message lab: every receive in order, and receives per setting."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labs.charts.base import FAILED, GREY, OK, bar, figure, markers
+
+OUTCOMES = {"done": ("made", OK), "retry": ("failed, back in the queue", FAILED)}
+DLQ_COLOUR = "#8250df"
+
+
+def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    s, summary = result["series"], result["summary"]
+    traces = []
+    for outcome, (label, colour) in {
+        **OUTCOMES,
+        "dlq": ("failed, moved to the DLQ", DLQ_COLOUR),
+    }.items():
+        picked = [i for i, o in enumerate(s["outcome"]) if o == outcome]
+        traces.append(
+            markers(
+                [s["receive"][i] for i in picked],
+                [s["message"][i] for i in picked],
+                label,
+                color=colour,
+                symbol="x" if outcome == "dlq" else "circle",
+                size=12,
+                text=[
+                    f"receive {s['receive'][i]}: {s['message'][i]}, its receive "
+                    f"{s['receive_count'][i]}"
+                    for i in picked
+                ],
+            )
+        )
+    log = figure(
+        title=f"Every receive with maxReceiveCount {summary['max_receives']}",
+        x_title="receive number",
+        y_title="message",
+        traces=traces,
+        height=360,
+        hovermode="closest",
+    )
+    log["layout"]["yaxis"]["type"] = "category"
+    log["layout"]["yaxis"]["categoryorder"] = "array"
+    log["layout"]["yaxis"]["categoryarray"] = sorted(set(s["message"]), key=_number)
+    data = result["tables"]["compare_data"]
+    labels = [f"max {n}" for n in data["max_receives"]]
+    wasted = [r - m for r, m in zip(data["receives"], data["made"], strict=True)]
+    compare = figure(
+        title="Receives for each maxReceiveCount",
+        x_title="maxReceiveCount",
+        y_title="receives",
+        traces=[
+            bar(labels, data["made"], "receives that made a PDF", color=OK),
+            bar(labels, wasted, "receives spent on poison", color=GREY),
+        ],
+        barmode="stack",
+        x_category=True,
+        height=300,
+    )
+    return [log, compare]
+
+
+def _number(message: str) -> int:
+    return int(message.rsplit("-", 1)[1])

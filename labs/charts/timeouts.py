@@ -1,0 +1,47 @@
+"""Charts for the timeouts lab: stuck requests per wait, and how long each caller is held."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labs.charts.base import FAILED, GREY, OK, bar, figure, hline
+from labs.runners.common import num
+
+
+def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    s, held = result["series"], result["tables"]["held"]
+    timeout_ms = result["params"]["timeout_ms"]
+    waits = [f"wait {num(w)} s" for w in s["wait_s"]]
+    stuck = figure(
+        title=f"Requests stuck at once at {num(result['summary']['rate_per_s'])} req/s",
+        x_title="longest wait",
+        y_title="requests stuck",
+        traces=[
+            bar(waits, s["stuck_requests"], "stuck", text=[num(n) for n in s["stuck_requests"]])
+        ],
+        x_category=True,
+        hovermode="closest",
+    )
+    calls = [f"{num(lat)} ms" for lat in held["latency_ms"]]
+    level, note = hline(timeout_ms, f"timeout {num(timeout_ms)} ms", FAILED, y_log=True)
+    colours = [OK if outcome == "ok" else FAILED for outcome in held["outcome"]]
+    # A zero cannot sit on a log axis; show it as 1 ms.
+    caller = bar(calls, [max(1, v) for v in held["held_ms"]], "caller held (green ok, red timeout)")
+    caller["marker"] = {"color": colours}
+    answers = bar(
+        calls, [max(1, v) for v in held["latency_ms"]], "service answers after", color=GREY
+    )
+    held_fig = figure(
+        title="How long each caller is held (log scale)",
+        x_title="the service answers after",
+        y_title="milliseconds",
+        traces=[answers, caller],
+        barmode="group",
+        y_log=True,
+        x_category=True,
+        shapes=[level],
+        annotations=[note],
+        hovermode="closest",
+    )
+    return [stuck, held_fig]

@@ -1,0 +1,219 @@
+"""Lesson 13's availability: copies in parallel raise it, a chain in series lowers it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labs.params import Param
+from labs.progress import Progress
+from labs.runners.common import given, table
+from labs.sim import downtime_per_year_h, parallel, serial
+
+PARAMS = (
+    Param(
+        "one_copy_pct",
+        "Availability of one copy",
+        "float_list",
+        [99.0, 99.5],
+        "Comma-separated percentages, e.g. one Availability Zone (AZ) at 99.0 and at 99.5.",
+        min=0,
+        max=100,
+        max_items=4,
+        group="Copies in parallel",
+        unit="%",
+    ),
+    Param(
+        "copies",
+        "Most copies",
+        "int",
+        3,
+        "The lab compares 1, 2, … up to this many copies (one in each AZ).",
+        min=1,
+        max=6,
+        group="Copies in parallel",
+    ),
+    Param(
+        "link_pct",
+        "Availability of each link",
+        "float",
+        99.9,
+        "Every service the request needs works this share of the time.",
+        min=0,
+        max=100,
+        group="A chain in series",
+        unit="%",
+    ),
+    Param(
+        "chain_lengths",
+        "Chain lengths to compare",
+        "int_list",
+        [3, 6],
+        "Comma-separated: how many services one request passes through.",
+        min=1,
+        max=50,
+        max_items=4,
+        group="A chain in series",
+    ),
+    Param(
+        "link_copies",
+        "Copies of each link",
+        "int",
+        3,
+        "For the chain of copies: every link runs this many copies in parallel.",
+        min=1,
+        max=6,
+        group="A chain in series",
+    ),
+    Param(
+        "my_chain_pct",
+        "Your own chain",
+        "float_list",
+        [99.9, 99.9, 99.95],
+        "Comma-separated percentages, one per service, e.g. API, Redis, database.",
+        min=0,
+        max=100,
+        max_items=10,
+        group="Your own chain",
+        unit="%",
+    ),
+)
+
+
+def check(params: Mapping[str, Any]) -> dict[str, str]:
+    errors = {}
+    for name, what in (("one_copy_pct", "availability"), ("chain_lengths", "chain length")):
+        values = params[name]
+        if len(set(values)) != len(values):
+            errors[name] = f"Give each {what} only once."
+    return errors
+
+
+def pct(a: float, copies: int = 1) -> str:
+    """A share as a percentage with enough places to show what copies add.
+
+    Each copy adds about two nines, so n copies get 2n places (two at least): 99.9900%
+    for two copies of 99.0%, 99.999988% for three of 99.5%, as the lesson prints them.
+    """
+    places = max(2, 2 * copies)
+    text = f"{a:.{places}%}"
+    # Never print 100% for a service that is sometimes down: show one more place instead.
+    while text.startswith("100.") and a < 1 and places < 12:
+        places += 1
+        text = f"{a:.{places}%}"
+    return text
+
+
+def downtime(a: float) -> str:
+    """Time down per year in the largest unit that reads well."""
+    hours = downtime_per_year_h(a)
+    if hours >= 1:
+        return f"{hours:,.1f} h"
+    if hours * 60 >= 1:
+        return f"{hours * 60:.0f} min"
+    return f"{hours * 3600:.1f} s"
+
+
+def _minutes_down(a: float) -> float:
+    return downtime_per_year_h(a) * 60
+
+
+def clean(a: float) -> float:
+    """A share as a percentage for the summary, without float noise (99.99, not 99.99000000001)."""
+    return round(a * 100, 10)
+
+
+def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
+    """Work out every row; the arithmetic has no randomness."""
+    shares = [p / 100 for p in params["one_copy_pct"]]
+    counts = list(range(1, params["copies"] + 1))
+    grid = [[parallel(a, n) for n in counts] for a in shares]
+    link = params["link_pct"] / 100
+    link_with_copies = parallel(link, params["link_copies"])
+    lengths = params["chain_lengths"]
+    chains = [(n, serial(*[link] * n), serial(*[link_with_copies] * n)) for n in lengths]
+    mine = serial(*[p / 100 for p in params["my_chain_pct"]])
+    longest = max(chains, key=lambda c: c[0])
+    progress.update(1, 1)
+    copies_word = f"{params['link_copies']} copies" if params["link_copies"] > 1 else "1 copy"
+    return {
+        "summary": {
+            "one_copy_pct": params["one_copy_pct"][0],
+            "copies": params["copies"],
+            "most_copies_pct": clean(grid[0][-1]),
+            "most_copies_down_h_per_year": round(downtime_per_year_h(grid[0][-1]), 6),
+            "longest_chain": longest[0],
+            "longest_chain_pct": clean(longest[1]),
+            "longest_chain_down_h_per_year": round(downtime_per_year_h(longest[1]), 6),
+            "chain_of_copies_pct": clean(longest[2]),
+            "my_chain_pct": clean(mine),
+            "my_chain_below_weakest_link": mine < min(params["my_chain_pct"]) / 100,
+        },
+        "series": {
+            "copies": counts,
+            **{
+                f"down_min_per_year_at_{pct_:g}": [_minutes_down(a) for a in row]
+                for pct_, row in zip(params["one_copy_pct"], grid, strict=True)
+            },
+        },
+        "tables": {
+            "parallel": table(
+                "Copies in parallel: up while any one copy is up",
+                ["one copy", *(f"{n} {'copy' if n == 1 else 'copies'}" for n in counts)],
+                [
+                    [
+                        f"{given(p)}%",
+                        *(
+                            f"{pct(a, n)} (down {downtime(a)}/yr)"
+                            for n, a in zip(counts, row, strict=True)
+                        ),
+                    ]
+                    for p, row in zip(params["one_copy_pct"], grid, strict=True)
+                ],
+            ),
+            "serial": table(
+                f"A chain in series, each link at {given(params['link_pct'])}%: "
+                "up only while every link is up",
+                ["links", "one copy of each", f"{copies_word} of each"],
+                [
+                    [
+                        n,
+                        f"{pct(single)} (down {downtime(single)}/yr)",
+                        f"{pct(copied, params['link_copies'])} (down {downtime(copied)}/yr)",
+                    ]
+                    for n, single, copied in chains
+                ],
+            ),
+            "chain_data": {
+                "links": list(range(1, max(lengths) + 1)),
+                "single": [_minutes_down(serial(*[link] * n)) for n in range(1, max(lengths) + 1)],
+                "copied": [
+                    _minutes_down(serial(*[link_with_copies] * n))
+                    for n in range(1, max(lengths) + 1)
+                ],
+            },
+        },
+    }
+
+
+def headline(result: Mapping[str, Any]) -> list[str]:
+    s, p = result["summary"], result["params"]
+    lines = []
+    for one in p["one_copy_pct"]:
+        a = one / 100
+        more = " · ".join(f"{n} copies {pct(parallel(a, n), n)}" for n in range(2, p["copies"] + 1))
+        lines.append(f"One copy at {given(one)}%" + (f" → {more}." if more else "."))
+    link = p["link_pct"] / 100
+    chains = " · ".join(f"a chain of {n} → {pct(serial(*[link] * n))}" for n in p["chain_lengths"])
+    lines.append(f"Each link at {given(p['link_pct'])}%: {chains}.")
+    copied = parallel(link, p["link_copies"])
+    lines.append(
+        f"The chain of {s['longest_chain']} with {p['link_copies']} copies of each link → "
+        f"{pct(serial(*[copied] * s['longest_chain']), p['link_copies'])}."
+    )
+    mine = " × ".join(f"{given(v)}%" for v in p["my_chain_pct"])
+    lines.append(
+        f"Your chain {mine} = {s['my_chain_pct']:.2f}%"
+        + (": lower than its weakest link." if s["my_chain_below_weakest_link"] else ".")
+    )
+    return lines

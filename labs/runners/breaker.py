@@ -1,0 +1,220 @@
+"""Lesson 13's circuit breaker over a dependency that is down for a while."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labs.params import Param
+from labs.progress import Progress
+from labs.runners.common import num, table
+from labs.sim import BreakerRun, play_breaker
+
+PARAMS = (
+    Param(
+        "threshold",
+        "Failures in a row before it opens",
+        "int",
+        5,
+        "After this many failed calls in a row the breaker opens.",
+        min=1,
+        max=100,
+        group="Breaker on the timeline",
+    ),
+    Param(
+        "open_s",
+        "Open time",
+        "int",
+        10,
+        "How long the breaker stays open (every call fails fast) before one trial call.",
+        min=1,
+        max=600,
+        group="Breaker on the timeline",
+        unit="s",
+    ),
+    Param(
+        "down_from_s",
+        "Dependency down from",
+        "int",
+        0,
+        "The second the dependency starts failing.",
+        min=0,
+        max=3_600,
+        group="Outage",
+        unit="s",
+    ),
+    Param(
+        "down_until_s",
+        "Dependency back at",
+        "int",
+        30,
+        "The first second the dependency answers again.",
+        min=0,
+        max=3_600,
+        group="Outage",
+        unit="s",
+    ),
+    Param(
+        "duration_s",
+        "Seconds to watch",
+        "int",
+        40,
+        "The caller calls once a second, at second 0, 1, 2, … for this long.",
+        min=1,
+        max=3_600,
+        group="Outage",
+        unit="s",
+    ),
+    Param(
+        "other_thresholds",
+        "Compare: failures before opening",
+        "int_list",
+        [3, 5, 10],
+        "Comma-separated: more settings to compare with the one above, over the same outage.",
+        min=1,
+        max=100,
+        max_items=5,
+        group="Compare other settings",
+    ),
+    Param(
+        "other_open_s",
+        "Compare: open times",
+        "int_list",
+        [10, 2, 30],
+        "Comma-separated: one open time for each failure count above, in the same order.",
+        min=1,
+        max=600,
+        max_items=5,
+        group="Compare other settings",
+        unit="s",
+    ),
+)
+
+
+def check(params: Mapping[str, Any]) -> dict[str, str]:
+    """The outage has to make sense, and every compared setting needs both halves."""
+    errors = {}
+    start, end = params["down_from_s"], params["down_until_s"]
+    if end <= start:
+        errors["down_until_s"] = (
+            f"The outage must end after it starts: it starts at second {start}, "
+            f"so it must end at second {start + 1} or later."
+        )
+    if start >= params["duration_s"]:
+        errors["down_from_s"] = (
+            f"The outage must start before the watching ends (second {params['duration_s']})."
+        )
+    thresholds, open_times = params["other_thresholds"], params["other_open_s"]
+    if len(thresholds) != len(open_times):
+        errors["other_open_s"] = (
+            f"Give one open time for each failure count: {len(thresholds)} counts but "
+            f"{len(open_times)} open times."
+        )
+    return errors
+
+
+def figures(run: BreakerRun, down_from_s: int, down_until_s: int) -> dict[str, Any]:
+    """The lesson's figures for one played outage, measured from when it began."""
+    # "First success" means the first after the outage began: a call before it proves nothing.
+    first_ok = next((c.t for c in run.calls if c.outcome == "ok" and c.t >= down_from_s), None)
+    return {
+        "ok": run.ok,
+        "failed": run.failed,  # reached the sick service and waited on it
+        "fast_fail": run.fast_fail,
+        "fast_fail_while_down": run.fast_fail_while_down,
+        "fast_fail_after_recovery": run.fast_fail - run.fast_fail_while_down,
+        "first_ok_s": first_ok,
+        "late_by_s": first_ok - down_until_s if first_ok is not None else None,
+        "final_state": run.final_state,
+    }
+
+
+def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
+    """Play the outage through the chosen breaker and every compared one; no randomness."""
+    outage = {
+        "down_from_s": params["down_from_s"],
+        "down_until_s": params["down_until_s"],
+        "duration_s": params["duration_s"],
+    }
+    settings = [(params["threshold"], params["open_s"])]
+    settings += list(zip(params["other_thresholds"], params["other_open_s"], strict=True))
+    played = [play_breaker(t, o, **outage) for t, o in settings]
+    rows = [figures(r, params["down_from_s"], params["down_until_s"]) for r in played]
+    main = played[0]
+    progress.update(1, 1)
+    return {
+        "summary": {"threshold": params["threshold"], "open_s": params["open_s"], **rows[0]},
+        "series": {
+            "second": [c.t for c in main.calls],
+            "dependency_ok": [
+                not params["down_from_s"] <= c.t < params["down_until_s"] for c in main.calls
+            ],
+            "outcome": [c.outcome for c in main.calls],
+            # The state the call met: a trial meets half-open, a fast-fail meets open.
+            "breaker": [
+                "half-open" if c.trial else "open" if c.outcome == "fast-fail" else "closed"
+                for c in main.calls
+            ],
+            "trial": [c.trial for c in main.calls],
+        },
+        "tables": {
+            "compare": table(
+                "The same outage through each breaker setting",
+                [
+                    "failures to open",
+                    "open time",
+                    "reached the sick service",
+                    "failed fast",
+                    "first success at",
+                ],
+                [
+                    [t, f"{o} s", r["failed"], r["fast_fail"], _at(r["first_ok_s"])]
+                    for (t, o), r in zip(settings, rows, strict=True)
+                ],
+            ),
+            "compare_data": {
+                "label": [f"{t} fails, open {o} s" for t, o in settings],
+                **{
+                    key: [r[key] for r in rows]
+                    for key in ("ok", "failed", "fast_fail", "first_ok_s")
+                },
+            },
+        },
+    }
+
+
+def _at(second: int | None) -> str:
+    return "never" if second is None else f"{second} s"
+
+
+def headline(result: Mapping[str, Any]) -> list[str]:
+    s, p = result["summary"], result["params"]
+    down = p["down_until_s"] - p["down_from_s"]
+    lines = [
+        f"The dependency is down for {down} s (seconds {p['down_from_s']} to "
+        f"{p['down_until_s'] - 1}); the breaker opens after {s['threshold']} failures in a row "
+        f"and stays open {s['open_s']} s.",
+        f"{num(s['failed'])} calls reached the sick service; {num(s['fast_fail'])} failed fast "
+        f"({num(s['fast_fail_while_down'])} of them while it was down).",
+    ]
+    if s["first_ok_s"] is None:
+        lines.append("No call succeeded after the outage began: watch for longer.")
+    else:
+        lines.append(
+            f"First success at {s['first_ok_s']} s: "
+            + (
+                f"{s['late_by_s']} s after the service came back."
+                if s["late_by_s"]
+                else "as soon as the service came back."
+            )
+        )
+    lines.append(f"At the end the breaker is {s['final_state']}.")
+    data = result["tables"]["compare_data"]
+    for label, failed, fast, first in list(
+        zip(data["label"], data["failed"], data["fast_fail"], data["first_ok_s"], strict=True)
+    )[1:]:
+        lines.append(
+            f"Compare {label}: {num(failed)} reached the sick service · {num(fast)} failed "
+            f"fast · first success {'never' if first is None else f'at {first} s'}."
+        )
+    return lines

@@ -1,0 +1,185 @@
+"""Lesson 13's graceful degradation: a marked, older page instead of an error page."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labs.params import Param
+from labs.progress import Progress
+from labs.runners.common import num, table
+from labs.sim import DegradationRun, play_degradation
+
+PARAMS = (
+    Param(
+        "rate_per_s",
+        "Requests each second",
+        "int",
+        100,
+        "How many parents open the results page every second.",
+        min=1,
+        max=100_000,
+        group="Traffic",
+        unit="req/s",
+    ),
+    Param(
+        "duration_s",
+        "Seconds to watch",
+        "int",
+        60,
+        "How long the lab runs.",
+        min=1,
+        max=3_600,
+        group="Traffic",
+        unit="s",
+    ),
+    Param(
+        "down_from_s",
+        "Grades service down from",
+        "int",
+        10,
+        "The second the service behind the page starts failing.",
+        min=0,
+        max=3_600,
+        group="Outage",
+        unit="s",
+    ),
+    Param(
+        "down_until_s",
+        "Grades service back at",
+        "int",
+        40,
+        "The first second it answers again.",
+        min=0,
+        max=3_600,
+        group="Outage",
+        unit="s",
+    ),
+    Param(
+        "cache_age_s",
+        "Age of the cached page when the outage starts",
+        "int",
+        300,
+        "The fallback shows the last page it saved, marked with its age (300 s = 5 minutes).",
+        min=0,
+        max=86_400,
+        group="Fallback",
+        unit="s",
+    ),
+    Param(
+        "limit_age",
+        "Refuse pages that are too old",
+        "bool",
+        False,
+        "Tick to show an error instead of a page older than the limit below.",
+        group="Fallback",
+    ),
+    Param(
+        "max_stale_s",
+        "Oldest page still shown",
+        "int",
+        600,
+        "Only used when the box above is ticked.",
+        min=0,
+        max=86_400,
+        group="Fallback",
+        unit="s",
+    ),
+)
+
+
+def check(params: Mapping[str, Any]) -> dict[str, str]:
+    errors = {}
+    start, end = params["down_from_s"], params["down_until_s"]
+    if end <= start:
+        errors["down_until_s"] = (
+            f"The outage must end after it starts: it starts at second {start}, "
+            f"so it must end at second {start + 1} or later."
+        )
+    if start >= params["duration_s"]:
+        errors["down_from_s"] = (
+            f"The outage must start before the watching ends (second {params['duration_s']})."
+        )
+    return errors
+
+
+def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
+    """Serve the same outage with and without a fallback; no randomness."""
+    common = {
+        "duration_s": params["duration_s"],
+        "rate_per_s": params["rate_per_s"],
+        "down_from_s": params["down_from_s"],
+        "down_until_s": params["down_until_s"],
+        "cache_age_s": params["cache_age_s"],
+        "max_stale_s": params["max_stale_s"] if params["limit_age"] else None,
+    }
+    with_fallback = play_degradation(fallback=True, **common)
+    without = play_degradation(fallback=False, **common)
+    ages = [s.page_age_s for s in with_fallback.seconds if s.degraded]
+    progress.update(1, 1)
+    requests = params["duration_s"] * params["rate_per_s"]
+    return {
+        "summary": {
+            "requests": requests,
+            "full_share": round(with_fallback.full_share, 4),
+            "degraded_share": round(with_fallback.degraded_share, 4),
+            "error_share": round(with_fallback.error_share, 4),
+            "error_share_without_fallback": round(without.error_share, 4),
+            "errors": _count(with_fallback, "error"),
+            "errors_without_fallback": _count(without, "error"),
+            "youngest_page_shown_s": min(ages) if ages else None,
+            "oldest_page_shown_s": max(ages) if ages else None,
+        },
+        "series": {
+            "second": [s.second for s in with_fallback.seconds],
+            "full": [s.full for s in with_fallback.seconds],
+            "degraded": [s.degraded for s in with_fallback.seconds],
+            "error": [s.error for s in with_fallback.seconds],
+            "page_age_s": [s.page_age_s for s in with_fallback.seconds],
+            "error_without_fallback": [s.error for s in without.seconds],
+        },
+        "tables": {
+            "shares": table(
+                "What the parents saw",
+                ["", "full page", "older page, marked", "error page"],
+                [
+                    ["with a fallback", *_shares(with_fallback)],
+                    ["without a fallback", *_shares(without)],
+                ],
+            ),
+        },
+    }
+
+
+def _count(run: DegradationRun, kind: str) -> int:
+    return sum(getattr(s, kind) for s in run.seconds)
+
+
+def _shares(run: DegradationRun) -> list[str]:
+    return [f"{share:.0%}" for share in (run.full_share, run.degraded_share, run.error_share)]
+
+
+def _age(seconds: float) -> str:
+    minutes, rest = divmod(int(seconds), 60)
+    if not minutes:
+        return f"{rest} s"
+    return f"{minutes} min" + (f" {rest} s" if rest else "")
+
+
+def headline(result: Mapping[str, Any]) -> list[str]:
+    s = result["summary"]
+    lines = [
+        f"With a fallback: {s['full_share']:.0%} full pages, {s['degraded_share']:.0%} older "
+        f"pages marked with their age, {s['error_share']:.0%} errors "
+        f"({num(s['errors'])} error pages).",
+        f"Without a fallback: {s['error_share_without_fallback']:.0%} errors "
+        f"({num(s['errors_without_fallback'])} error pages).",
+    ]
+    if s["oldest_page_shown_s"] is not None:
+        lines.append(
+            f"The page shown was {_age(s['youngest_page_shown_s'])} old at first and "
+            f"{_age(s['oldest_page_shown_s'])} old at most."
+        )
+    if s["errors"]:
+        lines.append("Some parents still saw errors: the cached page grew older than the limit.")
+    return lines

@@ -1,0 +1,209 @@
+"""Lesson 12's comparison: the same burst through several scaling rules at once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from labs.params import Param
+from labs.progress import Progress
+from labs.runners.common import num, table
+from labs.runners.drain import LESSON_ARRIVALS
+from labs.sim import drain, drain_summary, fixed, per_backlog
+
+MAX_RULES = 8
+
+PARAMS = (
+    Param(
+        "arrivals",
+        "Jobs arriving each second",
+        "int_list",
+        LESSON_ARRIVALS,
+        "Comma-separated: how many jobs arrive in second 0, 1, 2, …",
+        min=0,
+        max=100_000,
+        max_items=300,
+        group="Workload",
+        unit="jobs/s",
+    ),
+    Param(
+        "per_worker",
+        "Jobs one worker finishes per second",
+        "int",
+        100,
+        "Every running worker completes this many jobs a second (if there are that many).",
+        min=1,
+        max=100_000,
+        group="Workload",
+        unit="jobs/s",
+    ),
+    Param(
+        "fixed_pools",
+        "Fixed pools to compare",
+        "int_list",
+        [3, 8],
+        "Comma-separated worker counts: each is a rule that always runs that many workers.",
+        min=0,
+        max=1_000,
+        max_items=4,
+        group="Fixed rules",
+    ),
+    Param(
+        "per_waiting",
+        "Backlog rules: one worker per K waiting",
+        "int_list",
+        [100, 100, 50],
+        "Comma-separated K values, one per backlog rule: run ceil(backlog / K) workers.",
+        min=1,
+        max=100_000,
+        max_items=4,
+        group="Backlog rules",
+        unit="jobs",
+    ),
+    Param(
+        "max_workers",
+        "Backlog rules: most workers",
+        "int_list",
+        [10, 20, 20],
+        "Comma-separated ceilings, one for each K above, in the same order.",
+        min=1,
+        max=1_000,
+        max_items=4,
+        group="Backlog rules",
+    ),
+    Param(
+        "min_workers",
+        "Backlog rules: fewest workers",
+        "int",
+        1,
+        "Every backlog rule keeps at least this many workers, even with an empty queue.",
+        min=0,
+        max=1_000,
+        group="Backlog rules",
+    ),
+)
+
+
+def check(params: Mapping[str, Any]) -> dict[str, str]:
+    """Each backlog rule needs both its K and its ceiling, and a floor below it."""
+    per_waiting, ceilings = params["per_waiting"], params["max_workers"]
+    if len(per_waiting) != len(ceilings):
+        return {
+            "max_workers": f"Give one ceiling for each K: {len(per_waiting)} K values but "
+            f"{len(ceilings)} ceilings."
+        }
+    low = [c for c in ceilings if c < params["min_workers"]]
+    if low:
+        return {
+            "min_workers": f"Fewest workers ({params['min_workers']}) must not be more than "
+            f"a rule's most workers ({min(low)})."
+        }
+    return {}
+
+
+def rules(params: Mapping[str, Any]) -> list[tuple[str, Callable[[int], int]]]:
+    """(label, rule) for every rule to compare: the fixed pools first, as the lesson does."""
+    out = [(f"fixed {n}", fixed(n)) for n in params["fixed_pools"]]
+    low = params["min_workers"]
+    for k, high in zip(params["per_waiting"], params["max_workers"], strict=True):
+        out.append((f"1 per {k} waiting, max {high}", per_backlog(k, low, high)))
+    return out
+
+
+def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
+    """Play the same arrivals through every rule; the model has no randomness."""
+    compared = rules(params)
+    per_rule = []
+    for done, (label, rule) in enumerate(compared, start=1):
+        rows = drain(params["arrivals"], params["per_worker"], rule)
+        summary = drain_summary(rows)
+        peak_at = max(range(len(rows)), key=lambda i: rows[i].backlog) if rows else 0
+        cleared = next((r.second for r in rows[peak_at:] if r.backlog == 0), None)
+        per_rule.append(
+            {
+                "rule": label,
+                **summary,
+                "worker_seconds": sum(r.workers for r in rows),
+                "cleared_at_s": cleared if summary["peak_backlog"] else 0,
+                "backlog": [r.backlog for r in rows],
+                "workers": [r.workers for r in rows],
+            }
+        )
+        progress.update(done, len(compared))
+    seconds = len(params["arrivals"])
+    emptied = [r for r in per_rule if r["left_at_end"] == 0]
+    cheapest = min(emptied, key=lambda r: r["worker_seconds"]) if emptied else None
+    lowest = min(per_rule, key=lambda r: (r["peak_backlog"], r["worker_seconds"]))
+    return {
+        "summary": {
+            "rules": len(per_rule),
+            "seconds": seconds,
+            "lowest_peak_backlog": lowest["peak_backlog"],
+            "lowest_peak_rule": lowest["rule"],
+            "rules_left_behind": len(per_rule) - len(emptied),
+            "cheapest_emptying_rule": cheapest["rule"] if cheapest else None,
+            "cheapest_worker_seconds": cheapest["worker_seconds"] if cheapest else None,
+        },
+        "series": {
+            key: [r[key] for r in per_rule]
+            for key in (
+                "rule",
+                "peak_backlog",
+                "most_workers",
+                "left_at_end",
+                "worker_seconds",
+                "cleared_at_s",
+            )
+        },
+        "tables": {
+            "rules": table(
+                "Each rule",
+                [
+                    "rule",
+                    "peak backlog",
+                    "most workers",
+                    f"left after {seconds} s",
+                    "worker-seconds",
+                ],
+                [
+                    [
+                        r["rule"],
+                        num(r["peak_backlog"]),
+                        r["most_workers"],
+                        num(r["left_at_end"]),
+                        num(r["worker_seconds"]),
+                    ]
+                    for r in per_rule
+                ],
+            ),
+            "per_second": {
+                "second": list(range(seconds)),
+                "backlog": {r["rule"]: r["backlog"] for r in per_rule},
+                "workers": {r["rule"]: r["workers"] for r in per_rule},
+            },
+        },
+    }
+
+
+def headline(result: Mapping[str, Any]) -> list[str]:
+    """One line per rule with the lesson's three figures, then the verdict."""
+    s, rows = result["summary"], result["series"]
+    lines = [
+        f"{label}: peak backlog {num(peak)} · most workers {most} · "
+        f"left after {s['seconds']} s {num(left)}."
+        for label, peak, most, left in zip(
+            rows["rule"],
+            rows["peak_backlog"],
+            rows["most_workers"],
+            rows["left_at_end"],
+            strict=True,
+        )
+    ]
+    if s["cheapest_emptying_rule"] is None:
+        lines.append("No rule emptied the queue in time: add workers or seconds.")
+    else:
+        lines.append(
+            f"Cheapest rule that empties the queue: {s['cheapest_emptying_rule']} "
+            f"({num(s['cheapest_worker_seconds'])} worker-seconds)."
+        )
+    return lines

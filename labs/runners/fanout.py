@@ -1,0 +1,158 @@
+"""Lesson 07's fan-out calculator: how long queued jobs take for each workers × rate."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from labs.params import Param
+from labs.progress import Progress
+from labs.runners.common import num, table
+from labs.sim import fanout_time_s
+
+LESSON_JOBS = 5_000_000  # one urgent SMS to every parent
+LESSON_WORKERS = [10, 50, 100, 200]
+LESSON_RATES = [50.0, 25.0, 5.0]  # SMS a second per worker: normal, slower, a slow provider
+
+PARAMS = (
+    Param(
+        "jobs",
+        "Jobs to do",
+        "int",
+        LESSON_JOBS,
+        "How many jobs wait in the queue, e.g. one SMS per parent.",
+        min=1,
+        max=1_000_000_000,
+        group="Work",
+        unit="jobs",
+    ),
+    Param(
+        "workers",
+        "Worker counts to compare",
+        "int_list",
+        LESSON_WORKERS,
+        "Comma-separated: each count becomes one group of bars.",
+        min=1,
+        max=100_000,
+        max_items=8,
+        group="Workers",
+    ),
+    Param(
+        "rates",
+        "Jobs one worker finishes per second",
+        "float_list",
+        LESSON_RATES,
+        "Comma-separated: each rate is compared with every worker count.",
+        min=0.01,
+        max=100_000,
+        max_items=5,
+        group="Workers",
+        unit="jobs/s",
+    ),
+    Param(
+        "deadline_min",
+        "Deadline",
+        "float",
+        60.0,
+        "The lab also works out how many workers finish the jobs within this time.",
+        min=0.1,
+        max=100_000,
+        group="Deadline",
+        unit="min",
+    ),
+)
+
+
+def check(params: Mapping[str, Any]) -> dict[str, str]:
+    """Each compared value once, so no two bars say the same thing."""
+    errors = {}
+    for name, what in (("workers", "worker count"), ("rates", "rate")):
+        values = params[name]
+        if len(set(values)) != len(values):
+            errors[name] = f"Give each {what} only once."
+    return errors
+
+
+def workers_for_deadline(jobs: int, rate_per_s: float, deadline_min: float) -> int:
+    """The fewest workers that finish `jobs` within the deadline at this rate."""
+    # Rounded first so 5,000,000 / 180,000 = 27.78 does not become 28.000000001 workers.
+    return max(1, math.ceil(round(jobs / (rate_per_s * deadline_min * 60), 9)))
+
+
+def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
+    """Time every (workers, rate) pair; the arithmetic has no randomness."""
+    jobs, deadline_min = params["jobs"], params["deadline_min"]
+    rows = [
+        (workers, rate, fanout_time_s(jobs, workers, rate))
+        for rate in params["rates"]
+        for workers in params["workers"]
+    ]
+    fastest = min(rows, key=lambda r: r[2])
+    slowest = max(rows, key=lambda r: r[2])
+    needed = [(rate, workers_for_deadline(jobs, rate, deadline_min)) for rate in params["rates"]]
+    progress.update(1, 1)
+    return {
+        "summary": {
+            "jobs": jobs,
+            "combinations": len(rows),
+            "fastest_min": round(fastest[2] / 60, 1),
+            "fastest_workers": fastest[0],
+            "fastest_rate_per_s": fastest[1],
+            "slowest_min": round(slowest[2] / 60, 1),
+            "slowest_workers": slowest[0],
+            "slowest_rate_per_s": slowest[1],
+            "deadline_min": deadline_min,
+            "within_deadline": sum(1 for r in rows if r[2] <= deadline_min * 60),
+            "workers_for_deadline": needed[0][1],  # at the first rate listed
+        },
+        "series": {
+            "workers": [r[0] for r in rows],
+            "rate_per_s": [r[1] for r in rows],
+            "time_s": [r[2] for r in rows],
+            "time_min": [round(r[2] / 60, 2) for r in rows],
+        },
+        "tables": {
+            "deadline": table(
+                f"Workers needed to finish {num(jobs)} jobs within {num(deadline_min)} min",
+                ["jobs per second per worker", "workers needed"],
+                [[num(rate), num(workers)] for rate, workers in needed],
+            ),
+        },
+    }
+
+
+def minutes(seconds: float) -> str:
+    return f"{seconds / 60:,.1f} min"
+
+
+def hours_and_minutes(total_min: float) -> str:
+    hours, rest = divmod(round(total_min), 60)
+    return f"{hours} h {rest} min" if hours else f"{rest} min"
+
+
+def headline(result: Mapping[str, Any]) -> list[str]:
+    """One line per rate with every worker count, then the deadline."""
+    s, series = result["summary"], result["series"]
+    by_rate: dict[float, list[str]] = {}
+    for workers, rate, time_s in zip(
+        series["workers"], series["rate_per_s"], series["time_s"], strict=True
+    ):
+        by_rate.setdefault(rate, []).append(f"{num(workers)} workers {minutes(time_s)}")
+    lines = [f"{num(s['jobs'])} jobs in the queue."]
+    lines += [
+        f"At {num(rate)} jobs/s per worker: " + " · ".join(parts) + "."
+        for rate, parts in by_rate.items()
+    ]
+    lines.append(
+        f"Fastest: {num(s['fastest_workers'])} workers at {num(s['fastest_rate_per_s'])}/s "
+        f"({s['fastest_min']:,.1f} min). Slowest: {num(s['slowest_workers'])} workers at "
+        f"{num(s['slowest_rate_per_s'])}/s ({s['slowest_min']:,.1f} min, that is "
+        f"{hours_and_minutes(s['slowest_min'])})."
+    )
+    first_rate = series["rate_per_s"][0]
+    lines.append(
+        f"To finish within {num(s['deadline_min'])} min at {num(first_rate)} jobs/s each, "
+        f"you need {num(s['workers_for_deadline'])} workers."
+    )
+    return lines

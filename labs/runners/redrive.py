@@ -1,0 +1,138 @@
+"""Lesson 13's poison messages: maxReceiveCount decides when a failing message is parked."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labs.params import Param
+from labs.progress import Progress
+from labs.runners.common import listed, num, table
+from labs.sim import receive_log, redrive
+
+PARAMS = (
+    Param(
+        "messages",
+        "PDFs to make",
+        "int",
+        10,
+        "One message per PDF, named pdf-0, pdf-1, and so on.",
+        min=1,
+        max=200,
+        group="The queue",
+    ),
+    Param(
+        "poison",
+        "Poison messages",
+        "int_list",
+        [3, 7],
+        "Comma-separated numbers of the PDFs that fail every time (pdf-3, pdf-7, …).",
+        min=0,
+        max=199,
+        max_items=20,
+        group="The queue",
+    ),
+    Param(
+        "max_receives",
+        "maxReceiveCount on the chart",
+        "int",
+        3,
+        "After this many receives a failing message moves to the dead-letter queue (DLQ).",
+        min=1,
+        max=20,
+        group="Redrive policy",
+    ),
+    Param(
+        "other_max_receives",
+        "Other maxReceiveCounts to compare",
+        "int_list",
+        [1, 5],
+        "Comma-separated: the table compares these with the one above.",
+        min=1,
+        max=20,
+        max_items=5,
+        group="Redrive policy",
+    ),
+)
+
+
+def check(params: Mapping[str, Any]) -> dict[str, str]:
+    unknown = sorted({n for n in params["poison"] if n >= params["messages"]})
+    if unknown:
+        return {
+            "poison": f"There is no pdf-{unknown[0]}: the {params['messages']} PDFs are "
+            f"pdf-0 to pdf-{params['messages'] - 1}."
+        }
+    return {}
+
+
+def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
+    """Play the queue to empty for each maxReceiveCount; no randomness."""
+    pdfs = [f"pdf-{i}" for i in range(params["messages"])]
+    poison = {f"pdf-{i}" for i in params["poison"]}
+    counts = sorted({params["max_receives"], *params["other_max_receives"]})
+    compared = {n: redrive(pdfs, poison, max_receives=n) for n in counts}
+    done, dlq, receives = compared[params["max_receives"]]
+    log = receive_log(pdfs, poison, max_receives=params["max_receives"])
+    progress.update(1, 1)
+    return {
+        "summary": {
+            "max_receives": params["max_receives"],
+            "made": len(done),
+            "dlq": len(dlq),
+            "receives": receives,
+            "receives_on_poison": receives - len(done),
+            "dlq_messages": ", ".join(dlq),
+        },
+        "series": {
+            "receive": [r.number for r in log],
+            "message": [r.message for r in log],
+            "receive_count": [r.receive_count for r in log],
+            "outcome": [r.outcome for r in log],
+        },
+        "tables": {
+            "compare": table(
+                "Each maxReceiveCount",
+                ["maxReceiveCount", "PDFs made", "moved to the DLQ", "receives in all"],
+                [
+                    [n, len(made), ", ".join(parked) or "none", total]
+                    for n, (made, parked, total) in compared.items()
+                ],
+            ),
+            "compare_data": {
+                "max_receives": counts,
+                "made": [len(compared[n][0]) for n in counts],
+                "dlq": [len(compared[n][1]) for n in counts],
+                "receives": [compared[n][2] for n in counts],
+            },
+        },
+    }
+
+
+def headline(result: Mapping[str, Any]) -> list[str]:
+    s, data = result["summary"], result["tables"]["compare_data"]
+    lines = [
+        f"With maxReceiveCount {s['max_receives']}: {num(s['made'])} PDFs made, "
+        f"{num(s['dlq'])} moved to the DLQ"
+        + (f" ({s['dlq_messages']})" if s["dlq"] else "")
+        + f", {num(s['receives'])} receives in all.",
+    ]
+    if s["dlq"]:
+        lines.append(
+            f"{num(s['receives_on_poison'])} of those receives were spent on messages "
+            "that could never succeed."
+        )
+    counts = "maxReceiveCount " + listed([str(n) for n in data["max_receives"]])
+    receives = listed([num(n) for n in data["receives"]])
+    if len(set(data["made"])) == 1 and len(set(data["dlq"])) == 1:
+        lines.append(
+            f"{counts}: {num(data['made'][0])} made and {num(data['dlq'][0])} in the DLQ "
+            f"every time, with {receives} receives: a higher count parks the same "
+            "messages, only later."
+        )
+    else:
+        lines.append(
+            f"{counts}: made {listed([num(n) for n in data['made']])}, in the DLQ "
+            f"{listed([num(n) for n in data['dlq']])}, receives {receives}."
+        )
+    return lines

@@ -1,0 +1,126 @@
+"""Lesson 13's timeouts: Little's law counts the stuck requests a long wait piles up."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labs.params import Param
+from labs.progress import Progress
+from labs.runners.common import num, table
+from labs.sim import call_with_timeout, littles_law
+
+PARAMS = (
+    Param(
+        "rate_per_s",
+        "Requests arriving each second",
+        "int",
+        2_000,
+        "How many requests a second call the slow service.",
+        min=1,
+        max=1_000_000,
+        group="Little's law",
+        unit="req/s",
+    ),
+    Param(
+        "waits_s",
+        "Longest waits to compare",
+        "float_list",
+        [30.0, 1.0, 0.2],
+        "Comma-separated seconds: how long each caller may wait before it gives up.",
+        min=0.001,
+        max=3_600,
+        max_items=6,
+        group="Little's law",
+        unit="s",
+    ),
+    Param(
+        "timeout_ms",
+        "Timeout",
+        "float",
+        1_000.0,
+        "The caller stops waiting after this long.",
+        min=1,
+        max=600_000,
+        group="One call with a timeout",
+        unit="ms",
+    ),
+    Param(
+        "latencies_ms",
+        "How long the service takes to answer",
+        "float_list",
+        [120.0, 900.0, 1_500.0, 30_000.0],
+        "Comma-separated milliseconds: one call for each.",
+        min=0,
+        max=600_000,
+        max_items=10,
+        group="One call with a timeout",
+        unit="ms",
+    ),
+)
+
+
+def check(params: Mapping[str, Any]) -> dict[str, str]:
+    """Each compared value once, so no two bars say the same thing."""
+    errors = {}
+    for name, what in (("waits_s", "wait"), ("latencies_ms", "answer time")):
+        values = params[name]
+        if len(set(values)) != len(values):
+            errors[name] = f"Give each {what} only once."
+    return errors
+
+
+def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
+    """Count the stuck requests for each wait, and play each call against the timeout."""
+    rate, timeout_ms = params["rate_per_s"], params["timeout_ms"]
+    stuck = [littles_law(rate, wait) for wait in params["waits_s"]]
+    calls = [(lat, *call_with_timeout(lat, timeout_ms)) for lat in params["latencies_ms"]]
+    progress.update(1, 1)
+    return {
+        "summary": {
+            "rate_per_s": rate,
+            "most_stuck": round(max(stuck)),
+            "fewest_stuck": round(min(stuck)),
+            "stuck_at_timeout": round(littles_law(rate, timeout_ms / 1000)),
+            "calls_ok": sum(1 for _, outcome, _ in calls if outcome == "ok"),
+            "calls_timed_out": sum(1 for _, outcome, _ in calls if outcome == "timeout"),
+            "longest_hold_ms": max(held for _, _, held in calls),
+        },
+        "series": {
+            "wait_s": list(params["waits_s"]),
+            "stuck_requests": [round(n) for n in stuck],
+        },
+        "tables": {
+            "calls": table(
+                f"Each call, with a {num(timeout_ms)} ms timeout",
+                ["service answers after", "outcome", "caller held for"],
+                [[f"{num(lat)} ms", outcome, f"{num(held)} ms"] for lat, outcome, held in calls],
+            ),
+            "held": {
+                "latency_ms": [lat for lat, _, _ in calls],
+                "outcome": [outcome for _, outcome, _ in calls],
+                "held_ms": [held for _, _, held in calls],
+            },
+        },
+    }
+
+
+def headline(result: Mapping[str, Any]) -> list[str]:
+    s, series = result["summary"], result["series"]
+    timeout_ms = result["params"]["timeout_ms"]
+    held = result["tables"]["held"]
+    lines = [
+        f"{num(s['rate_per_s'])} requests a second, each waiting up to {num(wait)} s: "
+        f"{num(n)} requests stuck at once."
+        for wait, n in zip(series["wait_s"], series["stuck_requests"], strict=True)
+    ]
+    calls = [
+        f"{num(lat)} ms → ok" if outcome == "ok" else f"{num(lat)} ms → timeout"
+        for lat, outcome in zip(held["latency_ms"], held["outcome"], strict=True)
+    ]
+    lines.append(f"With a {num(timeout_ms)} ms timeout: " + " · ".join(calls) + ".")
+    lines.append(
+        f"No caller waits more than {num(s['longest_hold_ms'])} ms, so at most "
+        f"{num(s['stuck_at_timeout'])} requests are stuck at once."
+    )
+    return lines

@@ -1,0 +1,44 @@
+"""Run a catalogue lab, or fill in its form, the way the site and the `lab` command do."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from labs.catalogue import Lab, get_lab
+from labs.execution import run_lab
+from labs.forms import LabForm
+from labs.management.commands.lab import _as_form_value
+from labs.progress import SilentProgress
+
+
+def lab(slug: str) -> Lab:
+    found = get_lab(slug)
+    assert found is not None, f"no lab {slug!r} in the catalogue"
+    return found
+
+
+def run(slug: str, *, seed: int | None = None, **changes: Any) -> dict[str, Any]:
+    """The lab's result for its defaults with `changes`, under its default seed unless given."""
+    chosen = lab(slug)
+    params = chosen.defaults() | changes
+    return run_lab(chosen, params, chosen.default_seed if seed is None else seed, SilentProgress())
+
+
+def headline(slug: str, result: dict[str, Any]) -> str:
+    """The headline sentences as one text, for `in` checks."""
+    return "\n".join(lab(slug).headline(result))
+
+
+def form(slug: str, **changes: Any) -> LabForm:
+    """The lab's form filled with its defaults and `changes`, as a browser would send it."""
+    chosen = lab(slug)
+    data = {p.name: _as_form_value(p.default) for p in chosen.params}
+    data.update({name: _as_form_value(value) for name, value in changes.items()})
+    return LabForm(chosen, data)
+
+
+def refusal(slug: str, **changes: Any) -> dict[str, list[str]]:
+    """The form's errors for these changes; fails the test if the form accepts them."""
+    filled = form(slug, **changes)
+    assert not filled.is_valid(), f"{slug} accepted {changes}"
+    return {field: list(errors) for field, errors in filled.errors.items()}
