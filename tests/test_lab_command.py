@@ -90,3 +90,10 @@ def test_it_runs_every_lesson_lab_from_the_command_line(args, expected):
 def test_it_applies_the_labs_own_cross_field_check():
     with pytest.raises(CommandError, match="The outage must end after it starts"):
         run_command("run", "breaker", "--set", "down_until_s=0")
+
+
+def test_it_uses_the_forms_default_seed_when_none_is_given():
+    result = json.loads(run_command("run", "retry-storm", "--json"))
+    again = json.loads(run_command("run", "retry-storm", "--seed", "123", "--json"))
+    assert result["seed"] == 123
+    assert result["summary"] == again["summary"]

@@ -33,7 +33,12 @@ class Command(BaseCommand):
             metavar="NAME=VALUE",
             help="Change a parameter (repeatable). Lists are comma-separated: arrivals=50,800",
         )
-        running.add_argument("--seed", type=int, default=None)
+        running.add_argument(
+            "--seed",
+            type=int,
+            default=None,
+            help="Seed for labs that draw random numbers (default: the seed the form offers).",
+        )
         running.add_argument("--json", action="store_true", help="Print the whole result as JSON.")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -66,8 +71,9 @@ class Command(BaseCommand):
             if name not in data:
                 raise CommandError(f"Lab {slug} has no parameter {name!r}: {', '.join(data)}")
             data[name] = value
-        if seed is not None:
-            data["seed"] = str(seed)
+        if lab.uses_seed:
+            # Like the web form: the lab's default seed, so the lesson's figures come out.
+            data["seed"] = str(seed if seed is not None else lab.default_seed)
         form = LabForm(lab, data)
         if not form.is_valid():
             problems = "; ".join(
