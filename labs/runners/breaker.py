@@ -7,7 +7,7 @@ from typing import Any
 
 from labs.params import Param
 from labs.progress import Progress
-from labs.runners.common import num, table
+from labs.runners.common import num, outage_errors, table
 from labs.sim import BreakerRun, play_breaker
 
 PARAMS = (
@@ -93,17 +93,7 @@ PARAMS = (
 
 def check(params: Mapping[str, Any]) -> dict[str, str]:
     """The outage has to make sense, and every compared setting needs both halves."""
-    errors = {}
-    start, end = params["down_from_s"], params["down_until_s"]
-    if end <= start:
-        errors["down_until_s"] = (
-            f"The outage must end after it starts: it starts at second {start}, "
-            f"so it must end at second {start + 1} or later."
-        )
-    if start >= params["duration_s"]:
-        errors["down_from_s"] = (
-            f"The outage must start before the watching ends (second {params['duration_s']})."
-        )
+    errors = outage_errors(params)
     thresholds, open_times = params["other_thresholds"], params["other_open_s"]
     if len(thresholds) != len(open_times):
         errors["other_open_s"] = (

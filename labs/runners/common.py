@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 
@@ -41,3 +41,19 @@ def listed(values: Sequence[Any], last_word: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
     return f"{', '.join(items[:-1])} {last_word} {items[-1]}"
+
+
+def outage_errors(params: Mapping[str, Any]) -> dict[str, str]:
+    """An outage window [down_from_s, down_until_s) must be non-empty and start in the run."""
+    errors = {}
+    start, end = params["down_from_s"], params["down_until_s"]
+    if end <= start:
+        errors["down_until_s"] = (
+            f"The outage must end after it starts: it starts at second {start}, "
+            f"so it must end at second {start + 1} or later."
+        )
+    if start >= params["duration_s"]:
+        errors["down_from_s"] = (
+            f"The outage must start before the watching ends (second {params['duration_s']})."
+        )
+    return errors

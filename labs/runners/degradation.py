@@ -7,7 +7,7 @@ from typing import Any
 
 from labs.params import Param
 from labs.progress import Progress
-from labs.runners.common import num, table
+from labs.runners.common import num, outage_errors, table
 from labs.sim import DegradationRun, play_degradation
 
 PARAMS = (
@@ -89,17 +89,7 @@ PARAMS = (
 
 
 def check(params: Mapping[str, Any]) -> dict[str, str]:
-    errors = {}
-    start, end = params["down_from_s"], params["down_until_s"]
-    if end <= start:
-        errors["down_until_s"] = (
-            f"The outage must end after it starts: it starts at second {start}, "
-            f"so it must end at second {start + 1} or later."
-        )
-    if start >= params["duration_s"]:
-        errors["down_from_s"] = (
-            f"The outage must start before the watching ends (second {params['duration_s']})."
-        )
+    errors = outage_errors(params)
     return errors
 
 

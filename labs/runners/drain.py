@@ -11,7 +11,7 @@ from labs.sim import drain, drain_summary, fixed, per_backlog
 
 LESSON_ARRIVALS = [50, 800, 800, 800, 200, 50, 50, 50, 50, 50]
 
-PARAMS = (
+WORKLOAD_PARAMS = (
     Param(
         "arrivals",
         "Jobs arriving each second",
@@ -35,6 +35,10 @@ PARAMS = (
         group="Workload",
         unit="jobs/s",
     ),
+)
+
+PARAMS = (
+    *WORKLOAD_PARAMS,
     Param(
         "rule",
         "Scaling rule",

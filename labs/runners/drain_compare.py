@@ -8,35 +8,13 @@ from typing import Any
 from labs.params import Param
 from labs.progress import Progress
 from labs.runners.common import num, table
-from labs.runners.drain import LESSON_ARRIVALS
+from labs.runners.drain import WORKLOAD_PARAMS
 from labs.sim import drain, drain_summary, fixed, per_backlog
 
 MAX_RULES = 8
 
 PARAMS = (
-    Param(
-        "arrivals",
-        "Jobs arriving each second",
-        "int_list",
-        LESSON_ARRIVALS,
-        "Comma-separated: how many jobs arrive in second 0, 1, 2, …",
-        min=0,
-        max=100_000,
-        max_items=300,
-        group="Workload",
-        unit="jobs/s",
-    ),
-    Param(
-        "per_worker",
-        "Jobs one worker finishes per second",
-        "int",
-        100,
-        "Every running worker completes this many jobs a second (if there are that many).",
-        min=1,
-        max=100_000,
-        group="Workload",
-        unit="jobs/s",
-    ),
+    *WORKLOAD_PARAMS,
     Param(
         "fixed_pools",
         "Fixed pools to compare",
