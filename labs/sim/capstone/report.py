@@ -86,6 +86,8 @@ def summarize(p: TrappedParams, raw: dict[str, Any]) -> dict[str, Any]:
         "goodput_during_rps": _mean(useful[on:off]),
         "goodput_after_rps": _mean(useful[off:]),
         "goodput_last_30s_rps": _mean(useful[-30:]),
+        # Callers served again, whatever is left rotting in the queue (LIFO leaves some).
+        "goodput_recovered": _mean(useful[-30:]) >= 0.95 * _mean(s["arrivals"][-30:]),
         "original_requests": originals,
         "retries": retries,
         "amplification": round((originals + retries) / originals, 3) if originals else 0.0,
