@@ -105,7 +105,7 @@ def test_it_repeats_exactly_under_the_same_seed():
         ({"coalescing": "region"}, "coalescing must be one of"),
         ({"offered_rps": 0}, "offered_rps must be between"),
         ({"offered_rps": 50000, "horizon_s": 3600}, "offered_rps \\* horizon_s"),
-        ({"origin_ms": 61000}, "origin_ms must be <= 60000"),
+        ({"origin_ms": 61000}, "origin_ms must be between 0 and 60000"),
         ({"budget": 5}, "unknown parameter 'budget'"),
     ],
 )

@@ -7,7 +7,7 @@ from functools import cache
 
 import pytest
 
-from labs.sim.capstone import RECOMMENDED_CONTROLS, trapped_service
+from labs.sim.capstone import LAB_PARAM_SPECS, RECOMMENDED_CONTROLS, trapped_service
 from labs.sim.capstone.obligations import STATES
 from labs.sim.capstone.params import PARAM_SPECS, TrappedParams
 from labs.sim.capstone.report import drain_estimate_s
@@ -235,14 +235,20 @@ def test_it_returns_json_with_one_value_per_second_in_every_series():
     assert 0 < len(result["tables"]["obligations"]) <= 80
 
 
-def test_it_describes_every_param_for_a_form():
+def test_it_describes_every_param_of_every_lab_for_a_form():
     names = {spec["name"] for spec in PARAM_SPECS}
     assert {"base_rps", "max_attempts", "drop_expired", "discipline"} <= names
-    for spec in PARAM_SPECS:
-        assert spec["help"], spec["name"]
-        assert spec["type"] in {"int", "float", "bool", "str"}
-        if spec["type"] in {"int", "float"}:
-            assert spec["min"] <= spec["default"] <= spec["max"], spec["name"]
+    assert set(LAB_PARAM_SPECS) == {"trapped_service", "phase_map", "cold_cache", "job_cost"}
+    for lab, specs in LAB_PARAM_SPECS.items():
+        json.dumps(specs)
+        for spec in specs:
+            where = f"{lab}.{spec['name']}"
+            assert spec["help"], where
+            assert spec["type"] in {"int", "float", "bool", "str"}, where
+            if spec["type"] in {"int", "float"}:
+                assert spec["min"] <= spec["default"] <= spec["max"], where
+            if spec["type"] == "str":
+                assert spec["default"] in spec["choices"], where
 
 
 @pytest.mark.parametrize(
