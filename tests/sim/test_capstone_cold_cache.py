@@ -104,7 +104,7 @@ def test_it_repeats_exactly_under_the_same_seed():
     [
         ({"coalescing": "region"}, "coalescing must be one of"),
         ({"offered_rps": 0}, "offered_rps must be between"),
-        ({"offered_rps": 50000, "horizon_s": 3600}, "offered_rps \\* horizon_s"),
+        ({"offered_rps": 2000, "horizon_s": 600}, "offered_rps \\* horizon_s must be <= 1,000,000"),
         ({"origin_ms": 61000}, "origin_ms must be between 0 and 60000"),
         ({"budget": 5}, "unknown parameter 'budget'"),
     ],

@@ -50,7 +50,7 @@ def test_it_keeps_equal_length_series():
         ({"workers": 0}, "workers must be between"),
         ({"incident_end_s": 10.0}, "incident_start_s <= incident_end_s"),
         ({"cost_ratio": 20000}, "cost_ratio must be between 1 and 10000"),
-        ({"arrival_rps": 5000, "horizon_s": 7200}, "arrival_rps \\* horizon_s"),
+        ({"arrival_rps": 1000, "horizon_s": 600}, "arrival_rps \\* horizon_s must be <= 500,000"),
     ],
 )
 def test_it_refuses_bad_params(params, message):

@@ -58,6 +58,7 @@ def test_it_applies_other_trapped_service_params_to_every_run():
     ("params", "message"),
     [
         ({"spike_steps": 30, "duration_steps": 30}, "must be <= 400"),
+        ({"spike_steps": 20, "duration_steps": 20}, "expected new requests over all runs"),
         ({"spike_min_rps": 200.0, "spike_max_rps": 100.0}, "spike_max_rps must be >="),
         ({"duration_max_s": 100.0}, "map_trigger_start_s \\+ duration_max_s"),
         ({"spike_rps": 150.0}, "spike_rps is set by the grid"),

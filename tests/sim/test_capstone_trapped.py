@@ -263,7 +263,7 @@ def test_it_describes_every_param_of_every_lab_for_a_form():
         ({"workers_lost": 8}, "workers_lost must be < workers"),
         ({"max_attempts": 5, "retry_layers": 3}, r"max_attempts \*\* retry_layers"),
         ({"drop_payments": True, "reconcile_payments": True}, "can't both be on"),
-        ({"base_rps": 10000.0}, r"max\(base_rps, spike_rps\) \* horizon_s"),
+        ({"base_rps": 2000.0}, "expected new requests .* must be <= 300,000, got 546,000"),
         ({"backoff_cap_ms": 50.0}, "backoff_cap_ms must be >= backoff_base_ms"),
         ({"horizon_s": 30.5}, "horizon_s must be a whole number"),
         ({"retries": 3}, "unknown parameter 'retries'"),

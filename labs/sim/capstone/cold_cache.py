@@ -30,7 +30,7 @@ from typing import Any
 from labs.sim.capstone.specs import build, check_bounds, check_seed, param, param_specs
 
 DEFAULT_SEED = 5
-MAX_READS_PER_RUN = 2_500_000
+MAX_READS_PER_RUN = 1_000_000  # about a second on the 2-core machines
 OUTCOMES = ("hit", "stale", "coalesced", "fetched", "rejected")
 BUDGET_BURST_SHARE = 0.1
 

@@ -22,6 +22,7 @@ from labs.sim.capstone.specs import check_bounds, check_seed, param, param_specs
 
 DEFAULT_SEED = 5
 MAX_RUNS = 400
+MAX_GRID_REQUESTS = 1_000_000  # over all runs: about twice the default grid's 490,000
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,17 @@ def phase_map(
     bases = _steps(grid.base_min_rps, grid.base_max_rps, grid.base_steps)
     total = len(spikes) * len(durations) * len(bases)
     start = grid.map_trigger_start_s
+    expected = sum(
+        base * (grid.map_horizon_s - duration) + spike * duration
+        for base in bases
+        for duration in durations
+        for spike in spikes
+    )
+    if expected > MAX_GRID_REQUESTS:
+        raise ValueError(
+            f"the grid's expected new requests over all runs must be <= {MAX_GRID_REQUESTS:,}, "
+            f"got {expected:,.0f}: use fewer steps or a shorter map_horizon_s"
+        )
 
     rows: dict[str, list[Any]] = {
         k: []
