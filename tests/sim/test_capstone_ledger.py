@@ -109,4 +109,8 @@ def test_it_keeps_the_operator_view_bounded():
     for i in range(100):
         ledger.new(600.0 + i)
     assert ledger.counts["lost"] == 500
-    assert len(ledger.table(700.0)) <= 4 * TABLE_ROWS
+    rows = ledger.table(700.0)
+    assert len(rows) <= 4 * TABLE_ROWS
+    ids = [row["operation_id"] for row in rows]
+    assert len(ids) == len(set(ids))  # each payment once, in its state now
+    assert {row["state"] for row in rows} == {"pending", "lost"}

@@ -61,7 +61,7 @@ class Ledger:
         ):
             self.open.pop(rec[OP_ID], None)
         if state in self.recent:
-            self.recent[state].append((rec[OP_ID], state, rec[CREATED_S], t))
+            self.recent[state].append(rec)
 
     def new(self, t: float) -> list[Any]:
         """A caller submits a payment: it gets an operation id it keeps across retries."""
@@ -154,9 +154,12 @@ class Ledger:
                 break
             owner = {"reconciling": OWNER, "pending": "caller"}.get(rec[STATE], "")
             rows.append(_row(rec[OP_ID], rec[STATE], owner, rec[CREATED_S], now_s))
+        shown = {row["operation_id"] for row in rows}
         for state, owner in (("unknown", ""), ("reconciled", OWNER), ("lost", "")):
-            for op_id, _state, created_s, since_s in self.recent[state]:
-                rows.append(_row(op_id, state, owner, created_s, since_s))
+            for rec in self.recent[state]:
+                # A payment may have moved on since (unknown, then lost): show it once, as now.
+                if rec[STATE] == state and rec[OP_ID] not in shown:
+                    rows.append(_row(rec[OP_ID], state, owner, rec[CREATED_S], rec[SINCE_S]))
         return rows
 
 
