@@ -1,0 +1,254 @@
+"""Follow-up 1: the cache restarts empty and 1,000 reads/s meet an origin that takes 100/s.
+
+If every miss went to the origin, the origin would get ten times what it can do. A
+recovery controller in front of it decides, for each read that finds no fresh value:
+
+1. a bounded-stale copy may be served at once (and refreshed in the background);
+2. a fetch for the same key already in flight may be joined (coalescing), within a
+   stated scope: none, per instance, or global;
+3. a new fetch may start only if the global origin budget allows it;
+4. otherwise the read gets a fast 429.
+
+Every offered read ends in exactly one of: hit, stale, coalesced, fetched, rejected, so
+the 900/s the origin does not see are accounted for one by one. TTL jitter spreads the
+expiry of many keys filled together, but it cannot help one hot key: that key still
+expires at one moment, and only coalescing or stale answers protect the origin then.
+
+The origin is a FIFO that finishes one fetch every 1 / origin_rps seconds, plus a fixed
+network latency. Its fetches finish in the order they started, so no heap is needed.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import random
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from labs.sim.capstone.specs import build, check_bounds, check_seed, param, param_specs
+
+DEFAULT_SEED = 5
+MAX_READS_PER_RUN = 1_000_000  # about a second on the 2-core machines
+OUTCOMES = ("hit", "stale", "coalesced", "fetched", "rejected")
+BUDGET_BURST_SHARE = 0.1
+
+
+@dataclass(frozen=True)
+class ColdCacheParams:
+    """A cache restart in front of a small origin, and the controller's choices."""
+
+    horizon_s: int = param(60, "Simulated seconds after the cache restarts empty.", min=5, max=3600)
+    offered_rps: float = param(1000.0, "Reads per second (Poisson).", min=1, max=50000)
+    origin_rps: float = param(100.0, "Fetches per second the origin can do.", min=1, max=10000)
+    origin_ms: float = param(
+        50.0, "Network latency of one fetch, on top of its queue.", min=0, max=60000
+    )
+    keys: int = param(1000, "Distinct keys read (1 = one hot key).", min=1, max=100000)
+    key_skew: float = param(
+        1.0, "Zipf exponent of key popularity (0 = all keys alike).", min=0, max=3
+    )
+    instances: int = param(10, "App instances reads are spread over.", min=1, max=200)
+    coalescing: str = param(
+        "global",
+        "Who shares one in-flight fetch per key.",
+        choices=("none", "instance", "global"),
+    )
+    origin_budget: bool = param(True, "Cap the fetches started per second (global).")
+    budget_rps: float = param(100.0, "Fetches per second the budget allows.", min=1, max=100000)
+    serve_stale: bool = param(True, "Serve an expired copy while it is younger than stale_max_s.")
+    stale_max_s: float = param(
+        60.0, "How long past its TTL a copy may still be served.", min=0, max=86400
+    )
+    ttl_s: float = param(30.0, "How long a fetched value stays fresh.", min=0.1, max=86400)
+    ttl_jitter: float = param(
+        0.0, "Each TTL is ttl_s x (1 +/- this), drawn at random.", min=0, max=0.9
+    )
+    client_timeout_ms: float = param(
+        1000.0, "A read waiting on a fetch gives up after this long.", min=10, max=60000
+    )
+
+    def __post_init__(self) -> None:
+        check_bounds(self)
+        reads = self.offered_rps * self.horizon_s
+        if reads > MAX_READS_PER_RUN:
+            raise ValueError(
+                f"offered_rps * horizon_s must be <= {MAX_READS_PER_RUN:,}, got {reads:,.0f}"
+            )
+
+
+PARAM_SPECS = param_specs(ColdCacheParams)
+SERIES = (
+    "offered",
+    *OUTCOMES,
+    "origin_fetches",
+    "background_refreshes",
+    "timed_out",
+    "origin_delay_ms",
+    "keys_filled",
+)
+
+
+def cold_cache(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
+    """Play a cache restart; return per-second outcomes, origin load and the accounting."""
+    p = build(ColdCacheParams, params)
+    rng = random.Random(check_seed(seed))
+    rnd = rng.random
+    log = math.log
+
+    # Key popularity: Zipf weights, sampled with a binary search on their running sum.
+    cum = []
+    total_w = 0.0
+    for k in range(p.keys):
+        total_w += 1.0 / (k + 1) ** p.key_skew
+        cum.append(total_w)
+    pick = bisect.bisect_left
+
+    fresh_until: dict[int, float] = {}
+    stale_until: dict[int, float] = {}
+    in_flight: dict[Any, list[Any]] = {}  # scope key -> fetch [done_s, key, scope, waiters]
+    fetches: deque[list[Any]] = deque()  # in start order, which is also finish order
+    origin_free = 0.0
+    per_fetch_s = 1.0 / p.origin_rps
+    latency_s = p.origin_ms / 1000.0
+    timeout_s = p.client_timeout_ms / 1000.0
+    # The budget is a token bucket that can never start more than budget_rps fetches in
+    # any one-second window: it holds a tenth of the budget and refills at nine tenths.
+    bucket_max = max(1.0, BUDGET_BURST_SHARE * p.budget_rps)
+    refill_rps = max(0.0, p.budget_rps - bucket_max)
+    tokens = bucket_max
+    tokens_t = 0.0
+    scope = p.coalescing
+
+    out: dict[str, list[Any]] = {name: [] for name in SERIES}
+    now = dict.fromkeys(SERIES, 0)
+    horizon = float(p.horizon_s)
+    next_sec = 1.0
+    t = -log(1.0 - rnd()) / p.offered_rps
+    delay_sum = 0.0
+
+    def fill(fetch: list[Any]) -> None:
+        done_s, key, scope_key, waiters = fetch
+        ttl = p.ttl_s * (1.0 + p.ttl_jitter * (2.0 * rnd() - 1.0))
+        fresh_until[key] = done_s + ttl
+        stale_until[key] = done_s + ttl + p.stale_max_s
+        if scope_key is not None and in_flight.get(scope_key) is fetch:
+            del in_flight[scope_key]
+        for arrived in waiters:
+            if done_s - arrived > timeout_s:
+                now["timed_out"] += 1
+
+    def start_fetch(key: int, scope_key: Any, arrived: float | None) -> None:
+        nonlocal origin_free, tokens, delay_sum
+        begin = max(t, origin_free)
+        origin_free = begin + per_fetch_s
+        done = origin_free + latency_s
+        delay_sum += done - t
+        fetch = [done, key, scope_key, [] if arrived is None else [arrived]]
+        fetches.append(fetch)
+        if scope_key is not None:
+            in_flight[scope_key] = fetch
+        now["origin_fetches"] += 1
+        if p.origin_budget:
+            tokens -= 1.0
+
+    while True:
+        # Finish fetches due before this read, then close the seconds it has passed.
+        while fetches and fetches[0][0] <= t:
+            fill(fetches.popleft())
+        while t >= next_sec and next_sec <= horizon:
+            n = now["origin_fetches"]
+            now["origin_delay_ms"] = round(1000.0 * delay_sum / n, 1) if n else 0.0
+            now["keys_filled"] = len(fresh_until)
+            for name in SERIES:
+                out[name].append(now[name])
+                now[name] = 0
+            delay_sum = 0.0
+            next_sec += 1.0
+        if t >= horizon:
+            break
+
+        now["offered"] += 1
+        key = pick(cum, rnd() * total_w) if p.keys > 1 else 0
+        if fresh_until.get(key, -1.0) > t:
+            now["hit"] += 1
+        else:
+            scope_key = (
+                None
+                if scope == "none"
+                else key
+                if scope == "global"
+                else (int(rnd() * p.instances), key)
+            )
+            joinable = in_flight.get(scope_key) if scope_key is not None else None
+            if p.origin_budget:
+                tokens = min(bucket_max, tokens + (t - tokens_t) * refill_rps)
+                tokens_t = t
+                budget_ok = tokens >= 1.0
+            else:
+                budget_ok = True
+            if p.serve_stale and stale_until.get(key, -1.0) > t:
+                # Answer now from the old copy; refresh it if nobody is and the budget allows.
+                now["stale"] += 1
+                if joinable is None and budget_ok:
+                    now["background_refreshes"] += 1
+                    start_fetch(key, scope_key, None)
+            elif joinable is not None:
+                now["coalesced"] += 1
+                joinable[3].append(t)
+            elif budget_ok:
+                now["fetched"] += 1
+                start_fetch(key, scope_key, t)
+            else:
+                now["rejected"] += 1  # 429: no safe answer and no budget to fetch one
+        t -= log(1.0 - rnd()) / p.offered_rps
+
+    series = {"second": list(range(len(out["offered"]))), **out}
+    summary = _summary(p, out)
+    first_10s = [
+        {"outcome": outcome, "reads_per_s": summary[f"first_10s_{outcome}_rps"], "meaning": why}
+        for outcome, why in (
+            ("fetched", "went to the origin itself (within the budget)"),
+            ("hit", "found a fresh value"),
+            ("coalesced", "joined a fetch for the same key already in flight"),
+            ("stale", "got a bounded-stale copy at once"),
+            ("rejected", "got a fast 429: no safe value and no budget left"),
+        )
+    ]
+    return {"summary": summary, "series": series, "tables": {"first_10s": first_10s}}
+
+
+def _summary(p: ColdCacheParams, out: dict[str, list[Any]]) -> dict[str, Any]:
+    """Totals, the per-second accounting of the reads the origin did not serve, peaks."""
+    secs = len(out["offered"])
+    totals = {name: sum(out[name]) for name in ("offered", *OUTCOMES, "timed_out")}
+    origin = out["origin_fetches"]
+    first = slice(0, min(10, secs))
+    n_first = max(1, min(10, secs))
+    accounted = all(out["offered"][i] == sum(out[o][i] for o in OUTCOMES) for i in range(secs))
+    first_ttl = int(p.ttl_s * (1.0 - p.ttl_jitter))
+    later = origin[first_ttl:] if first_ttl < secs else []
+    budget = p.budget_rps if p.origin_budget else None
+    return {
+        **{f"{name}_total": value for name, value in totals.items()},
+        "every_read_accounted": accounted,
+        "not_fetched_total": totals["offered"] - totals["fetched"],
+        # The cold first ten seconds, per second on average: offered = fetched + the rest.
+        "first_10s_offered_rps": round(sum(out["offered"][first]) / n_first, 1),
+        **{f"first_10s_{o}_rps": round(sum(out[o][first]) / n_first, 1) for o in OUTCOMES},
+        "first_10s_origin_rps": round(sum(origin[first]) / n_first, 1),
+        "origin_peak_rps": max(origin, default=0),
+        "origin_capacity_rps": p.origin_rps,
+        "origin_budget_rps": budget if budget is not None else 0,
+        "origin_within_budget": budget is None or max(origin, default=0) <= budget,
+        "origin_within_capacity": max(origin, default=0) <= p.origin_rps,
+        "origin_peak_after_first_ttl_rps": max(later, default=0),
+        "hit_share": round(totals["hit"] / totals["offered"], 4) if totals["offered"] else 0.0,
+        "timed_out_share": round(totals["timed_out"] / totals["offered"], 4)
+        if totals["offered"]
+        else 0.0,
+    }
+
+
+__all__ = ["PARAM_SPECS", "ColdCacheParams", "cold_cache"]
