@@ -1,0 +1,1 @@
+"""Real queue experiments on a real Redis server, importable without Django."""
