@@ -38,7 +38,9 @@ def test_the_sampler_records_what_the_queue_really_holds_over_time(r, ns):
     q = RedisQueue(r, ns, visibility_timeout_s=5)
     fx = Effects(r, ns, kind="sms_sent", idempotent=False)
     seen = []
-    sampler = Sampler(queue_reader(q, fx), interval_s=0.05, on_sample=seen.append, rate_window_s=0.2)
+    sampler = Sampler(
+        queue_reader(q, fx), interval_s=0.05, on_sample=seen.append, rate_window_s=0.2
+    )
     q.send_many((f"m-{i}", "") for i in range(100))
     sampler.start()
     for _ in range(10):  # 10 done every 50 ms: 200 a second
