@@ -161,3 +161,13 @@ def test_it_refuses_bad_receive_and_fail_arguments(r, ns):
         q.fail(m, "x", retry_after_s=2)
     with pytest.raises(ValueError, match="msg_id"):
         q.send("")
+
+
+def test_it_acknowledges_a_batch_larger_than_one_script_call(r, ns):
+    q = RedisQueue(r, ns)
+    q.send_many((f"m-{i}", "") for i in range(2500))
+    got = []
+    while batch := q.receive("w", 1000):
+        got += batch
+    assert q.ack_many(got + got[:10]) == 2500
+    assert q.stats().done == 2500
