@@ -22,7 +22,9 @@ if ARGV[3] == '1' then
     return 0
   end
 end
-redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
+if redis.call('HINCRBY', KEYS[2], ARGV[1], 1) == 1 then
+  redis.call('HINCRBY', KEYS[3], 'ids', 1)
+end
 redis.call('HINCRBY', KEYS[3], 'effects', 1)
 redis.call('PEXPIRE', KEYS[2], ARGV[4])
 redis.call('PEXPIRE', KEYS[3], ARGV[4])
@@ -83,13 +85,15 @@ class Effects:
         return {k.decode(): int(v) for k, v in self.r.hgetall(self.counts_key).items()}
 
     def totals(self) -> dict[str, int]:
-        """Effects done, distinct ids affected, duplicate effects, and repeats skipped."""
-        counts = self.counts()
-        raw = self.r.hgetall(self.stats_key)
-        effects = sum(counts.values())
+        """Effects done, distinct ids affected, duplicate effects, and repeats skipped.
+
+        Kept as running counters, so a sampler reads them in one small HGETALL.
+        """
+        raw = {k.decode(): int(v) for k, v in self.r.hgetall(self.stats_key).items()}
+        effects, ids = raw.get("effects", 0), raw.get("ids", 0)
         return {
             "effects": effects,
-            "ids": len(counts),
-            "duplicate_effects": effects - len(counts),
-            "skipped": int(raw.get(b"skipped", 0)),
+            "ids": ids,
+            "duplicate_effects": effects - ids,
+            "skipped": raw.get("skipped", 0),
         }

@@ -82,6 +82,11 @@ def fanout(
 
             return handle
 
+        pool = run.own(
+            WorkerPool(queue, make_handler, workers=workers, crash_plan=plan, url=redis_url)
+        )
+        # The request's whole job: one write that fans out into N jobs, then answer.
+        queue.send_many((f"sms-{i}", f"notice 42 -> parent {i}") for i in range(jobs))
         read = queue_reader(queue, effects)
         start = time.monotonic()
 
@@ -92,20 +97,9 @@ def fanout(
         sampler = run.own(
             Sampler(read_with_formula, interval_s=sample_interval_s, on_sample=on_sample)
         )
-        pool = run.own(
-            WorkerPool(queue, make_handler, workers=workers, crash_plan=plan, url=redis_url)
-        )
-        # The request's whole job: one write that fans out into N jobs, then answer.
-        queue.send_many((f"sms-{i}", f"notice 42 -> parent {i}") for i in range(jobs))
-        start = time.monotonic()
         sampler.start(t0=start)
         pool.start()
-
-        def settled() -> bool:
-            s = queue.stats()
-            return s.done + s.dead + s.expired >= jobs
-
-        run.wait_until(settled, run.max_wall_s, step_s=0.01)
+        run.wait_until(lambda: queue.stats().settled >= jobs, run.max_wall_s, step_s=0.01)
         measured_s = time.monotonic() - start
         pool.stop()
         sampler.stop()
@@ -122,7 +116,7 @@ def fanout(
             "measured_s": round(measured_s, 3),
             "measured_over_formula": round(measured_s / formula_s, 3),
             "done": stats.done,
-            "lost": jobs - stats.done - stats.dead - stats.expired,
+            "lost": jobs - stats.settled,
             "deliveries": stats.receives,
             "duplicates_delivered": stats.duplicates_delivered,
             "sms_sent": totals["effects"],

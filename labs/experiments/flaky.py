@@ -110,12 +110,7 @@ def flaky(
         queue.send_many((f"pay-{i}", f"fee {i}") for i in range(messages))
         sampler.start()
         pool.start()
-
-        def settled() -> bool:
-            s = queue.stats()
-            return s.done + s.dead >= messages
-
-        run.wait_until(settled, run.max_wall_s)
+        run.wait_until(lambda: queue.stats().settled >= messages, run.max_wall_s)
         pool.stop()
         sampler.stop()
 
@@ -128,7 +123,7 @@ def flaky(
             "attempts": attempts,
             "made": stats.done,
             "dlq": stats.dlq_depth,
-            "lost": messages - stats.done - stats.dead - stats.expired,
+            "lost": messages - stats.settled,
             "receives": stats.receives,
             "calls": service.calls,
             "failed_calls": service.failures,

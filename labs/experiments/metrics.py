@@ -35,7 +35,7 @@ def drain_estimate_s(backlog: int, done_per_s: float, arrivals_per_s: float = 0.
 
 
 def queue_reader(queue: RedisQueue, effects: Effects | None = None) -> Callable[[], Sample]:
-    """A function that reads the metrics the lab charts, from Redis, in two round trips."""
+    """A function that reads the metrics the lab charts from Redis (one or two round trips)."""
 
     def read() -> Sample:
         stats = queue.stats()

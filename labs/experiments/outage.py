@@ -137,12 +137,7 @@ def outage(
                 queue.send_many((f"pay-{i}", f"fee {i}") for i in range(sent, due))
                 sent = due
             time.sleep(0.01)
-
-        def settled() -> bool:
-            s = queue.stats()
-            return s.done + s.dead >= sent
-
-        run.wait_until(settled, run.max_wall_s)
+        run.wait_until(lambda: queue.stats().settled >= sent, run.max_wall_s)
         pool.stop()
         sampler.stop()
 
@@ -155,7 +150,7 @@ def outage(
             "sent": sent,
             "made": stats.done,
             "dlq": stats.dlq_depth,
-            "lost": sent - stats.done - stats.dead - stats.expired,
+            "lost": sent - stats.settled,
             "down_from_s": down_from_s,
             "down_until_s": down_until_s,
             "reached_sick_service": service.calls_while_down,

@@ -98,12 +98,7 @@ def poison(
             queue.send_many((i, f"certificate {i}") for i in ids)
             sampler.start(t0=run.t0)
             pool.start()
-
-            def settled(queue: RedisQueue = queue) -> bool:
-                s = queue.stats()
-                return s.done + s.dead >= messages
-
-            run.wait_until(settled, run.max_wall_s)
+            run.wait_until(lambda q=queue: q.stats().settled >= messages, run.max_wall_s)
             pool.stop()
             sampler.stop()
             samples += sampler.samples

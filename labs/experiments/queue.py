@@ -305,6 +305,11 @@ class QueueStats:
     purged: int
 
     @property
+    def settled(self) -> int:
+        """Messages that reached an end: done, parked in the DLQ, or expired."""
+        return self.done + self.dead + self.expired
+
+    @property
     def backlog(self) -> int:
         """Messages in the queue and not done: waiting plus in flight."""
         return self.visible + self.in_flight

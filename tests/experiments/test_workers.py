@@ -159,8 +159,11 @@ def test_it_resizes_the_pool_and_paces_each_worker(r, ns):
         four = q.stats().done - one
     finally:
         pool.stop()
-    assert 35 <= one <= 60  # 100 a second for half a second
-    assert 150 <= four <= 215  # four of them
+    # The pace is a ceiling: never more than 100 a second per worker (plus one batch)...
+    assert 25 <= one <= 55
+    assert four <= 205
+    # ...and four workers clearly do more than one, even on a busy machine.
+    assert four >= 1.8 * one
     pool.resize(0)
     assert pool.active_workers == 0
 
