@@ -97,6 +97,9 @@ def burst(
                     workers=rules[p](0),
                     batch=batch,
                     rate_per_worker=rate_per_s,
+                    # Capacity is per lesson second, as in the model: a worker delayed by a
+                    # busy CPU may make up that time within a quarter of a lesson second.
+                    pace_slack_s=lesson_second_s / 4,
                     url=redis_url,
                     name=f"{p}-w",
                 )

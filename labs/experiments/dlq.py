@@ -1,9 +1,8 @@
 """Operating the dead-letter queue: look, redrive one, redrive all at a bounded rate, purge.
 
 Redriving everything at once would hand the fixed consumer the whole backlog in one go, the
-same burst that may have broken it. So `redrive_all` moves messages by a token bucket:
-at most `rate_per_s` per second (plus one to start), like SQS's message move task with a
-maximum velocity.
+same burst that may have broken it. So `redrive_all` moves messages through a small token
+bucket: at most `rate_per_s` per second, like SQS's message move task with a maximum velocity.
 """
 
 from __future__ import annotations
@@ -35,34 +34,41 @@ def redrive_all(
     queue: RedisQueue,
     rate_per_s: float,
     *,
+    burst: float | None = None,
     should_stop: Callable[[], bool] | None = None,
-    max_batch: int = 100,
     sleep: Callable[[float], None] = time.sleep,
     clock: Callable[[], float] = time.monotonic,
 ) -> RedriveReport:
     """Move every parked message back to the source queue, never faster than `rate_per_s`.
 
-    By time t after the start at most `1 + rate_per_s * t` messages have moved.
+    A token bucket holding at most `burst` tokens (default: 1, or 50 ms worth of the rate if
+    that is more): in any window of w seconds at most `burst + rate_per_s * w` messages move,
+    even after a pause, because tokens do not pile up beyond the bucket.
     """
     rate_per_s = check_float("rate_per_s", rate_per_s, 0.1, 10_000.0)
+    burst = check_float("burst", burst or max(1.0, rate_per_s / 20), 1.0, 1000.0)
     report = RedriveReport()
-    start = clock()
+    start = last = clock()
+    tokens = 1.0
     while True:
         if should_stop is not None and should_stop():
             report.stopped = True
             break
         now = clock()
-        allowed = int(1 + rate_per_s * (now - start)) - report.moved
-        if allowed <= 0:
+        tokens = min(burst, tokens + (now - last) * rate_per_s)
+        last = now
+        if tokens < 1:
             if queue.dlq_depth() == 0:
                 break
-            sleep(min(0.05, report.moved / rate_per_s - (now - start) + 1e-4))
+            sleep((1 - tokens) / rate_per_s)
             continue
-        moved = queue.redrive_oldest(min(allowed, max_batch))
+        want = int(tokens)
+        moved = queue.redrive_oldest(want)
+        tokens -= len(moved)
         t_s = clock() - start
         report.moves += [(round(t_s, 4), msg_id) for msg_id, _ in moved]
         report.moved += len(moved)
-        if len(moved) < min(allowed, max_batch):
+        if len(moved) < want:
             break  # the DLQ is empty
     report.duration_s = clock() - start
     return report

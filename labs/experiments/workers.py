@@ -68,7 +68,8 @@ class WorkerPool:
       can hold per-worker things (its connection, its own breaker). The handler raises to fail
       a message; raising `WorkerCrash` kills the worker.
     - `batch`: messages taken per receive; they are acknowledged together after handling.
-    - `rate_per_worker`: if set, each worker spends 1/rate seconds of "work" per message.
+    - `rate_per_worker`: if set, each worker spends 1/rate seconds of "work" per message; a
+      worker held up (a busy CPU) may catch up on at most `pace_slack_s` of lost time.
     - `crash_plan`: deliveries at which a worker dies; `restart_crashed` starts a replacement.
     - `fail_retry_after_s`: None leaves a failed message hidden for the rest of its visibility
       timeout (SQS's default); a number makes it visible again after that many seconds.
@@ -82,6 +83,7 @@ class WorkerPool:
         workers: int = 1,
         batch: int = 1,
         rate_per_worker: float | None = None,
+        pace_slack_s: float = 0.02,
         crash_plan: CrashPlan | None = None,
         restart_crashed: bool = True,
         fail_retry_after_s: float | None = None,
@@ -97,6 +99,7 @@ class WorkerPool:
             else check_float("rate_per_worker", rate_per_worker, 0.01, 100_000.0)
         )
         self.idle_wait_s = check_float("idle_wait_s", idle_wait_s, 0.0, 1.0)
+        self.pace_slack_s = check_float("pace_slack_s", pace_slack_s, 0.0, 5.0)
         self.queue = queue
         self.make_handler = make_handler or _no_work
         self.crash_plan = crash_plan or CrashPlan()
@@ -230,9 +233,9 @@ class WorkerPool:
                 self._crash_point(number, "after_effect", message)
                 done.append(message)
             if self.rate_per_worker:
-                # Pace the worker: each message costs 1/rate seconds, lateness is caught up
-                # only briefly so a slow moment does not turn into a burst later.
-                next_free = max(next_free, time.monotonic() - 0.02)
+                # Pace the worker: each message costs 1/rate seconds; lost time is caught up
+                # only within the slack, so a slow moment does not turn into a burst later.
+                next_free = max(next_free, time.monotonic() - self.pace_slack_s)
                 next_free += len(messages) / self.rate_per_worker
                 time.sleep(max(0.0, next_free - time.monotonic()))
             if done:

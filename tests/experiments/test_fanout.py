@@ -47,18 +47,21 @@ def test_more_workers_make_it_faster(r):
 
 
 def test_without_idempotency_the_crash_sends_a_second_sms(r):
-    s = fanout(
+    result = fanout(
         jobs=40,
         workers=2,
         rate_per_worker=100,
         crashes=2,
-        visibility_timeout_s=0.1,
+        visibility_timeout_s=0.3,
         idempotent=False,
         seed=5,
-    )["summary"]
+    )
+    s = result["summary"]
     assert s["crashes"] == 2
-    assert s["duplicate_effects"] == 2
-    assert s["sms_sent"] == 42
+    assert [job["sms_sent"] for job in result["tables"]["crashed_jobs"]] == [2, 2]
+    # At least the two crashes; a job held past the timeout on a busy machine adds more.
+    assert s["duplicate_effects"] >= 2
+    assert s["sms_sent"] == 40 + s["duplicate_effects"]
 
 
 def test_it_stops_when_asked_and_still_cleans_up(r):
