@@ -1,0 +1,61 @@
+"""Real queue experiments on a real Redis server, importable without Django.
+
+`RedisQueue` gives SQS's rules (visibility timeout, receive count, dead-letter queue,
+redrive, retention) on one Redis stream; `WorkerPool` runs consumer threads with injected
+faults; `Sampler` and `queue_panel` read the live queue. The lab entry points (`fanout`,
+`burst`, `poison`, `flaky`, `outage`, `failure`) each take plain parameters, a seed, an
+optional `on_sample(sample)` and `should_stop()`, and return the lab result dict
+`{"summary", "series", "tables"}`. Every run owns a key namespace that it deletes at the end.
+"""
+
+from labs.experiments.breaker import RedisBreakerStorage, shared_breaker
+from labs.experiments.burst import LESSON_12_ARRIVALS, burst
+from labs.experiments.dlq import RedriveReport, redrive_all
+from labs.experiments.effects import Effects
+from labs.experiments.failure import failure
+from labs.experiments.fanout import fanout
+from labs.experiments.faults import CrashAt, CrashPlan, Poison, StandInService, WorkerCrash
+from labs.experiments.flaky import flaky
+from labs.experiments.harness import Run
+from labs.experiments.metrics import Sampler, drain_estimate_s, queue_panel, queue_reader
+from labs.experiments.namespace import Namespace, connect, redis_url
+from labs.experiments.outage import outage
+from labs.experiments.poison import poison
+from labs.experiments.queue import DeadLetter, Message, QueueStats, RedisQueue
+from labs.experiments.retries import FullJitter, retrying
+from labs.experiments.workers import WorkerPool
+
+__all__ = [
+    "LESSON_12_ARRIVALS",
+    "CrashAt",
+    "CrashPlan",
+    "DeadLetter",
+    "Effects",
+    "FullJitter",
+    "Message",
+    "Namespace",
+    "Poison",
+    "QueueStats",
+    "RedisBreakerStorage",
+    "RedisQueue",
+    "RedriveReport",
+    "Run",
+    "Sampler",
+    "StandInService",
+    "WorkerCrash",
+    "WorkerPool",
+    "burst",
+    "connect",
+    "drain_estimate_s",
+    "failure",
+    "fanout",
+    "flaky",
+    "outage",
+    "poison",
+    "queue_panel",
+    "queue_reader",
+    "redis_url",
+    "redrive_all",
+    "retrying",
+    "shared_breaker",
+]
