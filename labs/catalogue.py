@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from labs.charts import drain as drain_charts
+from labs.figures import Figure
 from labs.params import Param
 from labs.progress import Progress
 from labs.runners import drain as drain_runner
@@ -35,6 +36,7 @@ class Lab:
     kind: Literal["sim", "experiment"] = "sim"  # experiments use the real Redis
     uses_seed: bool = False  # random draws: the seed is shown and can be set
     time_limit_s: int = 30  # a run longer than this is stopped and marked failed
+    figures: tuple[Figure, ...] = ()  # the summary's keys, which teachers grade on
 
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}
@@ -45,6 +47,13 @@ class Lab:
                 return p
         raise KeyError(name)
 
+    def figure(self, name: str) -> Figure | None:
+        """The summary figure called `name`, or None if the lab reports none by that name."""
+        for f in self.figures:
+            if f.name == name:
+                return f
+        return None
+
     def describe(self) -> dict[str, Any]:
         """JSON-ready description for `lab list --json`."""
         return {
@@ -54,6 +63,7 @@ class Lab:
             "kind": self.kind,
             "uses_seed": self.uses_seed,
             "params": [p.describe() for p in self.params],
+            "figures": [f.name for f in self.figures],
         }
 
 
@@ -71,6 +81,7 @@ LABS: tuple[Lab, ...] = (
         charts=drain_charts.build,
         headline=drain_runner.headline,
         check=drain_runner.check,
+        figures=drain_runner.FIGURES,
     ),
 )
 
