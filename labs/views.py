@@ -17,7 +17,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
 from labs.catalogue import get_lab, labs_for_unit
-from labs.dispatch import RunnerOffline, check_broker, enqueue
+from labs.dispatch import RunRefused, start_run
 from labs.execution import choose_seed
 from labs.forms import LabForm
 from labs.models import Run
@@ -62,25 +62,13 @@ def lab_detail(request: HttpRequest, slug: str) -> HttpResponse:
     run = None
     if not form.is_valid():
         status = 422
-    elif _too_many_active(request.user):
-        form.add_error(
-            None,
-            f"You already have {settings.LAB_MAX_ACTIVE_RUNS_PER_USER} runs going. "
-            "Wait for one to finish, then press Run again.",
-        )
-        status = 429
     else:
         try:
-            check_broker()
-        except RunnerOffline as exc:
-            form.add_error(None, str(exc))
-            status = 503
+            run = start_run(request.user, lab, form.params(), choose_seed(lab, form.seed()))
+        except RunRefused as exc:
+            form.add_error(None, exc.message)
+            status = exc.status
         else:
-            seed = choose_seed(lab, form.seed())
-            run = Run.objects.create(
-                owner=request.user, lab=lab.slug, params=form.params(), seed=seed
-            )
-            enqueue(run, lab)
             if not request.htmx:
                 return redirect(run)
 
@@ -139,10 +127,6 @@ def run_json(request: HttpRequest, run_id) -> JsonResponse:
 def my_runs(request: HttpRequest) -> HttpResponse:
     runs = Run.objects.visible_to(request.user).defer("result", "progress")[:200]
     return render(request, "labs/runs.html", {"runs": runs})
-
-
-def _too_many_active(user) -> bool:
-    return Run.objects.filter(owner=user).active().count() >= settings.LAB_MAX_ACTIVE_RUNS_PER_USER
 
 
 def _login_needed(request: HttpRequest) -> HttpResponse:

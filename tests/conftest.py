@@ -24,3 +24,14 @@ def people(db):
     from tests.base import make_people
 
     return make_people()
+
+
+@pytest.fixture
+def published(monkeypatch):
+    """Record what would be sent to the broker instead of sending it."""
+    sent: list[dict] = []
+    monkeypatch.setattr(
+        "labs.dispatch.execute_run.apply_async", lambda **kwargs: sent.append(kwargs)
+    )
+    monkeypatch.setattr("labs.dispatch.check_broker", lambda: None)
+    return sent

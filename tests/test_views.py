@@ -20,18 +20,6 @@ GOOD = {
 }
 
 
-@pytest.fixture
-def published(monkeypatch):
-    """Record what would be sent to the broker instead of sending it."""
-    sent: list[dict] = []
-    monkeypatch.setattr(
-        "labs.dispatch.execute_run.apply_async", lambda **kwargs: sent.append(kwargs)
-    )
-    monkeypatch.setattr("labs.dispatch.check_broker", lambda: None)
-    monkeypatch.setattr("labs.views.check_broker", lambda: None)
-    return sent
-
-
 def test_it_lists_the_four_units_on_the_home_page(client, db):
     html = client.get(reverse("home")).content.decode()
     for unit in UNITS:
@@ -124,7 +112,7 @@ def test_it_marks_the_run_failed_if_the_broker_refuses_the_message(
     def refuse(**kwargs):
         raise OperationalError("connection refused")
 
-    monkeypatch.setattr("labs.views.check_broker", lambda: None)
+    monkeypatch.setattr("labs.dispatch.check_broker", lambda: None)
     monkeypatch.setattr("labs.dispatch.execute_run.apply_async", refuse)
     client.force_login(people.alice)
     with django_capture_on_commit_callbacks(execute=True):
