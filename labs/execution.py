@@ -26,10 +26,13 @@ def choose_seed(lab: Lab, requested: int | None) -> int:
 
 
 def run_lab(lab: Lab, params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
-    """Run `lab` and return `{"lab", "params", "seed", "summary", "series", "tables"}`.
+    """Run `lab` and return `{"lab", "params", "seed", "summary", "series", "series_order",
+    "tables"}`.
 
     The result goes through a JSON round trip here, so a runner that returns something
     the database cannot store fails now, with its name, rather than at save time.
+    `series_order` keeps the runner's column order (time first): PostgreSQL's jsonb
+    does not keep the order of an object's keys.
     """
     body = lab.run(params, seed, progress)
     missing = {"summary", "series"} - body.keys()
@@ -41,6 +44,7 @@ def run_lab(lab: Lab, params: Mapping[str, Any], seed: int, progress: Progress) 
         "seed": seed,
         "summary": body["summary"],
         "series": body["series"],
+        "series_order": list(body["series"]),
         "tables": body.get("tables", {}),
     }
     return json.loads(json.dumps(result, allow_nan=False))

@@ -75,6 +75,8 @@ class Run(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="runs"
     )
     lab = models.SlugField(max_length=64, db_index=True)
+    name = models.CharField(max_length=80, blank=True)  # the owner's label, e.g. "8 workers"
+    note = models.TextField(max_length=2000, blank=True)
     params = models.JSONField()
     seed = models.BigIntegerField()
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
@@ -94,7 +96,8 @@ class Run(models.Model):
         indexes = [models.Index(fields=["owner", "lab", "-created_at"])]
 
     def __str__(self) -> str:
-        return f"{self.lab} by {self.owner} ({self.status})"
+        label = f" “{self.name}”" if self.name else ""
+        return f"{self.lab}{label} by {self.owner} ({self.status})"
 
     def get_absolute_url(self) -> str:
         return reverse("run-detail", args=[self.id])

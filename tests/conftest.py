@@ -35,3 +35,21 @@ def published(monkeypatch):
     )
     monkeypatch.setattr("labs.dispatch.check_broker", lambda: None)
     return sent
+
+
+@pytest.fixture
+def school(db):
+    from tests.base import make_school
+
+    return make_school()
+
+
+@pytest.fixture
+def frozen(monkeypatch):
+    """Set the clock the views and forms read: `frozen(moment)`."""
+
+    def freeze(moment):
+        monkeypatch.setattr("django.utils.timezone.now", lambda: moment)
+        return moment
+
+    return freeze
