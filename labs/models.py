@@ -16,10 +16,15 @@ class RunQuerySet(models.QuerySet):
         return self.filter(status__in=[Run.Status.QUEUED, Run.Status.RUNNING])
 
     def visible_to(self, user) -> RunQuerySet:
-        """The runs a user may open: their own (teachers' access is added by classes)."""
+        """The runs a user may open: their own, and those submitted to a class they teach.
+
+        `submissions` is the reverse of `teaching.Submission.run`. A subquery rather than
+        a join, so a run submitted to two assignments is still listed once.
+        """
         if not user.is_authenticated:
             return self.none()
-        return self.filter(owner=user)
+        submitted = Run.objects.filter(submissions__assignment__classroom__teacher=user)
+        return self.filter(models.Q(owner=user) | models.Q(pk__in=submitted.values("pk")))
 
     def fail_stale(self, now=None) -> int:
         """Mark runs whose worker vanished as failed, so none stays 'running' forever.

@@ -206,6 +206,15 @@ def test_it_answers_400_for_an_unknown_lab_filter(client, people):
     assert "Select a valid choice" in response.content.decode()
 
 
+def test_it_leaves_teachers_access_out_of_my_history(client, school):
+    from teaching.models import Submission
+
+    run = finished_run(school.alice)
+    Submission.objects.create(assignment=school.assignment_a, student=school.alice, run=run)
+    client.force_login(school.teacher)
+    assert str(run.id) not in client.get(reverse("my-runs")).content.decode()
+
+
 def test_it_names_and_notes_my_run(client, people):
     run = finished_run(people.alice)
     client.force_login(people.alice)
@@ -217,6 +226,21 @@ def test_it_names_and_notes_my_run(client, people):
     assert "Eight workers" in client.get(reverse("my-runs")).content.decode()
     htmx = client.post(label, {"name": "x" * 81, "note": ""}, **HX)
     assert htmx.status_code == 422 and "at most 80 characters" in htmx.content.decode()
+
+
+def test_it_lets_only_the_owner_name_a_run(client, school):
+    from teaching.models import Submission
+
+    run = finished_run(school.alice)
+    Submission.objects.create(assignment=school.assignment_a, student=school.alice, run=run)
+    client.force_login(school.teacher)
+    response = client.post(reverse("run-label", args=[run.id]), {"name": "mine now"})
+    assert response.status_code == 403
+    assert "Only the person who made this run can name it." in response.content.decode()
+    client.force_login(school.bob)
+    assert client.post(reverse("run-label", args=[run.id]), {"name": "x"}).status_code == 404
+    run.refresh_from_db()
+    assert run.name == ""
 
 
 def test_it_exports_a_runs_series_as_csv(client, people):
