@@ -38,6 +38,13 @@ class Comparison:
         return self.same_summary and self.same_series
 
     @property
+    def param_diffs(self) -> list[tuple[str, Any, Any]]:
+        """The parameters the two runs were given differently: (name, A's, B's)."""
+        pa, pb = self.a.params or {}, self.b.params or {}
+        names = list(pa) + [n for n in pb if n not in pa]
+        return [(n, pa.get(n, "—"), pb.get(n, "—")) for n in names if pa.get(n) != pb.get(n)]
+
+    @property
     def same_inputs(self) -> bool:
         return self.a.params == self.b.params and self.a.seed == self.b.seed
 

@@ -240,6 +240,8 @@ def assignment_run(request: HttpRequest, assignment_id: int) -> HttpResponse:
             form.add_error(None, exc.message)
             status = exc.status
         else:
+            if not request.htmx and role == "teacher":
+                return redirect(run)
             if not request.htmx:
                 messages.success(request, "Run started: it appears under Your runs below.")
                 return redirect(f"{assignment.get_absolute_url()}#your-runs")

@@ -274,6 +274,7 @@ def test_it_compares_two_runs_figure_by_figure_with_overlaid_charts(client, peop
     assert "Different results:" in html
     peak_row = html.split("<code>peak_backlog</code>")[1].split("</tr>")[0]
     assert "<td>800</td><td>700</td>" in peak_row
+    assert [d[0] for d in response.context["cmp"].param_diffs] == ["per_waiting"]
     charts = response.context["cmp"].charts
     assert [c["layout"]["title"]["text"] for c in charts] == [
         "arrived",
