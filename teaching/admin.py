@@ -40,7 +40,13 @@ class AssignmentAdmin(admin.ModelAdmin):
     search_fields = ("title", "classroom__name")
     date_hierarchy = "due_at"
     list_select_related = ("classroom",)
+    # Lab, presets and criteria are checked against the lab by the site's form: edit them
+    # there (Edit the assignment), not as raw JSON here.
+    readonly_fields = ("lab", "presets", "locked", "criteria", "created_at")
     inlines = [ExtensionInline]
+
+    def has_add_permission(self, request) -> bool:
+        return False  # an assignment needs its lab's form: teachers set them on the site
 
 
 @admin.register(Submission)

@@ -79,6 +79,7 @@ def build_gradebook(classroom: Classroom, now: datetime, students=None) -> Grade
         .only("assignment_id", "student_id", "submitted_at", "run__id", "run__status", "run__lab")
         .annotate(summary=KeyTransform("summary", "run__result"))
     }
+    criteria = {a.pk: a.checks() for a in assignments}
     rows = []
     for student in students:
         cells = []
@@ -94,7 +95,7 @@ def build_gradebook(classroom: Classroom, now: datetime, students=None) -> Grade
                 submission=submission,
             )
             if submission is not None:
-                cell.checks = evaluate(assignment.checks(), submission.summary)
+                cell.checks = evaluate(criteria[assignment.pk], submission.summary)
             cells.append(cell)
         rows.append(Row(student, cells))
     return Gradebook(classroom, assignments, rows)

@@ -135,7 +135,7 @@ def student_add(request: HttpRequest, class_id: int) -> HttpResponse:
     if not form.is_valid():
         return _class_page(request, classroom, role, status=422, add_form=form)
     student = form.cleaned_data["username"]
-    Membership.objects.create(classroom=classroom, student=student)
+    Membership.objects.get_or_create(classroom=classroom, student=student)  # a double click
     messages.success(request, f"Added {student.get_username()} to {classroom}.")
     return redirect(classroom)
 
