@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from teaching.models import Submission
-from tests.base import finished_run
+from tests.base import finished_run, make_user
 
 MODELS = ["classroom", "assignment", "submission", "extension", "membership"]
 
 
 @pytest.fixture
 def staff_client(client, school):
-    admin = get_user_model().objects.create_superuser("root", "root@example.com", "pw-123456")
+    admin = make_user("root")
+    admin.is_staff = admin.is_superuser = True
+    admin.save()
     Submission.objects.create(
         assignment=school.assignment_a, student=school.alice, run=finished_run(school.alice)
     )

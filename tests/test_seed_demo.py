@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from dataclasses import replace
 
+import pytest
 from django.core.management import call_command
 
 from labs.catalogue import get_lab
@@ -13,6 +14,12 @@ from labs.models import Run
 from labs.roles import is_teacher
 from teaching.gradebook import build_gradebook
 from teaching.models import Assignment, Classroom, Submission
+
+
+@pytest.fixture(autouse=True)
+def fast_hasher(settings):
+    # The demo sets real passwords; the real hasher is slow on purpose.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def seed() -> str:
