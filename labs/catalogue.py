@@ -22,6 +22,7 @@ from labs.charts import fanout as fanout_charts
 from labs.charts import redrive as redrive_charts
 from labs.charts import retry_storm as retry_storm_charts
 from labs.charts import timeouts as timeouts_charts
+from labs.figures import Figure
 from labs.params import Param
 from labs.progress import Progress
 from labs.runners import availability as availability_runner
@@ -59,6 +60,7 @@ class Lab:
     uses_seed: bool = False  # random draws: the seed is shown and can be set
     default_seed: int = 1  # the seed the form offers first (the lesson's, where it has one)
     time_limit_s: int = 30  # a run longer than this is stopped and marked failed
+    figures: tuple[Figure, ...] = ()  # the summary's keys, which teachers grade on
 
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}
@@ -69,6 +71,13 @@ class Lab:
                 return p
         raise KeyError(name)
 
+    def figure(self, name: str) -> Figure | None:
+        """The summary figure called `name`, or None if the lab reports none by that name."""
+        for f in self.figures:
+            if f.name == name:
+                return f
+        return None
+
     def describe(self) -> dict[str, Any]:
         """JSON-ready description for `lab list --json`."""
         return {
@@ -78,6 +87,7 @@ class Lab:
             "kind": self.kind,
             "uses_seed": self.uses_seed,
             "params": [p.describe() for p in self.params],
+            "figures": [f.name for f in self.figures],
         }
 
 
@@ -96,6 +106,7 @@ LABS: tuple[Lab, ...] = (
         charts=fanout_charts.build,
         headline=fanout_runner.headline,
         check=fanout_runner.check,
+        figures=fanout_runner.FIGURES,
     ),
     Lab(
         slug="busy-minute",
@@ -109,6 +120,7 @@ LABS: tuple[Lab, ...] = (
         run=busy_minute_runner.run,
         charts=busy_minute_charts.build,
         headline=busy_minute_runner.headline,
+        figures=busy_minute_runner.FIGURES,
     ),
     Lab(
         slug="at-least-once",
@@ -123,6 +135,7 @@ LABS: tuple[Lab, ...] = (
         charts=delivery_charts.build,
         headline=delivery_runner.SMS.headline,
         check=delivery_runner.SMS.check,
+        figures=delivery_runner.SMS_FIGURES,
     ),
     # Lesson 12.
     Lab(
@@ -138,6 +151,7 @@ LABS: tuple[Lab, ...] = (
         charts=drain_charts.build,
         headline=drain_runner.headline,
         check=drain_runner.check,
+        figures=drain_runner.FIGURES,
     ),
     Lab(
         slug="drain-compare",
@@ -152,6 +166,7 @@ LABS: tuple[Lab, ...] = (
         charts=drain_compare_charts.build,
         headline=drain_compare_runner.headline,
         check=drain_compare_runner.check,
+        figures=drain_compare_runner.FIGURES,
     ),
     # Lesson 13, in the lesson's order.
     Lab(
@@ -167,6 +182,7 @@ LABS: tuple[Lab, ...] = (
         charts=timeouts_charts.build,
         headline=timeouts_runner.headline,
         check=timeouts_runner.check,
+        figures=timeouts_runner.FIGURES,
     ),
     Lab(
         slug="backoff",
@@ -182,6 +198,7 @@ LABS: tuple[Lab, ...] = (
         headline=backoff_runner.headline,
         check=backoff_runner.check,
         uses_seed=True,
+        figures=backoff_runner.FIGURES,
     ),
     Lab(
         slug="retry-storm",
@@ -198,6 +215,7 @@ LABS: tuple[Lab, ...] = (
         check=retry_storm_runner.check,
         uses_seed=True,
         default_seed=RETRY_STORM_SEED,  # the lesson's 21 / 81 / 292 come out nearly exact
+        figures=retry_storm_runner.FIGURES,
     ),
     Lab(
         slug="breaker",
@@ -213,6 +231,7 @@ LABS: tuple[Lab, ...] = (
         charts=breaker_charts.build,
         headline=breaker_runner.headline,
         check=breaker_runner.check,
+        figures=breaker_runner.FIGURES,
     ),
     Lab(
         slug="degradation",
@@ -227,6 +246,7 @@ LABS: tuple[Lab, ...] = (
         charts=degradation_charts.build,
         headline=degradation_runner.headline,
         check=degradation_runner.check,
+        figures=degradation_runner.FIGURES,
     ),
     Lab(
         slug="idempotent-charges",
@@ -241,6 +261,7 @@ LABS: tuple[Lab, ...] = (
         charts=delivery_charts.build,
         headline=delivery_runner.PAYMENTS.headline,
         check=delivery_runner.PAYMENTS.check,
+        figures=delivery_runner.PAYMENT_FIGURES,
     ),
     Lab(
         slug="poison-messages",
@@ -255,6 +276,7 @@ LABS: tuple[Lab, ...] = (
         charts=redrive_charts.build,
         headline=redrive_runner.headline,
         check=redrive_runner.check,
+        figures=redrive_runner.FIGURES,
     ),
     Lab(
         slug="availability",
@@ -269,6 +291,7 @@ LABS: tuple[Lab, ...] = (
         charts=availability_charts.build,
         headline=availability_runner.headline,
         check=availability_runner.check,
+        figures=availability_runner.FIGURES,
     ),
 )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -26,6 +27,14 @@ class RunnerOffline(Exception):
     """The broker cannot be reached: a run would wait forever, so none is made."""
 
 
+class RunRefused(Exception):
+    """No run was made, for a reason the user can act on; `status` is the HTTP answer."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.message, self.status = message, status
+
+
 def check_broker(timeout_s: float = 1.0) -> None:
     """Raise RunnerOffline unless Redis answers a PING within `timeout_s`."""
     client = redis.Redis.from_url(
@@ -42,6 +51,27 @@ def check_broker(timeout_s: float = 1.0) -> None:
 def offline_message() -> str:
     url = settings.CELERY_BROKER_URL.split("@")[-1]  # never show a password
     return OFFLINE_MESSAGE.format(url=url)
+
+
+def start_run(user, lab: Lab, params: dict[str, Any], seed: int) -> Run:
+    """Save a queued run of `lab` for `user` and send it to the workers, or refuse.
+
+    The one way a run is started from the web (the lab page, an assignment, a re-run),
+    so the per-user cap and the broker check hold everywhere.
+    """
+    cap = settings.LAB_MAX_ACTIVE_RUNS_PER_USER
+    if Run.objects.filter(owner=user).active().count() >= cap:
+        raise RunRefused(
+            f"You already have {cap} runs going. Wait for one to finish, then press Run again.",
+            429,
+        )
+    try:
+        check_broker()
+    except RunnerOffline as exc:
+        raise RunRefused(str(exc), 503) from exc
+    run = Run.objects.create(owner=user, lab=lab.slug, params=params, seed=seed)
+    enqueue(run, lab)
+    return run
 
 
 def enqueue(run: Run, lab: Lab) -> None:

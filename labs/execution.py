@@ -26,10 +26,12 @@ def choose_seed(lab: Lab, requested: int | None) -> int:
 
 
 def run_lab(lab: Lab, params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
-    """Run `lab` and return `{"lab", "params", "seed", "summary", "series", "tables"}`.
+    """Run `lab` and return its result: lab, params, seed, summary, series, tables.
 
     The result goes through a JSON round trip here, so a runner that returns something
     the database cannot store fails now, with its name, rather than at save time.
+    `series_order` and `tables_order` keep the runner's order (time first, tables as
+    meant to be read): PostgreSQL's jsonb does not keep the order of an object's keys.
     """
     body = lab.run(params, seed, progress)
     missing = {"summary", "series"} - body.keys()
@@ -41,6 +43,8 @@ def run_lab(lab: Lab, params: Mapping[str, Any], seed: int, progress: Progress) 
         "seed": seed,
         "summary": body["summary"],
         "series": body["series"],
+        "series_order": list(body["series"]),
         "tables": body.get("tables", {}),
+        "tables_order": list(body.get("tables", {})),
     }
     return json.loads(json.dumps(result, allow_nan=False))

@@ -7,7 +7,8 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from labs.catalogue import Lab
+from labs.catalogue import LABS, Lab
+from labs.models import Run
 from labs.params import Param
 
 SEED_MAX = 2**31 - 1
@@ -108,9 +109,11 @@ class LabForm(forms.Form):
                 help_text="The same seed gives the same run; leave empty for a fresh draw.",
             )
         for name, value in self.locked.items():
-            # A locked value is shown but never taken from the request.
+            # A locked value is shown but never taken from the request (a disabled field
+            # cleans to its initial value), nor from a form-level `initial` passed in.
             self.fields[name].disabled = True
             self.fields[name].initial = value
+            self.initial[name] = value
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -139,3 +142,53 @@ class LabForm(forms.Form):
         if "seed" in self.fields:
             grouped.append(("Randomness", [self["seed"]]))
         return grouped
+
+
+class RunLabelForm(forms.ModelForm):
+    """The owner's name and note for a run, so a history of runs reads like a notebook."""
+
+    class Meta:
+        model = Run
+        fields = ["name", "note"]
+        widgets = {"note": forms.Textarea(attrs={"rows": 3})}
+        help_texts = {"name": "A few words, e.g. “8 fixed workers”.", "note": "What you tried."}
+
+
+class RunFilterForm(forms.Form):
+    """The history page's filter: all runs, or one lab's."""
+
+    lab = forms.ChoiceField(required=False, label="Lab")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["lab"].choices = [("", "All labs"), *((lab.slug, lab.title) for lab in LABS)]
+
+
+class CompareForm(forms.Form):
+    """Two runs of the same lab, both visible to the user, in the order they were given."""
+
+    run = forms.ModelMultipleChoiceField(
+        queryset=Run.objects.none(),
+        error_messages={
+            "required": "Pick two runs to compare.",
+            "invalid_choice": "Run %(value)s is not one you can open.",  # the view says 404
+            "invalid_pk_value": "“%(pk)s” is not a run id.",
+        },
+    )
+
+    def __init__(self, user, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["run"].queryset = Run.objects.visible_to(user).select_related("owner")
+
+    def clean_run(self) -> list[Run]:
+        runs = list(self.cleaned_data["run"])
+        asked = [str(v) for v in self.data.getlist("run")] if hasattr(self.data, "getlist") else []
+        runs.sort(key=lambda r: asked.index(str(r.pk)) if str(r.pk) in asked else len(asked))
+        if len(runs) != 2:
+            raise ValidationError(f"Pick exactly two different runs to compare (got {len(runs)}).")
+        if runs[0].lab != runs[1].lab:
+            raise ValidationError(
+                f"These runs are of different labs ({runs[0].lab} and {runs[1].lab}): "
+                "only runs of the same lab can be compared."
+            )
+        return runs

@@ -16,10 +16,15 @@ class RunQuerySet(models.QuerySet):
         return self.filter(status__in=[Run.Status.QUEUED, Run.Status.RUNNING])
 
     def visible_to(self, user) -> RunQuerySet:
-        """The runs a user may open: their own (teachers' access is added by classes)."""
+        """The runs a user may open: their own, and those submitted to a class they teach.
+
+        `submissions` is the reverse of `teaching.Submission.run`. A subquery rather than
+        a join, so a run submitted to two assignments is still listed once.
+        """
         if not user.is_authenticated:
             return self.none()
-        return self.filter(owner=user)
+        submitted = Run.objects.filter(submissions__assignment__classroom__teacher=user)
+        return self.filter(models.Q(owner=user) | models.Q(pk__in=submitted.values("pk")))
 
     def fail_stale(self, now=None) -> int:
         """Mark runs whose worker vanished as failed, so none stays 'running' forever.
@@ -75,6 +80,8 @@ class Run(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="runs"
     )
     lab = models.SlugField(max_length=64, db_index=True)
+    name = models.CharField(max_length=80, blank=True)  # the owner's label, e.g. "8 workers"
+    note = models.TextField(max_length=2000, blank=True)
     params = models.JSONField()
     seed = models.BigIntegerField()
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
@@ -94,7 +101,8 @@ class Run(models.Model):
         indexes = [models.Index(fields=["owner", "lab", "-created_at"])]
 
     def __str__(self) -> str:
-        return f"{self.lab} by {self.owner} ({self.status})"
+        label = f" “{self.name}”" if self.name else ""
+        return f"{self.lab}{label} by {self.owner} ({self.status})"
 
     def get_absolute_url(self) -> str:
         return reverse("run-detail", args=[self.id])

@@ -9,6 +9,7 @@ from typing import Any
 from django.utils import timezone
 
 from labs.catalogue import Lab
+from labs.exports import series_rows
 from labs.models import Run
 
 # A run still queued after this long probably has no worker to take it.
@@ -34,8 +35,8 @@ def present_run(run: Run, lab: Lab | None) -> RunView:
     if run.status == Run.Status.SUCCEEDED and run.result:
         view.headline = lab.headline(run.result)
         view.figures = lab.charts(run.result)
-        view.table = series_table(run.result.get("series", {}))
-        view.tables = shown_tables(run.result.get("tables", {}))
+        view.table = series_table(run.result)
+        view.tables = shown_tables(run.result)
     elif run.status == Run.Status.RUNNING and run.progress:
         done, total = run.progress.get("done", 0), run.progress.get("total", 0)
         view.percent = int(100 * done / total) if total else None
@@ -47,23 +48,27 @@ def present_run(run: Run, lab: Lab | None) -> RunView:
     return view
 
 
-def series_table(series: dict[str, list[Any]], max_rows: int = 400) -> dict[str, Any] | None:
-    """The per-step series as a table (columns in saved order), cut to `max_rows`."""
-    columns = [name for name, values in series.items() if isinstance(values, list)]
+def series_table(result: dict[str, Any], max_rows: int = 400) -> dict[str, Any] | None:
+    """The per-step series as a table (columns in the runner's order), cut to `max_rows`."""
+    columns, rows = series_rows(result)
     if not columns:
         return None
-    length = min(len(series[name]) for name in columns)
-    rows = [[series[name][i] for name in columns] for i in range(min(length, max_rows))]
-    return {"columns": columns, "rows": rows, "cut": length > max_rows}
+    return {"columns": columns, "rows": rows[:max_rows], "cut": len(rows) > max_rows}
 
 
-def shown_tables(tables: dict[str, Any]) -> list[dict[str, Any]]:
-    """The result's display tables (`{"title", "columns", "rows"}`), in saved order.
+SHOWN_TABLE_KEYS = {"title", "columns", "rows"}
+
+
+def shown_tables(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The result's display tables (`{"title", "columns", "rows"}`), in the runner's order.
 
     Other entries of `tables` (a label, data a chart needs) are not for the page.
     """
+    tables = result.get("tables", {})
+    names = result.get("tables_order") or list(tables)
     return [
-        table
-        for table in tables.values()
-        if isinstance(table, dict) and {"title", "columns", "rows"} <= table.keys()
+        tables[name]
+        for name in names
+        if isinstance(tables.get(name), dict)
+        and {"title", "columns", "rows"} <= tables[name].keys()
     ]

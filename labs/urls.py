@@ -9,4 +9,8 @@ urlpatterns = [
     path("runs/", views.my_runs, name="my-runs"),
     path("runs/<uuid:run_id>/", views.run_detail, name="run-detail"),
     path("runs/<uuid:run_id>.json", views.run_json, name="run-json"),
+    path("runs/<uuid:run_id>.csv", views.run_csv, name="run-csv"),
+    path("runs/<uuid:run_id>/label/", views.run_label, name="run-label"),
+    path("runs/<uuid:run_id>/rerun/", views.run_rerun, name="run-rerun"),
+    path("runs/compare/", views.run_compare, name="run-compare"),
 ]

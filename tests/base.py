@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import cache
 
 from django.contrib.auth import get_user_model
@@ -37,4 +38,77 @@ def make_user(username: str, *, teacher: bool = False):
 def make_people() -> People:
     return People(
         teacher=make_user("tara", teacher=True), alice=make_user("alice"), bob=make_user("bob")
+    )
+
+
+# A school: two classes with a teacher and a student each, an assignment in each.
+
+DUE = datetime(2031, 3, 14, 17, 0, tzinfo=UTC)
+LOCKED_DRAIN = {"arrivals": [50, 800, 800, 800, 200, 50, 50, 50, 50, 50], "per_worker": 100}
+DRAIN_CRITERIA = [
+    {"figure": "left_at_end", "op": "==", "value": 0},
+    {"figure": "peak_backlog", "op": "<", "value": 800},
+    {"figure": "worker_seconds", "op": "<=", "value": 35},
+    {"figure": "cleared_at_s", "op": "<=", "value": 5},
+]
+
+
+@dataclass
+class School:
+    teacher: object  # teaches class A
+    alice: object  # a student of class A
+    bob: object  # a student of class B
+    other_teacher: object  # teaches class B
+    class_a: object
+    class_b: object
+    assignment_a: object
+    assignment_b: object
+
+
+def make_school() -> School:
+    from teaching.models import Assignment, Classroom, Membership
+
+    people = make_people()
+    ted = make_user("ted", teacher=True)
+    class_a = Classroom.objects.create(name="Class A", teacher=people.teacher, join_code="AAAA2222")
+    class_b = Classroom.objects.create(name="Class B", teacher=ted, join_code="BBBB3333")
+    Membership.objects.create(classroom=class_a, student=people.alice)
+    Membership.objects.create(classroom=class_b, student=people.bob)
+
+    def assignment(classroom):
+        return Assignment.objects.create(
+            classroom=classroom,
+            title=f"Drain the burst ({classroom.name})",
+            lab="drain",
+            instructions="Clear the lesson's burst sooner, with at most 35 worker-seconds.",
+            presets={**LOCKED_DRAIN, "rule": "backlog"},
+            locked=list(LOCKED_DRAIN),
+            criteria=DRAIN_CRITERIA,
+            due_at=DUE,
+        )
+
+    return School(
+        teacher=people.teacher,
+        alice=people.alice,
+        bob=people.bob,
+        other_teacher=ted,
+        class_a=class_a,
+        class_b=class_b,
+        assignment_a=assignment(class_a),
+        assignment_b=assignment(class_b),
+    )
+
+
+def finished_run(owner, *, lab: str = "drain", seed: int = 0, **params):
+    """A succeeded run with a real result, computed here rather than by a worker."""
+    from labs.catalogue import get_lab
+    from labs.execution import run_lab
+    from labs.models import Run
+    from labs.progress import SilentProgress
+
+    chosen = get_lab(lab)
+    values = chosen.defaults() | params
+    result = run_lab(chosen, values, seed, SilentProgress())
+    return Run.objects.create(
+        owner=owner, lab=lab, params=values, seed=seed, status="succeeded", result=result
     )

@@ -24,3 +24,32 @@ def people(db):
     from tests.base import make_people
 
     return make_people()
+
+
+@pytest.fixture
+def published(monkeypatch):
+    """Record what would be sent to the broker instead of sending it."""
+    sent: list[dict] = []
+    monkeypatch.setattr(
+        "labs.dispatch.execute_run.apply_async", lambda **kwargs: sent.append(kwargs)
+    )
+    monkeypatch.setattr("labs.dispatch.check_broker", lambda: None)
+    return sent
+
+
+@pytest.fixture
+def school(db):
+    from tests.base import make_school
+
+    return make_school()
+
+
+@pytest.fixture
+def frozen(monkeypatch):
+    """Set the clock the views and forms read: `frozen(moment)`."""
+
+    def freeze(moment):
+        monkeypatch.setattr("django.utils.timezone.now", lambda: moment)
+        return moment
+
+    return freeze

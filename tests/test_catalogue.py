@@ -52,3 +52,14 @@ def test_it_runs_every_lab_with_its_defaults_into_valid_plotly_figures(lab):
 def test_it_repeats_a_seeded_lab_exactly(lab):
     first = run_lab(lab, lab.defaults(), 11, SilentProgress())
     assert run_lab(lab, lab.defaults(), 11, SilentProgress()) == first
+
+
+@pytest.mark.parametrize("lab", LABS, ids=SLUGS)
+def test_it_declares_exactly_the_figures_each_runner_reports(lab):
+    # Teachers grade on these names before any run exists: the list must be the truth.
+    assert lab.figures, f"{lab.slug} declares no figures: add figures=(Figure(...), ...)"
+    summary = run_lab(lab, lab.defaults(), 7, SilentProgress())["summary"]
+    assert [f.name for f in lab.figures] == list(summary)
+    for figure in lab.figures:
+        value = summary[figure.name]
+        assert figure.accepts(value), f"{figure.name} = {value!r} is not a {figure.kind}"

@@ -36,7 +36,16 @@ def test_it_lists_every_lab_with_its_parameters_as_json():
 
 def test_it_runs_a_lab_and_prints_the_lessons_figures():
     result = json.loads(run_command("run", "drain", "--json"))
-    assert set(result) == {"lab", "params", "seed", "summary", "series", "tables"}
+    assert set(result) == {
+        "lab",
+        "params",
+        "seed",
+        "summary",
+        "series",
+        "series_order",
+        "tables",
+        "tables_order",
+    }
     assert result["summary"]["peak_backlog"] == 800
     assert result["summary"]["most_workers"] == 8
     assert result["summary"]["left_at_end"] == 0

@@ -13,9 +13,15 @@ from labs.progress import SilentProgress
 
 def test_it_shows_only_the_tables_made_for_the_page():
     shown = {"title": "Each rule", "columns": ["rule"], "rows": [["fixed 3"]]}
-    assert shown_tables({"rule": "fixed 3", "per_second": {"second": [0]}, "rules": shown}) == [
-        shown
-    ]
+    tables = {"rule": "fixed 3", "per_second": {"second": [0]}, "rules": shown}
+    assert shown_tables({"tables": tables}) == [shown]
+
+
+def test_it_keeps_the_runners_table_order_whatever_the_database_did():
+    first = {"title": "First", "columns": ["a"], "rows": [[1]]}
+    second = {"title": "Second", "columns": ["a"], "rows": [[2]]}
+    stored = {"tables": {"zz": second, "a": first}, "tables_order": ["a", "zz"]}
+    assert shown_tables(stored) == [first, second]
 
 
 def test_it_renders_a_labs_tables_on_the_run_page(client, people):

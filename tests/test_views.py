@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from labs.models import Run
 from labs.units import UNITS
+from tests.base import finished_run
 
 HX = {"HTTP_HX_REQUEST": "true"}
 GOOD = {
@@ -18,18 +19,6 @@ GOOD = {
     "min_workers": "1",
     "max_workers": "10",
 }
-
-
-@pytest.fixture
-def published(monkeypatch):
-    """Record what would be sent to the broker instead of sending it."""
-    sent: list[dict] = []
-    monkeypatch.setattr(
-        "labs.dispatch.execute_run.apply_async", lambda **kwargs: sent.append(kwargs)
-    )
-    monkeypatch.setattr("labs.dispatch.check_broker", lambda: None)
-    monkeypatch.setattr("labs.views.check_broker", lambda: None)
-    return sent
 
 
 def test_it_lists_the_four_units_on_the_home_page(client, db):
@@ -124,7 +113,7 @@ def test_it_marks_the_run_failed_if_the_broker_refuses_the_message(
     def refuse(**kwargs):
         raise OperationalError("connection refused")
 
-    monkeypatch.setattr("labs.views.check_broker", lambda: None)
+    monkeypatch.setattr("labs.dispatch.check_broker", lambda: None)
     monkeypatch.setattr("labs.dispatch.execute_run.apply_async", refuse)
     client.force_login(people.alice)
     with django_capture_on_commit_callbacks(execute=True):
@@ -191,3 +180,155 @@ def test_it_lists_only_my_runs(client, people):
     client.force_login(people.alice)
     html = client.get(reverse("my-runs")).content.decode()
     assert str(mine.id) in html and str(theirs.id) not in html
+
+
+# History, names, exports and comparisons ---------------------------------------------------
+
+
+def test_it_filters_my_history_by_lab(client, people):
+    drain = finished_run(people.alice)
+    other = make_run(people.alice)
+    Run.objects.filter(pk=other.pk).update(lab="retry-storm")
+    client.force_login(people.alice)
+    everything = client.get(reverse("my-runs")).content.decode()
+    assert str(drain.id) in everything and str(other.id) in everything
+    only = client.get(reverse("my-runs"), {"lab": "drain"}).content.decode()
+    assert str(drain.id) in only and str(other.id) not in only
+    fragment = client.get(reverse("my-runs"), {"lab": "drain"}, **HX)
+    assert fragment.content.decode().lstrip().startswith('<div id="run-list">')
+    assert "HX-Request" in fragment["Vary"]
+
+
+def test_it_answers_400_for_an_unknown_lab_filter(client, people):
+    client.force_login(people.alice)
+    response = client.get(reverse("my-runs"), {"lab": "nope"})
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
+
+
+def test_it_leaves_teachers_access_out_of_my_history(client, school):
+    from teaching.models import Submission
+
+    run = finished_run(school.alice)
+    Submission.objects.create(assignment=school.assignment_a, student=school.alice, run=run)
+    client.force_login(school.teacher)
+    assert str(run.id) not in client.get(reverse("my-runs")).content.decode()
+
+
+def test_it_names_and_notes_my_run(client, people):
+    run = finished_run(people.alice)
+    client.force_login(people.alice)
+    label = reverse("run-label", args=[run.id])
+    response = client.post(label, {"name": "Eight workers", "note": "Peak went down."})
+    assert response.status_code == 302 and response["Location"] == run.get_absolute_url()
+    run.refresh_from_db()
+    assert (run.name, run.note) == ("Eight workers", "Peak went down.")
+    assert "Eight workers" in client.get(reverse("my-runs")).content.decode()
+    htmx = client.post(label, {"name": "x" * 81, "note": ""}, **HX)
+    assert htmx.status_code == 422 and "at most 80 characters" in htmx.content.decode()
+
+
+def test_it_lets_only_the_owner_name_a_run(client, school):
+    from teaching.models import Submission
+
+    run = finished_run(school.alice)
+    Submission.objects.create(assignment=school.assignment_a, student=school.alice, run=run)
+    client.force_login(school.teacher)
+    response = client.post(reverse("run-label", args=[run.id]), {"name": "mine now"})
+    assert response.status_code == 403
+    assert "Only the person who made this run can name it." in response.content.decode()
+    client.force_login(school.bob)
+    assert client.post(reverse("run-label", args=[run.id]), {"name": "x"}).status_code == 404
+    run.refresh_from_db()
+    assert run.name == ""
+
+
+def test_it_exports_a_runs_series_as_csv(client, people):
+    run = finished_run(people.alice)
+    client.force_login(people.alice)
+    response = client.get(reverse("run-csv", args=[run.id]))
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    assert f'filename="drain-{str(run.id)[:8]}.csv"' in response["Content-Disposition"]
+    lines = response.content.decode().splitlines()
+    assert lines[0] == "second,arrived,workers,done,backlog"
+    assert lines[1:3] == ["0,50,1,50,0", "1,800,1,100,700"]
+    assert len(lines) == 11
+
+
+def test_it_has_no_csv_for_an_unfinished_run(client, people):
+    run = make_run(people.alice)
+    client.force_login(people.alice)
+    response = client.get(reverse("run-csv", args=[run.id]))
+    assert response.status_code == 409 and "This run is queued" in response.content.decode()
+
+
+def test_it_compares_two_runs_figure_by_figure_with_overlaid_charts(client, people):
+    import plotly.graph_objects as go
+
+    a = finished_run(people.alice)
+    b = finished_run(people.alice, per_waiting=50)
+    client.force_login(people.alice)
+    response = client.get(reverse("run-compare"), {"run": [a.id, b.id]})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Different results:" in html
+    peak_row = html.split("<code>peak_backlog</code>")[1].split("</tr>")[0]
+    assert "<td>800</td><td>700</td>" in peak_row
+    assert [d[0] for d in response.context["cmp"].param_diffs] == ["per_waiting"]
+    charts = response.context["cmp"].charts
+    assert [c["layout"]["title"]["text"] for c in charts] == [
+        "arrived",
+        "workers",
+        "done",
+        "backlog",
+    ]
+    for chart in charts:
+        go.Figure(chart)
+        assert len(chart["data"]) == 2 and chart["data"][1]["line"]["dash"] == "dash"
+
+
+@pytest.mark.parametrize(
+    ("runs", "message"),
+    [
+        (lambda a, b, c: [a.id], "Pick exactly two different runs"),
+        (lambda a, b, c: [a.id, a.id], "Pick exactly two different runs"),
+        (lambda a, b, c: [a.id, c.id], "only runs of the same lab can be compared"),
+        (lambda a, b, c: [a.id, "nope"], "is not a run id"),
+        (lambda a, b, c: [], "Pick two runs to compare."),
+    ],
+)
+def test_it_refuses_a_comparison_that_makes_no_sense(client, people, runs, message):
+    a, b, c = finished_run(people.alice), finished_run(people.alice), make_run(people.alice)
+    Run.objects.filter(pk=c.pk).update(lab="retry-storm")
+    client.force_login(people.alice)
+    response = client.get(reverse("run-compare"), {"run": runs(a, b, c)})
+    assert response.status_code == 400
+    assert message in response.content.decode()
+
+
+def test_it_will_not_compare_with_someone_elses_run(client, people):
+    mine, theirs = finished_run(people.alice), finished_run(people.bob)
+    client.force_login(people.alice)
+    response = client.get(reverse("run-compare"), {"run": [mine.id, theirs.id]})
+    assert response.status_code == 404
+    assert "not yours to see" in response.content.decode()
+
+
+def test_it_refuses_a_rerun_while_the_user_has_too_many_going(client, people, published, settings):
+    settings.LAB_MAX_ACTIVE_RUNS_PER_USER = 1
+    run = finished_run(people.alice)
+    make_run(people.alice)  # queued
+    client.force_login(people.alice)
+    response = client.post(reverse("run-rerun", args=[run.id]))
+    assert response.status_code == 429
+    assert "already have 1 runs going" in response.content.decode()
+    assert Run.objects.count() == 2
+
+
+def test_it_shows_the_run_page_with_name_form_and_downloads(client, people):
+    run = finished_run(people.alice)
+    client.force_login(people.alice)
+    html = client.get(run.get_absolute_url()).content.decode()
+    assert reverse("run-csv", args=[run.id]) in html
+    assert reverse("run-label", args=[run.id]) in html
+    assert reverse("run-rerun", args=[run.id]) in html

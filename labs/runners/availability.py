@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from labs.figures import Figure
 from labs.params import Param
 from labs.progress import Progress
 from labs.runners.common import given, table
@@ -217,3 +218,17 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         + (": lower than its weakest link." if s["my_chain_below_weakest_link"] else ".")
     )
     return lines
+
+
+FIGURES = (
+    Figure("one_copy_pct", "One copy", "float", "%"),
+    Figure("copies", "Copies", "int"),
+    Figure("most_copies_pct", "With all the copies", "float", "%"),
+    Figure("most_copies_down_h_per_year", "Downtime with all the copies", "float", "h/year"),
+    Figure("longest_chain", "Links in the longest chain", "int"),
+    Figure("longest_chain_pct", "Longest chain", "float", "%"),
+    Figure("longest_chain_down_h_per_year", "Downtime of the longest chain", "float", "h/year"),
+    Figure("chain_of_copies_pct", "Chain of copied links", "float", "%"),
+    Figure("my_chain_pct", "Your chain", "float", "%"),
+    Figure("my_chain_below_weakest_link", "Your chain is below its weakest link", "bool"),
+)

@@ -6,6 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from labs.figures import Figure
 from labs.params import Param
 from labs.progress import Progress
 from labs.runners.common import num
@@ -107,3 +108,15 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         "up to three times the wait before, capped.",
     ]
     return lines
+
+
+FIGURES = (
+    Figure("retries", "Retries", "int"),
+    Figure("first_wait_ms", "First wait", "float", "ms"),
+    Figure("last_wait_ms", "Last wait", "float", "ms"),
+    Figure("capped_from_retry", "First retry that hits the cap", "int", "", nullable=True),
+    Figure("none_total_ms", "Total wait, no jitter", "float", "ms"),
+    Figure("full_total_ms", "Total wait, full jitter", "float", "ms"),
+    Figure("equal_total_ms", "Total wait, equal jitter", "float", "ms"),
+    Figure("decorrelated_total_ms", "Total wait, decorrelated jitter", "float", "ms"),
+)

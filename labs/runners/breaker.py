@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from labs.figures import Figure
 from labs.params import Param
 from labs.progress import Progress
 from labs.runners.common import num, outage_errors, table
@@ -208,3 +209,17 @@ def headline(result: Mapping[str, Any]) -> list[str]:
             f"fast · first success {'never' if first is None else f'at {first} s'}."
         )
     return lines
+
+
+FIGURES = (
+    Figure("threshold", "Failures in a row before opening", "int"),
+    Figure("open_s", "Open time", "int", "s"),
+    Figure("ok", "Calls that worked", "int", "calls"),
+    Figure("failed", "Calls that reached the sick service", "int", "calls"),
+    Figure("fast_fail", "Calls that failed fast", "int", "calls"),
+    Figure("fast_fail_while_down", "Fast fails while the service was down", "int", "calls"),
+    Figure("fast_fail_after_recovery", "Fast fails after the service came back", "int", "calls"),
+    Figure("first_ok_s", "First success after the outage began", "int", "s", nullable=True),
+    Figure("late_by_s", "Seconds the breaker noticed the recovery late", "int", "s", nullable=True),
+    Figure("final_state", "Breaker state at the end", "str"),
+)

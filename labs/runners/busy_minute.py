@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from labs.figures import Figure
 from labs.params import Param
 from labs.progress import Progress
 from labs.runners.common import finite, num
@@ -127,3 +128,14 @@ def headline(result: Mapping[str, Any]) -> list[str]:
             "it clear."
         )
     return lines
+
+
+FIGURES = (
+    Figure("backlog_after_spell", "Backlog when the busy spell ends", "int", "jobs"),
+    Figure("backlog_by_formula", "Backlog by the formula", "int", "jobs"),
+    Figure("peak_backlog", "Peak backlog", "int", "jobs"),
+    Figure("clear_after_spell_s", "Time to clear after the spell", "float", "s", nullable=True),
+    Figure("cleared_at_s", "Second the queue was empty again", "int", "s", nullable=True),
+    Figure("left_at_end", "Jobs still waiting at the end", "int", "jobs"),
+    Figure("seconds", "Seconds simulated", "int", "s"),
+)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from labs.figures import Figure
 from labs.params import Param
 from labs.progress import Progress
 from labs.runners.common import num, outage_errors, table
@@ -173,3 +174,18 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     if s["errors"]:
         lines.append("Some parents still saw errors: the cached page grew older than the limit.")
     return lines
+
+
+FIGURES = (
+    Figure("requests", "Requests", "int"),
+    Figure("full_share", "Share of full answers", "float"),
+    Figure("degraded_share", "Share of older, marked answers", "float"),
+    Figure("error_share", "Share of errors", "float"),
+    Figure("error_share_without_fallback", "Share of errors without a fallback", "float"),
+    Figure("errors", "Errors", "int"),
+    Figure("errors_without_fallback", "Errors without a fallback", "int"),
+    Figure(
+        "youngest_page_shown_s", "Age of the youngest older page shown", "int", "s", nullable=True
+    ),
+    Figure("oldest_page_shown_s", "Age of the oldest page shown", "int", "s", nullable=True),
+)

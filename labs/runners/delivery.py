@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from labs.figures import Figure
 from labs.params import Param
 from labs.progress import Progress
 from labs.runners.common import listed, num, table
@@ -146,4 +147,23 @@ PAYMENTS = DeliveryLab(
     effect_words="fees charged",
     messages=4,
     repeats=(2, 4, 4),
+)
+
+
+SMS_FIGURES = (
+    Figure("messages", "Messages", "int"),
+    Figure("deliveries", "Deliveries", "int"),
+    Figure("plain_sent", "SMS sent by a plain consumer", "int"),
+    Figure("idempotent_sent", "SMS sent by an idempotent consumer", "int"),
+    Figure("duplicates_plain", "Duplicate SMS (plain)", "int"),
+    Figure("duplicates_idempotent", "Duplicate SMS (idempotent)", "int"),
+)
+
+PAYMENT_FIGURES = (
+    Figure("messages", "Payments", "int"),
+    Figure("deliveries", "Deliveries", "int"),
+    Figure("plain_charges", "Fees charged by a plain worker", "int"),
+    Figure("idempotent_charges", "Fees charged by an idempotent worker", "int"),
+    Figure("duplicates_plain", "Double charges (plain)", "int"),
+    Figure("duplicates_idempotent", "Double charges (idempotent)", "int"),
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from labs.figures import Figure
 from labs.params import Param
 from labs.progress import Progress
 from labs.sim import drain, drain_summary, fixed, per_backlog
@@ -89,6 +90,18 @@ PARAMS = (
         max=1_000,
         group="Workers",
     ),
+)
+
+
+FIGURES = (
+    Figure("peak_backlog", "Peak backlog", "int", "jobs"),
+    Figure("most_workers", "Most workers at once", "int", "workers"),
+    Figure("left_at_end", "Jobs still waiting at the end", "int", "jobs"),
+    Figure("seconds", "Seconds simulated", "int", "s"),
+    Figure("total_arrived", "Jobs arrived", "int", "jobs"),
+    Figure("total_done", "Jobs done", "int", "jobs"),
+    Figure("worker_seconds", "Worker-seconds used", "int", "worker-s"),
+    Figure("cleared_at_s", "Second the queue was empty again", "int", "s", nullable=True),
 )
 
 

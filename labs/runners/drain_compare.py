@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from labs.figures import Figure
 from labs.params import Param
 from labs.progress import Progress
 from labs.runners.common import num, table
@@ -185,3 +186,18 @@ def headline(result: Mapping[str, Any]) -> list[str]:
             f"({num(s['cheapest_worker_seconds'])} worker-seconds)."
         )
     return lines
+
+
+FIGURES = (
+    Figure("rules", "Rules compared", "int"),
+    Figure("seconds", "Seconds simulated", "int", "s"),
+    Figure("lowest_peak_backlog", "Lowest peak backlog", "int", "jobs"),
+    Figure("lowest_peak_rule", "Rule with the lowest peak", "str"),
+    Figure("rules_left_behind", "Rules that left jobs waiting", "int"),
+    Figure(
+        "cheapest_emptying_rule", "Cheapest rule that emptied the queue", "str", "", nullable=True
+    ),
+    Figure(
+        "cheapest_worker_seconds", "Worker-seconds of that rule", "int", "worker-s", nullable=True
+    ),
+)

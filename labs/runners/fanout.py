@@ -6,6 +6,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from labs.figures import Figure
 from labs.params import Param
 from labs.progress import Progress
 from labs.runners.common import num, table
@@ -156,3 +157,24 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         f"you need {num(s['workers_for_deadline'])} workers."
     )
     return lines
+
+
+FIGURES = (
+    Figure("jobs", "Jobs to send", "int", "jobs"),
+    Figure("combinations", "Worker × rate combinations compared", "int"),
+    Figure("fastest_min", "Fastest time", "float", "min"),
+    Figure("fastest_workers", "Workers in the fastest combination", "int", "workers"),
+    Figure("fastest_rate_per_s", "Rate per worker in the fastest combination", "float", "jobs/s"),
+    Figure("slowest_min", "Slowest time", "float", "min"),
+    Figure("slowest_workers", "Workers in the slowest combination", "int", "workers"),
+    Figure("slowest_rate_per_s", "Rate per worker in the slowest combination", "float", "jobs/s"),
+    Figure("deadline_min", "Deadline", "float", "min"),
+    Figure("within_deadline", "Combinations that meet the deadline", "int"),
+    Figure(
+        "workers_for_deadline",
+        "Workers needed to meet the deadline",
+        "int",
+        "workers",
+        nullable=True,
+    ),
+)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from labs.figures import Figure
 from labs.params import Param
 from labs.progress import Progress
 from labs.runners.common import listed, num, table
@@ -136,3 +137,13 @@ def headline(result: Mapping[str, Any]) -> list[str]:
             f"{listed([num(n) for n in data['dlq']])}, receives {receives}."
         )
     return lines
+
+
+FIGURES = (
+    Figure("max_receives", "maxReceiveCount", "int"),
+    Figure("made", "PDFs made", "int"),
+    Figure("dlq", "Messages in the DLQ", "int"),
+    Figure("receives", "Receives in all", "int"),
+    Figure("receives_on_poison", "Receives spent on poison messages", "int"),
+    Figure("dlq_messages", "Messages parked in the DLQ", "str"),
+)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from labs.figures import Figure
 from labs.params import Param
 from labs.progress import Progress
 from labs.runners.common import listed, num, table
@@ -189,3 +190,24 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         f"{' / '.join(num(n) for n in data['full'])} with full jitter.",
     ]
     return lines
+
+
+FIGURES = (
+    Figure("clients", "Clients", "int"),
+    Figure("retries", "Retries in all", "int"),
+    Figure("slot_ms", "Slot width", "int", "ms"),
+    Figure("jitter", "Jitter", "str"),
+    Figure("busiest_slot", "Busiest slot", "int", "retries"),
+    Figure("busiest_slot_at_ms", "Start of the busiest slot", "int", "ms", nullable=True),
+    Figure("busiest_slot_no_jitter", "Busiest slot, no jitter", "int", "retries"),
+    Figure(
+        "busiest_slot_no_jitter_at_ms",
+        "Start of the busiest slot, no jitter",
+        "int",
+        "ms",
+        nullable=True,
+    ),
+    Figure("busiest_slot_full", "Busiest slot, full jitter", "int", "retries"),
+    Figure("busiest_slot_equal", "Busiest slot, equal jitter", "int", "retries"),
+    Figure("busiest_slot_decorrelated", "Busiest slot, decorrelated jitter", "int", "retries"),
+)

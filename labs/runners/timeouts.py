@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from labs.figures import Figure
 from labs.params import Param
 from labs.progress import Progress
 from labs.runners.common import num, table
@@ -124,3 +125,14 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         f"{num(s['stuck_at_timeout'])} requests are stuck at once."
     )
     return lines
+
+
+FIGURES = (
+    Figure("rate_per_s", "Requests per second", "float", "req/s"),
+    Figure("most_stuck", "Most requests stuck (longest wait)", "float", "requests"),
+    Figure("fewest_stuck", "Fewest requests stuck (shortest wait)", "float", "requests"),
+    Figure("stuck_at_timeout", "Requests stuck with the chosen timeout", "float", "requests"),
+    Figure("calls_ok", "Calls answered in time", "int", "calls"),
+    Figure("calls_timed_out", "Calls cut by the timeout", "int", "calls"),
+    Figure("longest_hold_ms", "Longest a caller was held", "float", "ms"),
+)

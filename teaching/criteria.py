@@ -1,0 +1,189 @@
+"""Grading criteria: simple checks on a run's summary figures, like `peak_backlog < 1000`.
+
+A teacher writes one check per line; `parse_criteria` turns the text into `Criterion`
+values against the figures the lab declares, and refuses unknown names, nonsense
+operators and values of the wrong kind with a message per line. No Django here.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import operator
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from labs.figures import Figure
+
+OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+# What people write for the same thing (the issue itself writes "= 0" and "≤ 60 s").
+ALIASES = {"=": "==", "≤": "<=", "≥": ">=", "≠": "!="}
+TRUE_WORDS, FALSE_WORDS = ("true", "yes"), ("false", "no")
+MAX_CRITERIA = 20
+MAX_LINE = 200
+
+# figure name, then a run of symbols (the operator, checked below), then the value.
+LINE = re.compile(r"^(?P<name>[A-Za-z_]\w*)\s*(?P<op>[^\w\s\"'.+-]+)\s*(?P<value>.*?)\s*$")
+NUMBER = re.compile(r"^[+-]?(\d{1,3}(,\d{3})+|\d[\d_]*)(\.\d+)?([eE][+-]?\d+)?$|^[+-]?\.\d+$")
+
+Value = bool | int | float | str
+
+
+class CriteriaError(ValueError):
+    """The criteria text has mistakes; `messages` has one sentence per mistake."""
+
+    def __init__(self, messages: list[str]) -> None:
+        super().__init__("; ".join(messages))
+        self.messages = messages
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """One check: `figure op value`."""
+
+    figure: str
+    op: str
+    value: Value
+
+    def __str__(self) -> str:
+        return f"{self.figure} {self.op} {show(self.value)}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"figure": self.figure, "op": self.op, "value": self.value}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Criterion:
+        return cls(data["figure"], data["op"], data["value"])
+
+    def check(self, summary: Mapping[str, Any]) -> Check:
+        """Apply the check to a run's summary; a missing or empty figure fails it."""
+        actual = summary.get(self.figure)
+        return Check(self, actual, passes(self.op, actual, self.value))
+
+
+@dataclass(frozen=True)
+class Check:
+    """A criterion applied to one run: the figure it found and whether it passed."""
+
+    criterion: Criterion
+    actual: Any
+    passed: bool
+
+    @property
+    def shown_actual(self) -> str:
+        return "no value" if self.actual is None else show(self.actual)
+
+
+def passes(op: str, actual: Any, expected: Value) -> bool:
+    if actual is None or op not in OPERATORS:
+        return False
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        # True == 1 in Python; a yes/no figure only matches a yes/no value.
+        if not (isinstance(expected, bool) and isinstance(actual, bool)):
+            return False
+    elif isinstance(expected, int | float) != isinstance(actual, int | float):
+        return False
+    try:
+        return bool(OPERATORS[op](actual, expected))
+    except TypeError:
+        return False
+
+
+def show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return f"{value:g}"
+    return str(value)
+
+
+def parse_criteria(text: str, figures: Sequence[Figure]) -> list[Criterion]:
+    """One `Criterion` per non-empty line of `text` (lines starting with # are notes).
+
+    Raises CriteriaError with a message for every bad line, naming the line.
+    """
+    by_name = {f.name: f for f in figures}
+    lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), start=1)]
+    lines = [(n, line) for n, line in lines if line and not line.startswith("#")]
+    if not lines:
+        return []
+    if not figures:
+        raise CriteriaError(
+            ["This lab does not list its summary figures yet, so no checks can be written."]
+        )
+    if len(lines) > MAX_CRITERIA:
+        raise CriteriaError([f"At most {MAX_CRITERIA} checks, got {len(lines)}."])
+    out, problems = [], []
+    for number, line in lines:
+        try:
+            out.append(parse_line(line, by_name))
+        except ValueError as exc:
+            problems.append(f"Line {number} ({line[:60]!r}): {exc}")
+    if problems:
+        raise CriteriaError(problems)
+    return out
+
+
+def parse_line(line: str, figures: Mapping[str, Figure]) -> Criterion:
+    if len(line) > MAX_LINE:
+        raise ValueError(f"too long: at most {MAX_LINE} characters.")
+    match = LINE.match(line)
+    if not match:
+        raise ValueError(
+            "write a check as: figure, operator, value — for example peak_backlog < 1000."
+        )
+    name, op, raw = match["name"], match["op"], match["value"]
+    figure = figures.get(name)
+    if figure is None:
+        close = difflib.get_close_matches(name, list(figures), n=1)
+        hint = f" Did you mean {close[0]}?" if close else ""
+        raise ValueError(
+            f"this lab has no figure called {name!r}.{hint} Its figures are: {', '.join(figures)}."
+        )
+    op = ALIASES.get(op, op)
+    if op not in OPERATORS:
+        raise ValueError(f"{op!r} is not an operator: use one of {' '.join(OPERATORS)}.")
+    if not raw:
+        raise ValueError(f"no value after {op}.")
+    return Criterion(name, op, parse_value(figure, op, raw))
+
+
+def parse_value(figure: Figure, op: str, raw: str) -> Value:
+    if figure.kind == "bool":
+        if op not in ("==", "!="):
+            raise ValueError(f"{figure.name} is yes or no: compare it with == or !=, not {op}.")
+        word = raw.lower()
+        if word in TRUE_WORDS:
+            return True
+        if word in FALSE_WORDS:
+            return False
+        raise ValueError(f"{figure.name} is yes or no: write true or false, not {raw!r}.")
+    if figure.kind == "str":
+        if op not in ("==", "!="):
+            raise ValueError(f"{figure.name} is a word: compare it with == or !=, not {op}.")
+        return raw.strip("\"'")
+    unit = f" ({figure.unit})" if figure.unit else ""
+    if not NUMBER.match(raw):
+        raise ValueError(f"{raw!r} is not a number; {figure.name} is a number{unit}.")
+    number = float(raw.replace(",", "").replace("_", ""))
+    if not math.isfinite(number):
+        raise ValueError(f"{raw!r} is too large.")
+    return int(number) if number.is_integer() and abs(number) < 2**53 else number
+
+
+def criteria_text(criteria: Sequence[Criterion]) -> str:
+    """The text a teacher would type for these criteria, one per line."""
+    return "\n".join(str(c) for c in criteria)
+
+
+def evaluate(criteria: Sequence[Criterion], summary: Mapping[str, Any] | None) -> list[Check]:
+    return [c.check(summary or {}) for c in criteria]

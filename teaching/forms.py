@@ -1,0 +1,285 @@
+"""Forms of the teaching side: they convert and validate; views only read cleaned_data."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.formats import date_format
+
+from labs.catalogue import Lab
+from labs.forms import SEED_MAX, field_for
+from labs.models import Run
+from teaching.criteria import CriteriaError, criteria_text, parse_criteria
+from teaching.models import Assignment, Classroom, Membership
+
+FREE, PRESET, LOCKED = "free", "preset", "locked"
+MODES = (
+    (FREE, "Student chooses"),
+    (PRESET, "Preset, student may change it"),
+    (LOCKED, "Locked"),
+)
+
+
+class DueDateInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
+
+
+def when(moment: datetime) -> str:
+    """A date as the pages show it, in the site's time zone."""
+    return date_format(timezone.localtime(moment), "j M Y, H:i")
+
+
+class ClassroomForm(forms.ModelForm):
+    class Meta:
+        model = Classroom
+        fields = ["name"]
+        labels = {"name": "Class name"}
+
+    def __init__(self, *args: Any, teacher=None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.teacher = teacher
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if Classroom.objects.filter(teacher=self.teacher, name__iexact=name).exists():
+            raise ValidationError(f"You already have a class called {name!r}.")
+        return name
+
+
+class JoinForm(forms.Form):
+    """A student types the code the teacher gave them."""
+
+    code = forms.CharField(label="Join code", max_length=32)
+
+    def __init__(self, *args: Any, student=None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.student = student
+
+    def clean_code(self) -> Classroom:
+        code = "".join(self.cleaned_data["code"].split()).replace("-", "").upper()
+        classroom = Classroom.objects.filter(join_code=code).select_related("teacher").first()
+        if classroom is None:
+            raise ValidationError("No class has this code. Check it with your teacher.")
+        if classroom.teacher_id == self.student.pk:
+            raise ValidationError("You teach this class, so you cannot join it as a student.")
+        return classroom
+
+
+class AddStudentForm(forms.Form):
+    """The teacher adds a student by username."""
+
+    username = forms.CharField(label="Student's username", max_length=150)
+
+    def __init__(self, *args: Any, classroom: Classroom, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.classroom = classroom
+
+    def clean_username(self):
+        username = self.cleaned_data["username"].strip()
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise ValidationError(f"No one has the username {username!r}.")
+        if user.pk == self.classroom.teacher_id:
+            raise ValidationError("You teach this class; add students, not yourself.")
+        if Membership.objects.filter(classroom=self.classroom, student=user).exists():
+            raise ValidationError(f"{username} is already in this class.")
+        return user
+
+
+class AssignmentForm(forms.ModelForm):
+    """An assignment on one lab: for each parameter, whether and how it is preset.
+
+    The lab is fixed before the form is shown (its parameters decide the fields), and
+    cannot change on edit: submitted runs belong to it.
+    """
+
+    criteria_text = forms.CharField(
+        label="Grading criteria",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 5, "spellcheck": "false"}),
+        help_text="One check per line: figure, operator (== != < <= > >=), value. "
+        "For example: peak_backlog < 1000",
+    )
+
+    class Meta:
+        model = Assignment
+        fields = ["title", "instructions", "due_at"]
+        widgets = {
+            "instructions": forms.Textarea(attrs={"rows": 5}),
+            "due_at": DueDateInput(),
+        }
+        labels = {"due_at": "Due"}
+
+    def __init__(
+        self,
+        *args: Any,
+        classroom: Classroom,
+        lab: Lab,
+        now: datetime | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.classroom, self.lab = classroom, lab
+        self.now = now or timezone.now()
+        self.fields["due_at"].help_text = f"Time zone: {timezone.get_current_timezone_name()}."
+        self.preset_names = [p.name for p in lab.params] + (["seed"] if lab.uses_seed else [])
+        for param in lab.params:
+            value = field_for(param)
+            value.required = False
+            self._add_preset(param.name, param.label, value, param.default)
+        if lab.uses_seed:
+            seed = forms.IntegerField(min_value=0, max_value=SEED_MAX, required=False)
+            seed.help_text = "Lock it so every student draws the same random numbers."
+            self._add_preset("seed", "Seed", seed, 1)
+        if self.instance.pk:
+            self.initial["criteria_text"] = criteria_text(self.instance.checks())
+
+    def _add_preset(self, name: str, label: str, value: forms.Field, default: Any) -> None:
+        instance = self.instance
+        mode = FREE
+        if name in instance.presets:
+            mode = LOCKED if name in instance.locked else PRESET
+            default = instance.presets[name]
+        value.label = label
+        value.initial = default
+        self.fields[f"mode__{name}"] = forms.ChoiceField(
+            choices=MODES, required=False, initial=mode, label=f"{label}: who sets it"
+        )
+        self.fields[f"value__{name}"] = value
+
+    def presets(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        """(mode, value) field pairs in parameter order, for the template."""
+        return [(self[f"mode__{n}"], self[f"value__{n}"]) for n in self.preset_names]
+
+    def clean_due_at(self) -> datetime:
+        due = self.cleaned_data["due_at"]
+        if self.instance.pk is None and due <= self.now:
+            raise ValidationError(f"The due date ({when(due)}) is already past.")
+        return due
+
+    def clean_criteria_text(self) -> list:
+        try:
+            criteria = parse_criteria(self.cleaned_data["criteria_text"], self.lab.figures)
+        except CriteriaError as exc:
+            raise ValidationError(exc.messages) from None
+        return [c.to_json() for c in criteria]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        presets, locked = {}, []
+        for name in self.preset_names:
+            mode = cleaned.get(f"mode__{name}") or FREE
+            value = cleaned.get(f"value__{name}")
+            if mode == FREE or f"value__{name}" in self.errors:
+                continue
+            if value is None or value == "" or value == []:
+                self.add_error(f"value__{name}", "Give a value, or let the student choose.")
+                continue
+            presets[name] = value
+            if mode == LOCKED:
+                locked.append(name)
+        self.chosen = (presets, locked)
+        if self.lab.check and not self.errors:
+            params = self.lab.defaults() | {k: v for k, v in presets.items() if k != "seed"}
+            for name, message in self.lab.check(params).items():
+                if name in presets:
+                    self.add_error(f"value__{name}", message)
+                else:
+                    self.add_error(None, f"With the lab's default for {name}: {message}")
+        return cleaned
+
+    def save(self, commit: bool = True) -> Assignment:
+        assignment = super().save(commit=False)
+        assignment.classroom = self.classroom
+        assignment.lab = self.lab.slug
+        assignment.presets, assignment.locked = self.chosen
+        assignment.criteria = self.cleaned_data["criteria_text"]
+        if commit:
+            assignment.save()
+        return assignment
+
+
+class SubmitForm(forms.Form):
+    """A student hands in one of their runs: their own, of this lab, before the due date."""
+
+    run = forms.ModelChoiceField(
+        queryset=Run.objects.none(),
+        error_messages={
+            "required": "Choose a run to submit.",
+            "invalid_choice": "That is not one of your runs of this lab.",
+        },
+    )
+
+    def __init__(
+        self,
+        *args: Any,
+        assignment: Assignment,
+        student,
+        due_at: datetime,
+        now: datetime | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.assignment, self.student, self.due_at = assignment, student, due_at
+        self.now = now or timezone.now()
+        self.fields["run"].queryset = Run.objects.filter(owner=student, lab=assignment.lab).defer(
+            "result", "progress"
+        )
+
+    def clean_run(self) -> Run:
+        run = self.cleaned_data["run"]
+        problem = self.assignment.mismatch(run)
+        if problem:
+            raise ValidationError(f"This run cannot be submitted. {problem}")
+        return run
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if self.now > self.due_at:
+            raise ValidationError(
+                f"The due date ({when(self.due_at)}) has passed, so submissions are closed. "
+                "Ask your teacher for an extension."
+            )
+        return cleaned
+
+
+class ExtensionForm(forms.Form):
+    """A later due date for one student; an empty date removes their extension."""
+
+    student = forms.ModelChoiceField(
+        queryset=get_user_model().objects.none(),
+        error_messages={"invalid_choice": "That student is not in this class."},
+    )
+    due_at = forms.DateTimeField(
+        label="New due date",
+        required=False,
+        widget=DueDateInput(),
+        help_text="Leave empty to remove the student's extension.",
+    )
+
+    def __init__(self, *args: Any, assignment: Assignment, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.assignment = assignment
+        self.fields["student"].queryset = (
+            get_user_model()
+            .objects.filter(memberships__classroom_id=assignment.classroom_id)
+            .order_by("username")
+        )
+        self.fields["due_at"].help_text += f" Time zone: {timezone.get_current_timezone_name()}."
+
+    def clean_due_at(self) -> datetime | None:
+        due = self.cleaned_data["due_at"]
+        if due is not None and due <= self.assignment.due_at:
+            class_due = when(self.assignment.due_at)
+            raise ValidationError(
+                f"An extension must end after the class's due date ({class_due})."
+            )
+        return due

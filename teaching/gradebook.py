@@ -1,0 +1,142 @@
+"""The gradebook of a class: students × assignments, each cell graded from the submission.
+
+Built with a fixed number of queries however many students and assignments there are,
+and graded from the current criteria (an edited criterion regrades every cell).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models.fields.json import KeyTransform
+
+from teaching.criteria import Check, evaluate
+from teaching.models import Assignment, Classroom, Extension, Submission, Timing, timing
+
+
+@dataclass
+class Cell:
+    """One student's standing on one assignment."""
+
+    assignment: Assignment
+    due_at: datetime
+    extended: bool
+    timing: str
+    submission: Submission | None = None
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def passed(self) -> int:
+        return sum(c.passed for c in self.checks)
+
+    @property
+    def total(self) -> int:
+        return len(self.assignment.criteria)
+
+    @property
+    def run_status(self) -> str:
+        return self.submission.run.status if self.submission else ""
+
+    @property
+    def is_late(self) -> bool:
+        return self.timing == Timing.LATE
+
+
+@dataclass
+class Row:
+    student: Any
+    cells: list[Cell]
+
+
+@dataclass
+class Gradebook:
+    classroom: Classroom
+    assignments: list[Assignment]
+    rows: list[Row]
+
+
+def build_gradebook(classroom: Classroom, now: datetime, students=None) -> Gradebook:
+    """Every student's cell for every assignment (or only `students`' rows)."""
+    if students is None:
+        students = list(
+            get_user_model().objects.filter(memberships__classroom=classroom).order_by("username")
+        )
+    ids = [s.pk for s in students]
+    assignments = list(classroom.assignments.all())
+    extensions = {
+        (e.assignment_id, e.student_id): e.due_at
+        for e in Extension.objects.filter(assignment__classroom=classroom, student_id__in=ids).only(
+            "assignment_id", "student_id", "due_at"
+        )
+    }
+    submissions = {
+        (s.assignment_id, s.student_id): s
+        for s in Submission.objects.filter(assignment__classroom=classroom, student_id__in=ids)
+        .select_related("run")
+        .only("assignment_id", "student_id", "submitted_at", "run__id", "run__status", "run__lab")
+        .annotate(summary=KeyTransform("summary", "run__result"))
+    }
+    criteria = {a.pk: a.checks() for a in assignments}
+    rows = []
+    for student in students:
+        cells = []
+        for assignment in assignments:
+            extension = extensions.get((assignment.pk, student.pk))
+            due = assignment.due_for(extension)
+            submission = submissions.get((assignment.pk, student.pk))
+            cell = Cell(
+                assignment=assignment,
+                due_at=due,
+                extended=due != assignment.due_at,
+                timing=timing(submission.submitted_at if submission else None, due, now),
+                submission=submission,
+            )
+            if submission is not None:
+                cell.checks = evaluate(criteria[assignment.pk], submission.summary)
+            cells.append(cell)
+        rows.append(Row(student, cells))
+    return Gradebook(classroom, assignments, rows)
+
+
+@dataclass
+class Standing:
+    """One student's page of an assignment: their due date, submission and its checks."""
+
+    due_at: datetime
+    extended: bool
+    open: bool
+    timing: str
+    submission: Submission | None
+    checks: list[Check]
+
+    @property
+    def passed(self) -> int:
+        return sum(c.passed for c in self.checks)
+
+
+def standing_of(assignment: Assignment, student, now: datetime) -> Standing:
+    extension = (
+        Extension.objects.filter(assignment=assignment, student=student)
+        .values_list("due_at", flat=True)
+        .first()
+    )
+    due = assignment.due_for(extension)
+    submission = (
+        Submission.objects.filter(assignment=assignment, student=student)
+        .select_related("run")
+        .first()
+    )
+    checks = []
+    if submission is not None:
+        checks = evaluate(assignment.checks(), (submission.run.result or {}).get("summary"))
+    return Standing(
+        due_at=due,
+        extended=due != assignment.due_at,
+        open=now <= due,
+        timing=timing(submission.submitted_at if submission else None, due, now),
+        submission=submission,
+        checks=checks,
+    )

@@ -1,0 +1,170 @@
+"""Create the demo (idempotent): a teacher, three students, a class and an assignment.
+
+A new user logs in and sees the whole flow at once: the teacher's class with its
+students, an assignment on the capstone lab (or on the drain lab while the capstone is
+not in the catalogue), and two graded submissions in the gradebook.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.utils import timezone
+
+from labs.catalogue import Lab, get_lab
+from labs.execution import run_lab
+from labs.models import Run
+from labs.progress import SilentProgress
+from labs.roles import TEACHERS_GROUP
+from labs.runners.drain import LESSON_ARRIVALS
+from teaching.criteria import CriteriaError, parse_criteria
+from teaching.models import Assignment, Classroom, Membership, Submission
+
+DEMO_PASSWORD = "queues-demo"  # noqa: S105 - printed in the README on purpose: demo only
+TEACHER = ("teacher", "Tara", "Teacher")
+STUDENTS = [("asha", "Asha", "Patil"), ("ravi", "Ravi", "Kulkarni"), ("meera", "Meera", "Joshi")]
+CLASS_NAME = "Queues and resilience (demo)"
+DUE_IN = timedelta(days=14)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The demo assignment for one lab, and what two students hand in."""
+
+    title: str
+    instructions: str
+    criteria: tuple[str, ...]
+    presets: dict[str, Any] = field(default_factory=dict)
+    locked: tuple[str, ...] = ()
+    submitted: dict[str, dict[str, Any]] = field(default_factory=dict)  # username → params
+
+
+PLANS = {
+    "trapped-service": Plan(
+        title="Free the trapped service",
+        instructions=(
+            "The spike is over but the service stays slow. Find the loop that keeps the "
+            "queue full and change the settings until the service recovers within a "
+            "minute, without losing a single payment."
+        ),
+        criteria=(
+            "recovered == true",
+            "obligations_lost == 0",
+            "recovery_s <= 60",
+            "peak_backlog < 1000",
+        ),
+        submitted={"asha": {}, "ravi": {}},
+    ),
+    "drain": Plan(
+        title="Catch the burst sooner",
+        instructions=(
+            "The lesson's burst and workers are fixed. Tune the backlog rule so the queue "
+            "peaks lower and empties by second 5, using at most 35 worker-seconds."
+        ),
+        criteria=(
+            "left_at_end == 0",
+            "peak_backlog < 800",
+            "worker_seconds <= 35",
+            "cleared_at_s <= 5",
+        ),
+        presets={"arrivals": LESSON_ARRIVALS, "per_worker": 100, "rule": "backlog"},
+        locked=("arrivals", "per_worker"),
+        submitted={"asha": {"per_waiting": 50}, "ravi": {}},  # 4 of 4, then 2 of 4
+    ),
+}
+
+
+class Command(BaseCommand):
+    help = "Create the demo teacher, students, class and assignment. Safe to run again."
+
+    @transaction.atomic
+    def handle(self, *args, **options) -> None:
+        users = get_user_model()
+        teachers, _ = Group.objects.get_or_create(name=TEACHERS_GROUP)
+        people = {}
+        for username, first, last in [TEACHER, *STUDENTS]:
+            user, created = users.objects.get_or_create(
+                username=username, defaults={"first_name": first, "last_name": last}
+            )
+            if created:
+                user.set_password(DEMO_PASSWORD)
+                user.save()
+            if username == TEACHER[0]:
+                user.groups.add(teachers)
+            people[username] = user
+        names = ", ".join(s[0] for s in STUDENTS)
+        self.stdout.write(
+            f"Demo accounts ready: teacher '{TEACHER[0]}', students {names}; "
+            f"password '{DEMO_PASSWORD}'."
+        )
+
+        teacher = people[TEACHER[0]]
+        classroom, _ = Classroom.objects.get_or_create(teacher=teacher, name=CLASS_NAME)
+        for username, _, _ in STUDENTS:
+            Membership.objects.get_or_create(classroom=classroom, student=people[username])
+
+        lab = get_lab("trapped-service") or get_lab("drain")
+        plan = PLANS[lab.slug]
+        assignment = Assignment.objects.filter(classroom=classroom, title=plan.title).first()
+        if assignment is None:
+            assignment = Assignment.objects.create(
+                classroom=classroom,
+                title=plan.title,
+                lab=lab.slug,
+                instructions=plan.instructions,
+                presets=plan.presets,
+                locked=list(plan.locked),
+                criteria=self.criteria_for(lab, plan),
+                due_at=timezone.now() + DUE_IN,
+            )
+        for username, params in plan.submitted.items():
+            self.submit(assignment, lab, people[username], params)
+        self.stdout.write(
+            f"Demo class '{classroom}' (join code {classroom.join_code}) with "
+            f"{len(STUDENTS)} students and the assignment '{assignment}' on {lab.slug}."
+        )
+
+    def criteria_for(self, lab: Lab, plan: Plan) -> list[dict[str, Any]]:
+        """The plan's checks that this lab can answer; the rest are reported and left out."""
+        kept = []
+        for line in plan.criteria:
+            try:
+                kept += [c.to_json() for c in parse_criteria(line, lab.figures)]
+            except CriteriaError as exc:
+                self.stderr.write(f"Left out the demo check {line!r}: {exc}")
+        return kept
+
+    def submit(self, assignment: Assignment, lab: Lab, student, params: dict[str, Any]) -> None:
+        """Run the lab here (simulations only: seconds) and submit it, once per student."""
+        if (
+            lab.kind != "sim"
+            or Submission.objects.filter(assignment=assignment, student=student).exists()
+        ):
+            return
+        values = lab.defaults() | assignment.presets | params
+        values = {k: v for k, v in values.items() if k != "seed"}
+        seed = assignment.presets.get("seed", 1 if lab.uses_seed else 0)
+        try:
+            result = run_lab(lab, values, seed, SilentProgress())
+        except ValueError as exc:
+            self.stderr.write(f"Left out {student}'s demo run: {exc}")
+            return
+        now = timezone.now()
+        run = Run.objects.create(
+            owner=student,
+            lab=lab.slug,
+            name="Demo run",
+            params=values,
+            seed=seed,
+            status=Run.Status.SUCCEEDED,
+            result=result,
+            started_at=now,
+            finished_at=now,
+        )
+        Submission.objects.create(assignment=assignment, student=student, run=run)

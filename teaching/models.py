@@ -1,0 +1,187 @@
+"""Classes, their students, assignments on labs, due-date extensions and submissions."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+from labs.catalogue import Lab, get_lab
+from labs.models import Run
+from teaching.criteria import Criterion
+
+# No 0/O or 1/I: a code read aloud in class or copied from a projector comes out right.
+JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+JOIN_CODE_LENGTH = 8
+
+
+def new_join_code() -> str:
+    return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+
+
+class Classroom(models.Model):
+    """A class a teacher runs: its students join with the join code or are added by name."""
+
+    name = models.CharField(max_length=120)
+    teacher = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classrooms_taught"
+    )
+    join_code = models.CharField(max_length=16, unique=True, default=new_join_code)
+    students = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Membership", related_name="classrooms", blank=True
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["teacher", "name"], name="one_class_name_per_teacher")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("class-detail", args=[self.pk])
+
+
+class Membership(models.Model):
+    """A student in a class."""
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="memberships")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["classroom", "student__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["classroom", "student"], name="one_membership")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student} in {self.classroom}"
+
+
+class Assignment(models.Model):
+    """A lab set for a class: presets (some locked), a due date and grading criteria."""
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="assignments")
+    title = models.CharField(max_length=120)
+    lab = models.SlugField(max_length=64)
+    instructions = models.TextField(blank=True)
+    # {param name (or "seed"): value} the student starts from; `locked` names the
+    # ones they cannot change.
+    presets = models.JSONField(default=dict, blank=True)
+    locked = models.JSONField(default=list, blank=True)
+    criteria = models.JSONField(default=list, blank=True)  # [{"figure", "op", "value"}]
+    due_at = models.DateTimeField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["due_at", "pk"]
+        indexes = [models.Index(fields=["classroom", "due_at"])]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("assignment-detail", args=[self.pk])
+
+    def get_lab(self) -> Lab | None:
+        return get_lab(self.lab)
+
+    @property
+    def lab_title(self) -> str:
+        lab = self.get_lab()
+        return lab.title if lab else self.lab
+
+    def locked_presets(self) -> dict[str, Any]:
+        return {k: v for k, v in self.presets.items() if k in self.locked}
+
+    def open_presets(self) -> dict[str, Any]:
+        return {k: v for k, v in self.presets.items() if k not in self.locked}
+
+    def checks(self) -> list[Criterion]:
+        return [Criterion.from_json(c) for c in self.criteria]
+
+    def due_for(self, extension: datetime | None) -> datetime:
+        """The due date for one student: their extension if it is later than the class's."""
+        return max(extension, self.due_at) if extension else self.due_at
+
+    def mismatch(self, run: Run) -> str:
+        """Why `run` cannot be submitted here ('' if it can), apart from the due date."""
+        if run.lab != self.lab:
+            return f"It is a run of {run.lab}, not of {self.lab}."
+        if run.status != Run.Status.SUCCEEDED:
+            return f"It is {run.status}: only a finished, successful run can be submitted."
+        for name, value in self.locked_presets().items():
+            used = run.seed if name == "seed" else run.params.get(name)
+            if used != value:
+                return f"It changed the locked {name} (set to {value}, this run used {used})."
+        return ""
+
+
+class Extension(models.Model):
+    """A later due date for one student on one assignment."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="extensions")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="extensions"
+    )
+    due_at = models.DateTimeField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["assignment", "student__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["assignment", "student"], name="one_extension")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student} until {self.due_at:%Y-%m-%d %H:%M} on {self.assignment}"
+
+
+class Submission(models.Model):
+    """The run a student hands in for an assignment; a resubmission replaces it."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="submissions")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submissions"
+    )
+    # RESTRICT: a submitted run cannot be deleted on its own, only with its student.
+    run = models.ForeignKey(Run, on_delete=models.RESTRICT, related_name="submissions")
+    submitted_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["assignment", "student__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["assignment", "student"], name="one_submission")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student} → {self.assignment}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("submission-detail", args=[self.pk])
+
+
+class Timing:
+    """Where a student stands against a due date."""
+
+    ON_TIME = "on time"
+    LATE = "late"
+    MISSING = "missing"
+    OPEN = "not yet due"
+
+
+def timing(submitted_at: datetime | None, due_at: datetime, now: datetime) -> str:
+    if submitted_at is None:
+        return Timing.MISSING if now > due_at else Timing.OPEN
+    return Timing.LATE if submitted_at > due_at else Timing.ON_TIME

@@ -1,0 +1,42 @@
+from django.urls import path, register_converter
+
+from teaching import views
+
+
+class IdConverter:
+    """A database id: at most 18 digits, so a longer one is a 404, not a database overflow."""
+
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(IdConverter, "id")
+
+urlpatterns = [
+    path("classes/", views.class_list, name="class-list"),
+    path("classes/new/", views.class_new, name="class-new"),
+    path("classes/join/", views.class_join, name="class-join"),
+    path("classes/<id:class_id>/", views.class_detail, name="class-detail"),
+    path("classes/<id:class_id>/students/", views.student_add, name="student-add"),
+    path(
+        "classes/<id:class_id>/students/<id:student_id>/remove/",
+        views.student_remove,
+        name="student-remove",
+    ),
+    path("classes/<id:class_id>/assignments/new/", views.assignment_new, name="assignment-new"),
+    path("classes/<id:class_id>/gradebook/", views.gradebook, name="gradebook"),
+    path("classes/<id:class_id>/gradebook.csv", views.gradebook_csv, name="gradebook-csv"),
+    path("assignments/<id:assignment_id>/", views.assignment_detail, name="assignment-detail"),
+    path("assignments/<id:assignment_id>/edit/", views.assignment_edit, name="assignment-edit"),
+    path("assignments/<id:assignment_id>/run/", views.assignment_run, name="assignment-run"),
+    path(
+        "assignments/<id:assignment_id>/submit/", views.assignment_submit, name="assignment-submit"
+    ),
+    path("assignments/<id:assignment_id>/extensions/", views.extension_set, name="extension-set"),
+    path("submissions/<id:submission_id>/", views.submission_detail, name="submission-detail"),
+]

@@ -1,0 +1,420 @@
+"""Pages of classes and assignments. Each view: check access → validate → save → render.
+
+Teachers see only their own classes; students see the classes they are in; anyone
+else gets 404. Forms post to plain URLs and redirect, so everything works without
+JavaScript; htmx requests get the page's fragment (`Vary: HX-Request`).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from labs.catalogue import LABS, get_lab
+from labs.dispatch import RunRefused, start_run
+from labs.execution import choose_seed
+from labs.exports import csv_response
+from labs.forms import LabForm
+from labs.models import Run
+from labs.presenters import present_run
+from labs.roles import is_teacher
+from labs.units import get_unit
+from teaching.access import (
+    assignment_for,
+    classroom_for,
+    require_student,
+    require_teacher,
+    require_teacher_of,
+    submission_for,
+)
+from teaching.criteria import evaluate
+from teaching.forms import (
+    AddStudentForm,
+    AssignmentForm,
+    ClassroomForm,
+    ExtensionForm,
+    JoinForm,
+    SubmitForm,
+)
+from teaching.gradebook import build_gradebook, standing_of
+from teaching.models import Assignment, Classroom, Extension, Membership, Submission
+
+LAB_GONE = "The lab of this assignment no longer exists, so it cannot be run."
+
+
+# Classes ---------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def class_list(request: HttpRequest) -> HttpResponse:
+    return _class_list_page(request)
+
+
+@login_required
+@require_POST
+def class_new(request: HttpRequest) -> HttpResponse:
+    require_teacher(request.user)
+    form = ClassroomForm(request.POST, teacher=request.user)
+    if not form.is_valid():
+        return _class_list_page(request, status=422, class_form=form)
+    classroom = form.save(commit=False)
+    classroom.teacher = request.user
+    classroom.save()
+    messages.success(request, f"Class created. Students join with the code {classroom.join_code}.")
+    return redirect(classroom)
+
+
+@login_required
+@require_POST
+def class_join(request: HttpRequest) -> HttpResponse:
+    form = JoinForm(request.POST, student=request.user)
+    if not form.is_valid():
+        return _class_list_page(request, status=422, join_form=form)
+    classroom = form.cleaned_data["code"]
+    _, created = Membership.objects.get_or_create(classroom=classroom, student=request.user)
+    messages.success(
+        request, f"You joined {classroom}." if created else f"You are already in {classroom}."
+    )
+    return redirect(classroom)
+
+
+def _class_list_page(request, *, status=200, class_form=None, join_form=None) -> HttpResponse:
+    user = request.user
+    teaching = is_teacher(user)
+    context = {
+        "is_teacher": teaching,
+        "taught": Classroom.objects.filter(teacher=user).annotate(
+            n_students=Count("memberships", distinct=True),
+            n_assignments=Count("assignments", distinct=True),
+        ),
+        "joined": Classroom.objects.filter(memberships__student=user)
+        .select_related("teacher")
+        .annotate(n_assignments=Count("assignments", distinct=True)),
+        "class_form": class_form or (ClassroomForm(teacher=user) if teaching else None),
+        "join_form": join_form or JoinForm(student=user),
+    }
+    return render(request, "teaching/classes.html", context, status=status)
+
+
+@login_required
+@require_GET
+def class_detail(request: HttpRequest, class_id: int) -> HttpResponse:
+    classroom, role = classroom_for(request.user, class_id)
+    return _class_page(request, classroom, role)
+
+
+def _class_page(request, classroom, role, *, status=200, add_form=None) -> HttpResponse:
+    context = {"classroom": classroom, "role": role}
+    if role == "teacher":
+        context["memberships"] = classroom.memberships.select_related("student").order_by(
+            "student__username"
+        )
+        context["assignments"] = classroom.assignments.annotate(n_submitted=Count("submissions"))
+        context["add_form"] = add_form or AddStudentForm(classroom=classroom)
+    else:
+        book = build_gradebook(classroom, timezone.now(), students=[request.user])
+        context["cells"] = book.rows[0].cells
+    return render(request, "teaching/class.html", context, status=status)
+
+
+@login_required
+@require_POST
+def student_add(request: HttpRequest, class_id: int) -> HttpResponse:
+    classroom, role = classroom_for(request.user, class_id)
+    require_teacher_of(role, "add students")
+    form = AddStudentForm(request.POST, classroom=classroom)
+    if not form.is_valid():
+        return _class_page(request, classroom, role, status=422, add_form=form)
+    student = form.cleaned_data["username"]
+    Membership.objects.get_or_create(classroom=classroom, student=student)  # a double click
+    messages.success(request, f"Added {student.get_username()} to {classroom}.")
+    return redirect(classroom)
+
+
+@login_required
+@require_POST
+def student_remove(request: HttpRequest, class_id: int, student_id: int) -> HttpResponse:
+    classroom, role = classroom_for(request.user, class_id)
+    require_teacher_of(role, "remove students")
+    membership = get_object_or_404(
+        Membership.objects.select_related("student"), classroom=classroom, student_id=student_id
+    )
+    membership.delete()
+    messages.success(
+        request,
+        f"Removed {membership.student.get_username()} from {classroom}. "
+        "Their submissions are kept, and come back if they rejoin.",
+    )
+    return redirect(classroom)
+
+
+# Assignments -----------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def assignment_new(request: HttpRequest, class_id: int) -> HttpResponse:
+    """Choose a lab (a plain link per lab), then set the assignment up for it."""
+    classroom, role = classroom_for(request.user, class_id)
+    require_teacher_of(role, "set assignments")
+    slug = request.GET.get("lab", "")
+    if not slug:
+        if request.method == "POST":
+            return HttpResponse("Choose a lab first (?lab=…).", status=400)
+        labs = [(lab, get_unit(lab.unit)) for lab in LABS]
+        return render(
+            request, "teaching/assignment_form.html", {"classroom": classroom, "labs": labs}
+        )
+    lab = get_lab(slug)
+    if lab is None:
+        raise Http404(f"No lab called {slug!r}.")
+    form = AssignmentForm(_posted(request), classroom=classroom, lab=lab)
+    if request.method == "POST" and form.is_valid():
+        assignment = form.save()
+        messages.success(request, f"Assignment “{assignment}” set for {classroom}.")
+        return redirect(assignment)
+    status = 422 if form.is_bound else 200
+    context = {"classroom": classroom, "lab": lab, "form": form}
+    return render(request, "teaching/assignment_form.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def assignment_edit(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    assignment, role = assignment_for(request.user, assignment_id)
+    require_teacher_of(role, "change assignments")
+    lab = assignment.get_lab()
+    if lab is None:
+        return HttpResponse(LAB_GONE, status=409)
+    form = AssignmentForm(
+        _posted(request), instance=assignment, classroom=assignment.classroom, lab=lab
+    )
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Assignment saved; submissions are graded on the new criteria.")
+        return redirect(assignment)
+    context = {
+        "classroom": assignment.classroom,
+        "lab": lab,
+        "form": form,
+        "assignment": assignment,
+    }
+    return render(
+        request, "teaching/assignment_form.html", context, status=422 if form.is_bound else 200
+    )
+
+
+@login_required
+@require_GET
+def assignment_detail(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    assignment, role = assignment_for(request.user, assignment_id)
+    return _assignment_page(request, assignment, role)
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def assignment_run(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    """Run the assignment's lab with its presets; locked ones are never read from the POST."""
+    assignment, role = assignment_for(request.user, assignment_id)
+    lab = assignment.get_lab()
+    if lab is None:
+        return HttpResponse(LAB_GONE, status=409)
+    form = _lab_form(assignment, lab, request.POST)
+    run, status = None, 200
+    if not form.is_valid():
+        status = 422
+    else:
+        try:
+            run = start_run(request.user, lab, form.params(), choose_seed(lab, form.seed()))
+        except RunRefused as exc:
+            form.add_error(None, exc.message)
+            status = exc.status
+        else:
+            if not request.htmx and role == "teacher":
+                return redirect(run)
+            if not request.htmx:
+                messages.success(request, "Run started: it appears under Your runs below.")
+                return redirect(f"{assignment.get_absolute_url()}#your-runs")
+    if not request.htmx:
+        return _assignment_page(request, assignment, role, status=status, form=form)
+    context = {
+        "lab": lab,
+        "form": form,
+        "run": run,
+        "view": present_run(run, lab) if run else None,
+        **_panel_urls(assignment, role),
+    }
+    return render(request, "labs/lab.html#lab-panel", context, status=status)
+
+
+@login_required
+@require_POST
+def assignment_submit(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    """Hand in one of my runs; resubmitting replaces the last one until the due date."""
+    assignment, role = assignment_for(request.user, assignment_id)
+    require_student(role, "submit runs")
+    now = timezone.now()
+    standing = standing_of(assignment, request.user, now)
+    form = SubmitForm(
+        request.POST, assignment=assignment, student=request.user, due_at=standing.due_at, now=now
+    )
+    if not form.is_valid():
+        return _assignment_page(request, assignment, role, status=422, submit_form=form)
+    run = form.cleaned_data["run"]
+    _, created = Submission.objects.update_or_create(
+        assignment=assignment,
+        student=request.user,
+        defaults={"run": run, "submitted_at": now},
+    )
+    messages.success(
+        request, "Submitted." if created else "Resubmitted: this run replaces the last."
+    )
+    return redirect(f"{assignment.get_absolute_url()}#submission")
+
+
+@login_required
+@require_POST
+def extension_set(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    """Give one student a later due date, or take it back (empty date)."""
+    assignment, role = assignment_for(request.user, assignment_id)
+    require_teacher_of(role, "give extensions")
+    form = ExtensionForm(request.POST, assignment=assignment)
+    if not form.is_valid():
+        return _assignment_page(request, assignment, role, status=422, extension_form=form)
+    student, due = form.cleaned_data["student"], form.cleaned_data["due_at"]
+    if due is None:
+        Extension.objects.filter(assignment=assignment, student=student).delete()
+        messages.success(request, f"{student.get_username()} is back on the class's due date.")
+    else:
+        Extension.objects.update_or_create(
+            assignment=assignment, student=student, defaults={"due_at": due}
+        )
+        messages.success(request, f"Extended {student.get_username()}'s due date.")
+    return redirect(f"{assignment.get_absolute_url()}#extensions")
+
+
+def _posted(request: HttpRequest):
+    return request.POST if request.method == "POST" else None
+
+
+def _lab_form(assignment: Assignment, lab, data=None) -> LabForm:
+    return LabForm(lab, data, initial=assignment.open_presets(), locked=assignment.locked_presets())
+
+
+def _panel_urls(assignment: Assignment, role: str) -> dict[str, str]:
+    urls = {"action": reverse("assignment-run", args=[assignment.pk])}
+    if role == "student":
+        urls["submit_url"] = reverse("assignment-submit", args=[assignment.pk])
+    return urls
+
+
+def _assignment_page(request, assignment, role, *, status=200, **extra) -> HttpResponse:
+    lab = assignment.get_lab()
+    context = {
+        "assignment": assignment,
+        "classroom": assignment.classroom,
+        "role": role,
+        "lab": lab,
+        "criteria": assignment.checks(),
+        "locked": assignment.locked_presets(),
+        "open": assignment.open_presets(),
+        **_panel_urls(assignment, role),
+    }
+    if lab is not None:
+        context["form"] = _lab_form(assignment, lab)
+    if role == "student":
+        now = timezone.now()
+        standing = standing_of(assignment, request.user, now)
+        runs = Run.objects.filter(owner=request.user, lab=assignment.lab).defer(
+            "result", "progress"
+        )[:20]
+        context["standing"] = standing
+        context["my_runs"] = [(run, assignment.mismatch(run)) for run in runs]
+    else:
+        context["extensions"] = assignment.extensions.select_related("student")
+        context["extension_form"] = ExtensionForm(assignment=assignment)
+        context["n_submitted"] = assignment.submissions.count()
+    context.update(extra)
+    return render(request, "teaching/assignment.html", context, status=status)
+
+
+# Gradebook and submissions -----------------------------------------------------------
+
+
+@login_required
+@require_GET
+def gradebook(request: HttpRequest, class_id: int) -> HttpResponse:
+    classroom, role = classroom_for(request.user, class_id)
+    require_teacher_of(role, "open the gradebook")
+    book = build_gradebook(classroom, timezone.now())
+    return render(request, "teaching/gradebook.html", {"classroom": classroom, "book": book})
+
+
+@login_required
+@require_GET
+def gradebook_csv(request: HttpRequest, class_id: int) -> HttpResponse:
+    """The gradebook as CSV: one row per student, six columns per assignment."""
+    classroom, role = classroom_for(request.user, class_id)
+    require_teacher_of(role, "export the gradebook")
+    book = build_gradebook(classroom, timezone.now())
+    header = ["username", "name"]
+    for a in book.assignments:
+        header += [
+            f"{a.title}: status",
+            f"{a.title}: criteria passed",
+            f"{a.title}: criteria",
+            f"{a.title}: timing",
+            f"{a.title}: submitted at",
+            f"{a.title}: run",
+        ]
+    rows = []
+    for row in book.rows:
+        line = [row.student.get_username(), row.student.get_full_name()]
+        for cell in row.cells:
+            sub = cell.submission
+            line += [
+                cell.run_status,
+                cell.passed if sub else "",
+                cell.total,
+                cell.timing,
+                timezone.localtime(sub.submitted_at).isoformat(timespec="seconds") if sub else "",
+                request.build_absolute_uri(sub.run.get_absolute_url()) if sub else "",
+            ]
+        rows.append(line)
+    filename = f"gradebook-{slugify(classroom.name) or classroom.pk}.csv"
+    return csv_response(filename, header, rows)
+
+
+@login_required
+@require_GET
+def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
+    """A submission with every criterion, the figure behind it, and a way to re-run it."""
+    submission = submission_for(request.user, submission_id)
+    assignment = submission.assignment
+    extension = (
+        Extension.objects.filter(assignment=assignment, student=submission.student)
+        .values_list("due_at", flat=True)
+        .first()
+    )
+    due = assignment.due_for(extension)
+    summary = (submission.run.result or {}).get("summary")
+    context = {
+        "submission": submission,
+        "assignment": assignment,
+        "classroom": assignment.classroom,
+        "due_at": due,
+        "late": submission.submitted_at > due,
+        "checks": evaluate(assignment.checks(), summary),
+        "is_teacher": request.user.pk == assignment.classroom.teacher_id,
+    }
+    return render(request, "teaching/submission.html", context)

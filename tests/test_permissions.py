@@ -1,0 +1,218 @@
+"""Who gets what: every role × every page and action, and the answer each must get.
+
+Roles: anonymous; alice, a student of class A; bob, a student of class B; the teacher
+of class A; the teacher of class B. Everything private belongs to class A or alice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.shortcuts import resolve_url
+from django.urls import reverse
+
+from teaching.models import Assignment, Submission
+from tests.base import DUE, finished_run, make_user
+
+ROLES = ("anonymous", "alice", "bob", "teacher", "other_teacher")
+LOGIN = 302  # what an anonymous visitor gets for anything but a lesson
+
+
+@dataclass
+class World:
+    school: object
+    run: object  # alice's, submitted to assignment A
+    other_run: object  # alice's, submitted to a second assignment of class A
+    submission: object
+
+
+@pytest.fixture
+def world(school, published, frozen) -> World:
+    frozen(DUE - timedelta(days=1))
+    make_user("carol")
+    run, other_run = finished_run(school.alice), finished_run(school.alice, per_waiting=50)
+    second = Assignment.objects.create(
+        classroom=school.class_a, title="Second", lab="drain", due_at=DUE
+    )
+    submission = Submission.objects.create(
+        assignment=school.assignment_a, student=school.alice, run=run
+    )
+    Submission.objects.create(assignment=second, student=school.alice, run=other_run)
+    return World(school, run, other_run, submission)
+
+
+def r(name, *args):
+    return reverse(name, args=args)
+
+
+LAB_POST = {
+    "arrivals": "50",
+    "per_worker": "100",
+    "rule": "backlog",
+    "fixed_workers": "3",
+    "per_waiting": "100",
+    "min_workers": "1",
+    "max_workers": "10",
+}
+
+#            anonymous, alice (A), bob (B), teacher of A, teacher of B
+EVERYONE = (200, 200, 200, 200, 200)
+MEMBERS = (LOGIN, 200, 404, 200, 404)  # alice and her teacher; others as if it did not exist
+TEACHER_ONLY = (LOGIN, 403, 404, 200, 404)  # alice knows the class, so she is told no
+TEACHER_ACTION = (LOGIN, 403, 404, 302, 404)
+ANY_USER = (LOGIN, 200, 200, 200, 200)
+
+MATRIX = [
+    # (name, method, url, data, expected answers by role)
+    ("home", "get", lambda w: r("home"), None, EVERYONE),
+    ("lesson", "get", lambda w: r("unit-detail", "lesson-12"), None, EVERYONE),
+    ("lab page", "get", lambda w: r("lab-detail", "drain"), None, EVERYONE),
+    (
+        "run a lab",
+        "post",
+        lambda w: r("lab-detail", "drain"),
+        LAB_POST,
+        (LOGIN, 302, 302, 302, 302),
+    ),
+    ("my runs", "get", lambda w: r("my-runs"), None, ANY_USER),
+    ("run page", "get", lambda w: r("run-detail", w.run.pk), None, MEMBERS),
+    ("run json", "get", lambda w: r("run-json", w.run.pk), None, MEMBERS),
+    ("run csv", "get", lambda w: r("run-csv", w.run.pk), None, MEMBERS),
+    (
+        "name a run",
+        "post",
+        lambda w: r("run-label", w.run.pk),
+        {"name": "n", "note": ""},
+        (LOGIN, 302, 404, 403, 404),
+    ),
+    ("re-run", "post", lambda w: r("run-rerun", w.run.pk), {}, (LOGIN, 302, 404, 302, 404)),
+    (
+        "compare",
+        "get",
+        lambda w: f"{r('run-compare')}?run={w.run.pk}&run={w.other_run.pk}",
+        None,
+        MEMBERS,
+    ),
+    ("my classes", "get", lambda w: r("class-list"), None, ANY_USER),
+    (
+        "create a class",
+        "post",
+        lambda w: r("class-new"),
+        {"name": "New"},
+        (LOGIN, 403, 403, 302, 302),
+    ),
+    (
+        "join class A",
+        "post",
+        lambda w: r("class-join"),
+        {"code": "AAAA2222"},
+        (LOGIN, 302, 302, 422, 302),  # its own teacher is told why not
+    ),
+    ("class page", "get", lambda w: r("class-detail", w.school.class_a.pk), None, MEMBERS),
+    (
+        "add a student",
+        "post",
+        lambda w: r("student-add", w.school.class_a.pk),
+        {"username": "carol"},
+        TEACHER_ACTION,
+    ),
+    (
+        "remove a student",
+        "post",
+        lambda w: r("student-remove", w.school.class_a.pk, w.school.alice.pk),
+        {},
+        TEACHER_ACTION,
+    ),
+    (
+        "new assignment",
+        "get",
+        lambda w: r("assignment-new", w.school.class_a.pk) + "?lab=drain",
+        None,
+        TEACHER_ONLY,
+    ),
+    (
+        "edit assignment",
+        "get",
+        lambda w: r("assignment-edit", w.school.assignment_a.pk),
+        None,
+        TEACHER_ONLY,
+    ),
+    (
+        "assignment page",
+        "get",
+        lambda w: r("assignment-detail", w.school.assignment_a.pk),
+        None,
+        MEMBERS,
+    ),
+    (
+        "run an assignment",
+        "post",
+        lambda w: r("assignment-run", w.school.assignment_a.pk),
+        LAB_POST,
+        (LOGIN, 302, 404, 302, 404),
+    ),
+    (
+        "submit",
+        "post",
+        lambda w: r("assignment-submit", w.school.assignment_a.pk),
+        lambda w: {"run": w.run.pk},
+        (LOGIN, 302, 404, 403, 404),
+    ),
+    (
+        "give an extension",
+        "post",
+        lambda w: r("extension-set", w.school.assignment_a.pk),
+        lambda w: {"student": w.school.alice.pk, "due_at": "2031-04-01T10:00"},
+        TEACHER_ACTION,
+    ),
+    ("gradebook", "get", lambda w: r("gradebook", w.school.class_a.pk), None, TEACHER_ONLY),
+    ("gradebook csv", "get", lambda w: r("gradebook-csv", w.school.class_a.pk), None, TEACHER_ONLY),
+    ("submission", "get", lambda w: r("submission-detail", w.submission.pk), None, MEMBERS),
+]
+
+CASES = [
+    pytest.param(name, method, url, data, role, expected[i], id=f"{name}-{role}")
+    for name, method, url, data, expected in MATRIX
+    for i, role in enumerate(ROLES)
+]
+
+
+def user_for(world: World, role: str):
+    s = world.school
+    return {"alice": s.alice, "bob": s.bob, "teacher": s.teacher, "other_teacher": s.other_teacher}[
+        role
+    ]
+
+
+@pytest.mark.parametrize(("name", "method", "url", "data", "role", "expected"), CASES)
+def test_it_gives_each_role_the_right_answer(
+    client, world, name, method, url, data, role, expected
+):
+    if role != "anonymous":
+        client.force_login(user_for(world, role))
+    if callable(data):
+        data = data(world)
+    response = getattr(client, method)(url(world), data or {})
+    assert response.status_code == expected, response.content.decode()[:500]
+    if expected == 302:
+        went_to_login = response["Location"].startswith(resolve_url(settings.LOGIN_URL))
+        assert went_to_login == (role == "anonymous")
+
+
+def test_it_covers_every_url_of_the_site():
+    """A new page must be added to the matrix: list the names it has to cover."""
+    from django.urls import get_resolver
+
+    covered = {
+        "home", "unit-detail", "lab-detail", "my-runs", "run-detail", "run-json", "run-csv",
+        "run-label", "run-rerun", "run-compare", "class-list", "class-new", "class-join",
+        "class-detail", "student-add", "student-remove", "assignment-new", "assignment-edit",
+        "assignment-detail", "assignment-run", "assignment-submit", "extension-set",
+        "gradebook", "gradebook-csv", "submission-detail",
+    }  # fmt: skip
+    ours = {name for name in get_resolver().reverse_dict if isinstance(name, str)}
+    django_own = {n for n in ours if n.startswith(("login", "logout", "password"))}
+    assert ours - django_own - covered == set()
