@@ -1,0 +1,115 @@
+"""Assignment 05, follow-up 1: the cache restarts empty and 1,000 reads/s meet a 100/s origin."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labs.params import params_from_specs
+from labs.progress import Progress
+from labs.runners.common import listed, model_errors, num, table
+from labs.sim.capstone import LAB_PARAM_SPECS, cold_cache
+from labs.sim.capstone.cold_cache import ColdCacheParams
+
+LAYOUT = (
+    (
+        "Workload",
+        (
+            ("horizon_s", "Simulated time"),
+            ("offered_rps", "Reads per second"),
+            ("keys", "Different keys read"),
+            ("key_skew", "How hot the hottest keys are"),
+            ("instances", "App instances"),
+            ("client_timeout_ms", "Reader's timeout"),
+        ),
+    ),
+    (
+        "Origin (the database behind the cache)",
+        (
+            ("origin_rps", "Fetches per second it can do"),
+            ("origin_ms", "Time for one fetch"),
+        ),
+    ),
+    (
+        "Cache",
+        (
+            ("ttl_s", "Fresh for"),
+            ("ttl_jitter", "TTL jitter"),
+        ),
+    ),
+    (
+        "Recovery controller",
+        (
+            ("coalescing", "Share one fetch per key"),
+            ("origin_budget", "Origin budget"),
+            ("budget_rps", "Fetches per second allowed"),
+            ("serve_stale", "Serve a bounded-stale copy"),
+            ("stale_max_s", "Stale for at most"),
+        ),
+    ),
+)
+PARAMS = params_from_specs(LAB_PARAM_SPECS["cold_cache"], LAYOUT)
+OUTCOME_WORDS = {
+    "hit": "fresh hits",
+    "stale": "bounded-stale answers",
+    "coalesced": "joined a fetch already on its way",
+    "rejected": "fast 429s",
+}
+
+
+def check(params: Mapping[str, Any]) -> dict[str, str]:
+    return model_errors(ColdCacheParams, params)
+
+
+def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
+    """Play the restart; every read ends as exactly one of hit, stale, coalesced, fetched, 429."""
+    result = cold_cache(seed=seed, **params)
+    first = result["tables"]["first_10s"]
+    result["tables"]["first_10s_table"] = table(
+        "The first 10 seconds: where each read per second went",
+        ["outcome", "reads/s", "what happened"],
+        [[row["outcome"], num(row["reads_per_s"]), row["meaning"]] for row in first],
+    )
+    progress.update(1, 1)
+    return result
+
+
+def headline(result: Mapping[str, Any]) -> list[str]:
+    s, p = result["summary"], result["params"]
+    offered = s["first_10s_offered_rps"]
+    fetched = s["first_10s_fetched_rps"]
+    rest = [
+        f"{num(s[f'first_10s_{o}_rps'])} {words}"
+        for o, words in OUTCOME_WORDS.items()
+        if s[f"first_10s_{o}_rps"]
+    ]
+    budget = (
+        f"budget {num(s['origin_budget_rps'])}/s"
+        if p["origin_budget"]
+        else "no budget, capacity " + f"{num(s['origin_capacity_rps'])}/s"
+    )
+    lines = [
+        f"In the first 10 s the cache got {num(offered)} reads/s. The origin took "
+        f"{num(fetched)}/s on average (peak {num(s['origin_peak_rps'])}/s, {budget}).",
+        f"The other {num(round(offered - fetched, 1))}/s: " + (listed(rest) or "none") + ".",
+    ]
+    if s["every_read_accounted"]:
+        lines.append(
+            "Every read, every second, was exactly one of: hit, stale, joined, fetched, 429."
+        )
+    else:
+        lines.append("Some reads are not accounted for: this is a bug in the model.")
+    if p["origin_budget"]:
+        lines.append(
+            "The origin stayed within its budget."
+            if s["origin_within_budget"]
+            else "The origin went over its budget."
+        )
+    elif not s["origin_within_capacity"]:
+        lines.append(
+            f"With no budget the origin was asked for {num(s['origin_peak_rps'])} fetches in one "
+            f"second: more than the {num(s['origin_capacity_rps'])}/s it can do."
+        )
+    if s["timed_out_total"]:
+        lines.append(f"{num(s['timed_out_total'])} reads gave up waiting for a fetch.")
+    return lines
