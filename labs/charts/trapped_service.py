@@ -20,7 +20,7 @@ from labs.charts.base import (
     window,
 )
 from labs.runners.common import num
-from labs.runners.trapped_service import controls_on
+from labs.runners.trapped_service import PAYMENT_WORDS, controls_on
 
 AGE = "#8250df"
 COMPLETED = "#57606a"
@@ -34,15 +34,6 @@ PAYMENT_COLOURS = {
     "reconciling": AGE,
     "unknown": FAST_FAIL,
     "lost": FAILED,
-}
-PAYMENT_WORDS = {
-    "confirmed": "confirmed (caller heard 'paid')",
-    "reconciled": "reconciled later",
-    "failed": "refused (caller told)",
-    "pending": "pending (caller still trying)",
-    "reconciling": "reconciling (owner working on it)",
-    "unknown": "unknown (nobody owns it)",
-    "lost": "lost (no record left)",
 }
 
 

@@ -87,6 +87,17 @@ CONTROLS_OFF: dict[str, Any] = {
     "reserve_share": 0.0,
 }
 
+# Each payment state in a few words, as the charts and the operator view name it.
+PAYMENT_WORDS = {
+    "confirmed": "confirmed (caller heard 'paid')",
+    "reconciled": "reconciled later",
+    "failed": "refused (caller told)",
+    "pending": "pending (caller still trying)",
+    "reconciling": "reconciling (owner working on it)",
+    "unknown": "unknown (nobody owns it)",
+    "lost": "lost (no record left)",
+}
+
 
 def check(params: Mapping[str, Any]) -> dict[str, str]:
     """The model's cross-field rules (trigger inside the run, not both drop and reconcile...)."""
@@ -100,24 +111,30 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
     return result
 
 
-def controls_on(params: Mapping[str, Any]) -> list[str]:
-    """The recovery controls a run switched on, in words: 'a retry budget of 0.1 per request'."""
-    on = []
+def control_words(params: Mapping[str, Any]) -> dict[str, str]:
+    """The recovery controls a run switched on, by param name, in words."""
+    on = {}
     if params["admission_limit"]:
         ramp = params["reopen_ramp_s"]
         reopen = f", reopened over {num(ramp)} s" if ramp else ", reopened at once"
-        on.append(f"admission limit of {num(params['admit_rps'])}/s{reopen}")
+        on["admission_limit"] = f"admission limit of {num(params['admit_rps'])}/s{reopen}"
     if params["limit_retries"]:
-        on.append(f"retry budget of {num(params['retry_budget'])} per new request")
+        on["limit_retries"] = f"retry budget of {num(params['retry_budget'])} per new request"
     if params["drop_expired"]:
-        on.append("drop expired reads")
+        on["drop_expired"] = "drop expired reads"
     if params["drop_payments"]:
-        on.append("drop expired payments too (naive)")
+        on["drop_payments"] = "drop expired payments too (naive)"
     if params["reconcile_payments"]:
-        on.append("reconcile timed-out payments")
+        on["reconcile_payments"] = "reconcile timed-out payments"
     if params["reserve_share"]:
-        on.append(f"{num(round(100 * params['reserve_share'], 1))}% of workers kept for fresh work")
+        share = num(round(100 * params["reserve_share"], 1))
+        on["reserve_share"] = f"{share}% of workers kept for fresh work"
     return on
+
+
+def controls_on(params: Mapping[str, Any]) -> list[str]:
+    """The recovery controls a run switched on, in words: 'retry budget of 0.1 per ...'."""
+    return list(control_words(params).values())
 
 
 def pair_params(params: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
