@@ -9,4 +9,18 @@ urlpatterns = [
     path("runs/", views.my_runs, name="my-runs"),
     path("runs/<uuid:run_id>/", views.run_detail, name="run-detail"),
     path("runs/<uuid:run_id>.json", views.run_json, name="run-json"),
+    path("runs/<uuid:run_id>/obligations/", views.run_obligations, name="run-obligations"),
+    path("reports/", views.report_pick, name="report-pick"),
+    path("reports/pair/", views.report_pair, name="report-pair"),
+    path("reports/<uuid:before_id>/<uuid:after_id>/", views.report_detail, name="report"),
+    path(
+        "reports/<uuid:before_id>/<uuid:after_id>/report.md",
+        views.report_markdown,
+        name="report-markdown",
+    ),
+    path(
+        "reports/<uuid:before_id>/<uuid:after_id>/report.json",
+        views.report_json,
+        name="report-json",
+    ),
 ]
