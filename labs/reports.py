@@ -39,6 +39,39 @@ TIMELINES = (
 )
 
 WORKED, FAILED, NOT_REACHED = "worked", "did not work", "not reached"
+STEP_TEXTS = (
+    (
+        "stop-amplification",
+        "Stop the amplification",
+        "Cap the retries (a shared retry budget) and the work let in, so that timed-out "
+        "callers stop multiplying the load.",
+    ),
+    (
+        "drop-expired",
+        "Drop expired reads",
+        "A worker throws away a read whose caller has already given up, instead of doing it "
+        "for nobody.",
+    ),
+    (
+        "reconcile-payments",
+        "Reconcile payments, never drop them",
+        "A timed-out payment may already have moved money. Hand it to the reconciliation "
+        "owner by its operation id; never delete it to make the queue look short.",
+    ),
+    (
+        "admit-below-capacity",
+        "Admit less than the safe useful capacity",
+        "Let in fewer requests a second than the workers can finish usefully, so the "
+        "difference drains the queue.",
+    ),
+    (
+        "reopen",
+        "Reopen gradually",
+        "Once the queue is short, raise the admission limit step by step to full capacity, "
+        "and check the service stays healthy.",
+    ),
+)
+TEXTS = {key: (title, action) for key, title, action in STEP_TEXTS}
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -77,6 +110,7 @@ def measure(result: Mapping[str, Any]) -> dict[str, Any]:
     healthy_from = next((i for i in range(at, end) if s["oldest_age_s"][i] <= half_timeout_s), None)
     return {
         "recover_at_s": at,
+        "seconds_after": end - at,
         "capacity_rps": capacity,
         "new_rps_after": _r(new_rps),
         "retries_per_new_after": _r(_share(sum(s["retries"][after]), sum(s["arrivals"][after])), 2),
@@ -119,15 +153,9 @@ def _reopen(limits: Sequence[float], drained_at: float | None, end: int) -> dict
     return {"first_rps": seen[0] if seen else None, "open_at_s": open_at}
 
 
-def _step(
-    key: str,
-    title: str,
-    action: str,
-    controls: list[str],
-    verdict: str,
-    figure: str,
-    before: str,
-) -> dict[str, Any]:
+def _step(key: str, controls: list[str], verdict: str, figure: str, before: str) -> dict:
+    """One step of the procedure: what to do, the controls used, the verdict and its figure."""
+    title, action = TEXTS[key]
     return {
         "key": key,
         "title": title,
@@ -145,6 +173,9 @@ def steps(
     """The five steps of the procedure, each judged on the after run's measurements."""
     at = f"{num(a['recover_at_s'])} s"
     words = control_words(after_params)
+    if not a["seconds_after"]:
+        # recover_at_s = horizon_s: no second is left to measure any control in.
+        return [_step(key, [], NOT_REACHED, "The controls never went on.", "") for key in TEXTS]
 
     def on(*names: str) -> list[str]:
         return [words[name] for name in names if name in words]
@@ -155,9 +186,6 @@ def steps(
     out.append(
         _step(
             "stop-amplification",
-            "Stop the amplification",
-            "Cap the retries (a shared retry budget) and the work let in, so that timed-out "
-            "callers stop multiplying the load.",
             on("limit_retries", "admission_limit"),
             WORKED if ok else FAILED,
             f"After {at}: {num(a['retries_per_new_after'])} retries per new request. The spare "
@@ -171,9 +199,6 @@ def steps(
     out.append(
         _step(
             "drop-expired",
-            "Drop expired reads",
-            "A worker throws away a read whose caller has already given up, instead of "
-            "doing it for nobody.",
             on("drop_expired", "reserve_share"),
             WORKED if ok else FAILED,
             f"After {at}: {_pct(a['wasted_share_after'])} of completions went to callers who had "
@@ -188,9 +213,6 @@ def steps(
     out.append(
         _step(
             "reconcile-payments",
-            "Reconcile payments, never drop them",
-            "A timed-out payment may already have moved money. Hand it to the reconciliation "
-            "owner by its operation id; never delete it to make the queue look short.",
             on("reconcile_payments", "drop_payments"),
             WORKED if ok else FAILED,
             f"At the end: {num(a['payments_lost'])} payments lost, {num(a['payments_unknown'])} "
@@ -207,9 +229,6 @@ def steps(
     out.append(
         _step(
             "admit-below-capacity",
-            "Admit less than the safe useful capacity",
-            "Let in fewer requests a second than the workers can finish usefully, so the "
-            "difference drains the queue.",
             on("admission_limit"),
             WORKED if ok else FAILED,
             f"In the first {FIRST_WINDOW_S} s after {at}: {num(a['admitted_rps_first'])} "
@@ -231,11 +250,6 @@ def steps(
 
 
 def _reopen_step(b: Mapping[str, Any], a: Mapping[str, Any], controls: list[str]) -> dict[str, Any]:
-    title = "Reopen gradually"
-    action = (
-        "Once the queue is short, raise the admission limit step by step to full capacity, "
-        "and check the service stays healthy."
-    )
     before = (
         "never drained"
         if b["drained_at_s"] is None
@@ -245,8 +259,6 @@ def _reopen_step(b: Mapping[str, Any], a: Mapping[str, Any], controls: list[str]
     if a["drained_at_s"] is None:
         return _step(
             "reopen",
-            title,
-            action,
             controls,
             NOT_REACHED,
             "The queue never drained, so there was nothing to reopen.",
@@ -265,8 +277,6 @@ def _reopen_step(b: Mapping[str, Any], a: Mapping[str, Any], controls: list[str]
     ok = a["recovered"] and a["goodput_recovered"]
     return _step(
         "reopen",
-        title,
-        action,
         controls,
         WORKED if ok else FAILED,
         f"The queue drained at {num(a['drained_at_s'])} s; {how}. In the last "
@@ -405,10 +415,15 @@ def _outcome(a: Mapping[str, Any], params: Mapping[str, Any]) -> str:
     at = num(a["recover_at_s"])
     lost = a["payments_lost"]
     payments = "no payment was lost" if lost == 0 else f"{num(lost)} payments were lost"
-    if a["recovered"]:
+    rec = a["recovered_at_s"]
+    if not a["seconds_after"]:
+        return f"The controls never went on: recover_at_s is the end of the run ({at} s)."
+    if rec is not None and (rec < a["recover_at_s"] or not controls_on(params)):
+        return f"The service recovered by itself at {num(rec)} s, and {payments}."
+    if rec is not None:
         return (
-            f"After the controls went on at {at} s the service recovered at "
-            f"{num(a['recovered_at_s'])} s and {payments}."
+            f"After the controls went on at {at} s the service recovered at {num(rec)} s "
+            f"and {payments}."
         )
     return (
         f"After {at} s the service did not recover: the queue was {num(a['final_backlog'])} "

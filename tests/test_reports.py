@@ -209,3 +209,18 @@ def test_it_keeps_pipes_in_a_cell_from_breaking_the_markdown_table():
     built = report(*pair())
     built["compared"][0]["figure"] = "a | b"
     assert "| a \\| b | no | yes |" in render(built, title="R", links=LINKS)
+
+
+def test_it_judges_nothing_when_the_controls_never_went_on():
+    before, _ = pair()
+    never = run("trapped-service", horizon_s=120, recover_at_s=120, limit_retries=True)
+    built = report(before, never)
+    assert set(verdicts(built).values()) == {"not reached"}
+    assert built["procedure"][0]["figure"] == "The controls never went on."
+    assert built["outcome"].startswith("The controls never went on")
+
+
+def test_it_says_when_the_after_run_recovered_by_itself():
+    mild = run("trapped-service", spike_rps=120, trigger_end_s=63, horizon_s=160)
+    built = report(pair()[0], mild)
+    assert built["outcome"] == "The service recovered by itself at 64 s, and no payment was lost."

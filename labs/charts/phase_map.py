@@ -27,6 +27,7 @@ def grid(result: Mapping[str, Any], plane: int) -> dict[str, Any]:
         "xgap": 2,
         "ygap": 2,
         "name": "runs",
+        "showlegend": False,
         "text": [
             [
                 f"{num(spike)}/s for {num(duration)} s: {'recovered' if ok else 'trapped'}"
@@ -62,6 +63,7 @@ def grid(result: Mapping[str, Any], plane: int) -> dict[str, Any]:
         hovermode="closest",
     )
     fig["layout"]["yaxis"].pop("rangemode")
+    fig["layout"]["showlegend"] = True  # name the dashed line; the cells explain themselves
     return fig
 
 
