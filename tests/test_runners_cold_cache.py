@@ -37,3 +37,18 @@ def test_it_shows_the_origin_overloaded_without_a_budget():
 def test_it_shows_the_first_ten_seconds_as_a_table():
     rows = run("cold-cache", horizon_s=10)["tables"]["first_10s_table"]["rows"]
     assert rows[0] == ["fetched", "82.2", "went to the origin itself (within the budget)"]
+
+
+def test_it_shows_ttl_jitter_spreading_the_expiries_of_many_keys():
+    plain = headline("cold-cache", run("cold-cache", horizon_s=60))
+    jittered = headline("cold-cache", run("cold-cache", horizon_s=60, ttl_jitter=0.5))
+    assert "Once the first copies expired (from 30 s), the origin's busiest second had 73" in plain
+    assert (
+        "Once the first copies expired (from 15 s), the origin's busiest second had 46 fetches "
+        "(TTL jitter of ±50% spread the expiries)." in jittered
+    )
+
+
+def test_it_says_ttl_jitter_cannot_help_one_hot_key():
+    text = headline("cold-cache", run("cold-cache", horizon_s=20, keys=1))
+    assert "One hot key expires at one moment whatever its TTL" in text

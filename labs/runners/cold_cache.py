@@ -110,6 +110,22 @@ def headline(result: Mapping[str, Any]) -> list[str]:
             f"With no budget the origin was asked for {num(s['origin_peak_rps'])} fetches in one "
             f"second: more than the {num(s['origin_capacity_rps'])}/s it can do."
         )
+    first_ttl = int(p["ttl_s"] * (1 - p["ttl_jitter"]))  # the model's "first expiry" second
+    if first_ttl < p["horizon_s"]:
+        spread = (
+            f" (TTL jitter of ±{num(round(100 * p['ttl_jitter']))}% spread the expiries)"
+            if p["ttl_jitter"]
+            else ""
+        )
+        lines.append(
+            f"Once the first copies expired (from {first_ttl} s), the origin's busiest second "
+            f"had {num(s['origin_peak_after_first_ttl_rps'])} fetches{spread}."
+        )
+    if p["keys"] == 1:
+        lines.append(
+            "One hot key expires at one moment whatever its TTL: only shared fetches, stale "
+            "copies and the budget stand between it and the origin."
+        )
     if s["timed_out_total"]:
         lines.append(f"{num(s['timed_out_total'])} reads gave up waiting for a fetch.")
     return lines
