@@ -14,14 +14,18 @@ from labs.charts import availability as availability_charts
 from labs.charts import backoff as backoff_charts
 from labs.charts import breaker as breaker_charts
 from labs.charts import busy_minute as busy_minute_charts
+from labs.charts import cold_cache as cold_cache_charts
 from labs.charts import degradation as degradation_charts
 from labs.charts import delivery as delivery_charts
 from labs.charts import drain as drain_charts
 from labs.charts import drain_compare as drain_compare_charts
 from labs.charts import fanout as fanout_charts
+from labs.charts import job_cost as job_cost_charts
+from labs.charts import phase_map as phase_map_charts
 from labs.charts import redrive as redrive_charts
 from labs.charts import retry_storm as retry_storm_charts
 from labs.charts import timeouts as timeouts_charts
+from labs.charts import trapped_service as trapped_service_charts
 from labs.figures import Figure
 from labs.params import Param
 from labs.progress import Progress
@@ -29,15 +33,20 @@ from labs.runners import availability as availability_runner
 from labs.runners import backoff as backoff_runner
 from labs.runners import breaker as breaker_runner
 from labs.runners import busy_minute as busy_minute_runner
+from labs.runners import cold_cache as cold_cache_runner
 from labs.runners import degradation as degradation_runner
 from labs.runners import delivery as delivery_runner
 from labs.runners import drain as drain_runner
 from labs.runners import drain_compare as drain_compare_runner
 from labs.runners import fanout as fanout_runner
+from labs.runners import job_cost as job_cost_runner
+from labs.runners import phase_map as phase_map_runner
 from labs.runners import redrive as redrive_runner
 from labs.runners import retry_storm as retry_storm_runner
 from labs.runners import timeouts as timeouts_runner
+from labs.runners import trapped_service as trapped_service_runner
 from labs.sim import RETRY_STORM_SEED
+from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 
 Result = dict[str, Any]
 Runner = Callable[[Mapping[str, Any], int, Progress], Result]
@@ -61,6 +70,9 @@ class Lab:
     default_seed: int = 1  # the seed the form offers first (the lesson's, where it has one)
     time_limit_s: int = 30  # a run longer than this is stopped and marked failed
     figures: tuple[Figure, ...] = ()  # the summary's keys, which teachers grade on
+    # Offers "Run before/after": the same seed with the controls off, then on, and a
+    # report comparing the two (labs.reports).
+    before_after: bool = False
 
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}
@@ -292,6 +304,81 @@ LABS: tuple[Lab, ...] = (
         headline=availability_runner.headline,
         check=availability_runner.check,
         figures=availability_runner.FIGURES,
+    ),
+    # Assignment 05: the trap and its way out, the map of what traps it, two follow-ups.
+    Lab(
+        slug="trapped-service",
+        unit="assignment-05",
+        title="The service that will not recover",
+        intro=(
+            "A spike fills the queue; callers time out and retry; the spike ends but the "
+            "queue stays full. Reproduce the trap, then switch on recovery controls from "
+            "recover_at_s and watch it drain without losing a payment."
+        ),
+        params=trapped_service_runner.PARAMS,
+        run=trapped_service_runner.run,
+        charts=trapped_service_charts.build,
+        headline=trapped_service_runner.headline,
+        check=trapped_service_runner.check,
+        uses_seed=True,
+        default_seed=CAPSTONE_SEED,  # the seed the assignment's figures come from
+        time_limit_s=60,
+        before_after=True,
+        figures=trapped_service_runner.FIGURES,
+    ),
+    Lab(
+        slug="phase-map",
+        unit="assignment-05",
+        title="Phase map: which spikes trap the service?",
+        intro=(
+            "One run for every spike size and duration in a grid, with no controls. "
+            "Green cells recovered by themselves, red ones stayed trapped: the border is "
+            "the service's hidden capacity."
+        ),
+        params=phase_map_runner.PARAMS,
+        run=phase_map_runner.run,
+        charts=phase_map_charts.build,
+        headline=phase_map_runner.headline,
+        check=phase_map_runner.check,
+        uses_seed=True,
+        default_seed=CAPSTONE_SEED,
+        time_limit_s=60,  # up to 400 runs of the service
+        figures=phase_map_runner.FIGURES,
+    ),
+    Lab(
+        slug="cold-cache",
+        unit="assignment-05",
+        title="Follow-up 1: the cache restarts cold",
+        intro=(
+            "1,000 reads a second reach an empty cache in front of an origin that does "
+            "100 a second. Shared fetches, a budget, stale copies and fast 429s keep the "
+            "origin safe: count where every read went."
+        ),
+        params=cold_cache_runner.PARAMS,
+        run=cold_cache_runner.run,
+        charts=cold_cache_charts.build,
+        headline=cold_cache_runner.headline,
+        check=cold_cache_runner.check,
+        uses_seed=True,
+        default_seed=CAPSTONE_SEED,
+        figures=cold_cache_runner.FIGURES,
+    ),
+    Lab(
+        slug="job-cost",
+        unit="assignment-05",
+        title="Follow-up 2: when some jobs cost 100 times more",
+        intro=(
+            "For 30 seconds many more jobs are expensive. Estimate the drain by counting "
+            "jobs, then by counting work units, and find the oldest expensive job."
+        ),
+        params=job_cost_runner.PARAMS,
+        run=job_cost_runner.run,
+        charts=job_cost_charts.build,
+        headline=job_cost_runner.headline,
+        check=job_cost_runner.check,
+        uses_seed=True,
+        default_seed=CAPSTONE_SEED,
+        figures=job_cost_runner.FIGURES,
     ),
 )
 

@@ -59,19 +59,31 @@ def start_run(user, lab: Lab, params: dict[str, Any], seed: int) -> Run:
     The one way a run is started from the web (the lab page, an assignment, a re-run),
     so the per-user cap and the broker check hold everywhere.
     """
+    return start_runs(user, lab, [(params, seed)])[0]
+
+
+def start_runs(user, lab: Lab, runs: list[tuple[dict[str, Any], int]]) -> list[Run]:
+    """Start several runs of `lab` together (e.g. a before/after pair): all of them or none."""
     cap = settings.LAB_MAX_ACTIVE_RUNS_PER_USER
-    if Run.objects.filter(owner=user).active().count() >= cap:
-        raise RunRefused(
-            f"You already have {cap} runs going. Wait for one to finish, then press Run again.",
-            429,
+    if Run.objects.filter(owner=user).active().count() + len(runs) > cap:
+        reason = (
+            f"You already have {cap} runs going"
+            if len(runs) == 1
+            else f"This starts {len(runs)} runs, and you may have at most {cap} going at once"
         )
+        raise RunRefused(f"{reason}. Wait for one to finish, then press Run again.", 429)
     try:
         check_broker()
     except RunnerOffline as exc:
         raise RunRefused(str(exc), 503) from exc
-    run = Run.objects.create(owner=user, lab=lab.slug, params=params, seed=seed)
-    enqueue(run, lab)
-    return run
+    with transaction.atomic():
+        made = [
+            Run.objects.create(owner=user, lab=lab.slug, params=params, seed=seed)
+            for params, seed in runs
+        ]
+        for run in made:
+            enqueue(run, lab)
+    return made
 
 
 def enqueue(run: Run, lab: Lab) -> None:

@@ -6,6 +6,7 @@ The same descriptions build the web form, the `lab` command's `--set` parsing an
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -70,4 +71,54 @@ class Param:
 def _num(value: float | None) -> str:
     if value is None:
         return "?"
-    return f"{value:g}" if isinstance(value, float) else f"{value:,}"
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:g}"
+    return f"{int(value):,}"  # 1,000,000 rather than 1e+06
+
+
+# A model's spec names a unit by its suffix: service_ms, recover_at_s, admit_rps.
+_SUFFIX_UNITS = (("_ms", "ms"), ("_s", "s"), ("_rps", "/s"))
+_SPEC_KINDS: dict[str, ParamKind] = {"int": "int", "float": "float", "bool": "bool"}
+
+
+def params_from_specs(
+    specs: Sequence[Mapping[str, Any]],
+    layout: Sequence[tuple[str, Sequence[tuple[str, str]]]],
+) -> tuple[Param, ...]:
+    """`Param`s for a model's own specs (type, default, bounds, help), laid out in groups.
+
+    `layout` is `[(group, [(name, label), ...]), ...]`: the order and headings the form
+    shows, and a label a student reads. Everything else comes from the model's spec, so
+    a bound changed in the model changes the form. A spec missing from the layout, or a
+    name the model does not have, is an error at import time rather than a silent gap.
+    """
+    by_name = {spec["name"]: spec for spec in specs}
+    placed = [name for _, fields in layout for name, _ in fields]
+    unknown = sorted(set(placed) - set(by_name))
+    missing = [name for name in by_name if name not in placed]
+    if unknown or missing or len(placed) != len(set(placed)):
+        raise ValueError(
+            f"the layout must place every spec once: unknown {unknown}, missing {missing}"
+        )
+    out = []
+    for group, fields in layout:
+        for name, label in fields:
+            spec = by_name[name]
+            choices = spec.get("choices") or ()
+            kind: ParamKind = "choice" if choices else _SPEC_KINDS[spec["type"]]
+            unit = next((u for suffix, u in _SUFFIX_UNITS if name.endswith(suffix)), "")
+            out.append(
+                Param(
+                    name,
+                    label,
+                    kind,
+                    spec["default"],
+                    spec["help"],
+                    min=spec.get("min"),
+                    max=spec.get("max"),
+                    choices=tuple((c, c) for c in choices),
+                    group=group,
+                    unit=unit,
+                )
+            )
+    return tuple(out)

@@ -13,4 +13,18 @@ urlpatterns = [
     path("runs/<uuid:run_id>/label/", views.run_label, name="run-label"),
     path("runs/<uuid:run_id>/rerun/", views.run_rerun, name="run-rerun"),
     path("runs/compare/", views.run_compare, name="run-compare"),
+    path("runs/<uuid:run_id>/obligations/", views.run_obligations, name="run-obligations"),
+    path("reports/", views.report_pick, name="report-pick"),
+    path("reports/pair/", views.report_pair, name="report-pair"),
+    path("reports/<uuid:before_id>/<uuid:after_id>/", views.report_detail, name="report"),
+    path(
+        "reports/<uuid:before_id>/<uuid:after_id>/report.md",
+        views.report_markdown,
+        name="report-markdown",
+    ),
+    path(
+        "reports/<uuid:before_id>/<uuid:after_id>/report.json",
+        views.report_json,
+        name="report-json",
+    ),
 ]

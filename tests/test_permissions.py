@@ -14,6 +14,9 @@ from django.conf import settings
 from django.shortcuts import resolve_url
 from django.urls import reverse
 
+from labs.catalogue import get_lab
+from labs.management.commands.lab import _as_form_value
+from labs.sim.capstone.trapped import RECOMMENDED_CONTROLS
 from teaching.models import Assignment, Submission
 from tests.base import DUE, finished_run, make_user
 
@@ -27,6 +30,8 @@ class World:
     run: object  # alice's, submitted to assignment A
     other_run: object  # alice's, submitted to a second assignment of class A
     submission: object
+    before: object  # alice's trapped-service runs, both submitted to class A
+    after: object
 
 
 @pytest.fixture
@@ -41,7 +46,23 @@ def world(school, published, frozen) -> World:
         assignment=school.assignment_a, student=school.alice, run=run
     )
     Submission.objects.create(assignment=second, student=school.alice, run=other_run)
-    return World(school, run, other_run, submission)
+    before = finished_run(
+        school.alice, lab="trapped-service", seed=5, horizon_s=120, recover_at_s=100
+    )
+    after = finished_run(
+        school.alice,
+        lab="trapped-service",
+        seed=5,
+        horizon_s=120,
+        recover_at_s=100,
+        **RECOMMENDED_CONTROLS,
+    )
+    for title, capstone_run in (("Before", before), ("After", after)):
+        capstone = Assignment.objects.create(
+            classroom=school.class_a, title=title, lab="trapped-service", due_at=DUE
+        )
+        Submission.objects.create(assignment=capstone, student=school.alice, run=capstone_run)
+    return World(school, run, other_run, submission, before, after)
 
 
 def r(name, *args):
@@ -171,7 +192,25 @@ MATRIX = [
     ("gradebook", "get", lambda w: r("gradebook", w.school.class_a.pk), None, TEACHER_ONLY),
     ("gradebook csv", "get", lambda w: r("gradebook-csv", w.school.class_a.pk), None, TEACHER_ONLY),
     ("submission", "get", lambda w: r("submission-detail", w.submission.pk), None, MEMBERS),
+    ("operator view", "get", lambda w: r("run-obligations", w.before.pk), None, MEMBERS),
+    ("pick a report", "get", lambda w: r("report-pick"), None, ANY_USER),
+    ("report", "get", lambda w: r("report", w.before.pk, w.after.pk), None, MEMBERS),
+    ("report md", "get", lambda w: r("report-markdown", w.before.pk, w.after.pk), None, MEMBERS),
+    ("report json", "get", lambda w: r("report-json", w.before.pk, w.after.pk), None, MEMBERS),
+    (
+        "run a before/after pair",
+        "post",
+        lambda w: r("report-pair"),
+        lambda w: capstone_form(),
+        (LOGIN, 302, 302, 302, 302),
+    ),
 ]
+
+
+def capstone_form() -> dict[str, str]:
+    lab = get_lab("trapped-service")
+    return {p.name: _as_form_value(p.default) for p in lab.params} | {"seed": "5"}
+
 
 CASES = [
     pytest.param(name, method, url, data, role, expected[i], id=f"{name}-{role}")
@@ -211,7 +250,8 @@ def test_it_covers_every_url_of_the_site():
         "run-label", "run-rerun", "run-compare", "class-list", "class-new", "class-join",
         "class-detail", "student-add", "student-remove", "assignment-new", "assignment-edit",
         "assignment-detail", "assignment-run", "assignment-submit", "extension-set",
-        "gradebook", "gradebook-csv", "submission-detail",
+        "gradebook", "gradebook-csv", "submission-detail", "run-obligations", "report-pick",
+        "report", "report-markdown", "report-json", "report-pair",
     }  # fmt: skip
     ours = {name for name in get_resolver().reverse_dict if isinstance(name, str)}
     django_own = {n for n in ours if n.startswith(("login", "logout", "password"))}

@@ -38,11 +38,13 @@ def test_it_seeds_a_class_an_assignment_and_graded_submissions(db):
         "ravi",
     ]
     assignment = Assignment.objects.get()
-    assert assignment.lab == "drain"  # the capstone lab is not in this catalogue yet
-    assert assignment.locked == ["arrivals", "per_worker"] and len(assignment.criteria) == 4
+    assert assignment.lab == "trapped-service"
+    assert assignment.locked == ["trigger_start_s", "trigger_end_s", "spike_rps"]
+    assert len(assignment.criteria) == 4
     book = build_gradebook(classroom, assignment.due_at)
     cells = {row.student.username: row.cells[0] for row in book.rows}
-    assert (cells["asha"].passed, cells["ravi"].passed) == (4, 2)
+    # Asha's controls free the service; Ravi's trapped run keeps only "no payment lost".
+    assert (cells["asha"].passed, cells["ravi"].passed) == (4, 1)
     assert cells["meera"].submission is None
     for name in ("asha", "ravi"):
         assert assignment.mismatch(cells[name].submission.run) == ""
@@ -56,8 +58,19 @@ def test_it_can_run_again_without_making_anything_twice(db):
     assert Submission.objects.count() == 2
 
 
-def test_it_sets_the_capstone_when_the_catalogue_has_it(db, monkeypatch):
-    """With a trapped-service lab, the capstone's checks are used, those it can answer."""
+def test_it_falls_back_to_the_drain_lab_without_the_capstone(db, monkeypatch):
+    """A catalogue without trapped-service still gets a whole demo, on Lesson 12's lab."""
+    labs = {"drain": get_lab("drain")}
+    monkeypatch.setattr("teaching.management.commands.seed_demo.get_lab", labs.get)
+    seed()
+    assignment = Assignment.objects.get()
+    assert (assignment.lab, assignment.title) == ("drain", "Catch the burst sooner")
+    book = build_gradebook(assignment.classroom, assignment.due_at)
+    cells = {row.student.username: row.cells[0] for row in book.rows}
+    assert (cells["asha"].passed, cells["ravi"].passed) == (4, 2)
+
+
+def test_it_leaves_out_a_check_the_lab_cannot_answer(db, monkeypatch):
     drain = get_lab("drain")
     capstone = replace(
         drain,
@@ -66,11 +79,8 @@ def test_it_sets_the_capstone_when_the_catalogue_has_it(db, monkeypatch):
     )
     labs = {"trapped-service": capstone, "drain": drain}
     monkeypatch.setattr("teaching.management.commands.seed_demo.get_lab", labs.get)
+    monkeypatch.setattr("teaching.management.commands.seed_demo.Command.submit", lambda *a: None)
     output = seed()
     assignment = Assignment.objects.get()
-    assert (assignment.lab, assignment.title) == ("trapped-service", "Free the trapped service")
-    assert assignment.criteria == [
-        {"figure": "recovered", "op": "==", "value": True},
-        {"figure": "peak_backlog", "op": "<", "value": 1000},
-    ]
+    assert assignment.criteria == [{"figure": "recovered", "op": "==", "value": True}]
     assert "Left out the demo check 'obligations_lost == 0'" in output

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from labs.catalogue import get_lab
 from labs.models import Run
 from labs.tasks import execute_run
 
@@ -110,3 +111,13 @@ def test_it_renews_the_lease_while_the_lab_runs():
         time.sleep(0.3)
     held.refresh_from_db()
     assert held.lease_expires_at > before + timedelta(seconds=50)
+
+
+def test_it_saves_the_phase_maps_progress_on_the_run(people):
+    grid = {"spike_steps": 2, "duration_steps": 3, "map_horizon_s": 30}
+    params = get_lab("phase-map").defaults() | grid
+    run = Run.objects.create(owner=people.alice, lab="phase-map", params=params, seed=5)
+    assert execute_run.run(str(run.id)) == "succeeded"
+    run.refresh_from_db()
+    assert run.progress == {"done": 6, "total": 6, "live": None}
+    assert run.result["summary"]["runs"] == 6

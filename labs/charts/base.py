@@ -269,3 +269,50 @@ def pointer(x: Any, y: float, text: str, *, y_log: bool = False) -> dict[str, An
         "ax": 40,
         "ay": -40,
     }
+
+
+def vline(x: float, label: str, color: str = GREY) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A dashed moment across the chart and its label, e.g. when the controls went on."""
+    shape = {
+        "type": "line",
+        "xref": "x",
+        "yref": "paper",
+        "x0": x,
+        "x1": x,
+        "y0": 0,
+        "y1": 1,
+        "line": {"color": color, "dash": "dash", "width": 1.5},
+    }
+    note = {
+        "x": x,
+        "y": 0.92,
+        "xref": "x",
+        "yref": "paper",
+        "text": label,
+        "showarrow": False,
+        "xanchor": "left",
+        "bgcolor": "rgba(255,255,255,0.85)",
+    }
+    return shape, note
+
+
+def right_axis(fig: dict[str, Any], title: str, *, y_range: Sequence[float] | None = None) -> None:
+    """Give `fig` a second y axis on the right, for traces made with `yaxis="y2"`."""
+    axis: dict[str, Any] = {
+        "title": {"text": title},
+        "overlaying": "y",
+        "side": "right",
+        "rangemode": "tozero",
+        "showgrid": False,
+    }
+    if y_range is not None:
+        axis["range"] = list(y_range)
+    fig["layout"]["yaxis2"] = axis
+    fig["layout"]["margin"]["r"] = 60
+
+
+def stacked(trace: dict[str, Any], group: str) -> dict[str, Any]:
+    """Stack a `line` trace on the others of `group`, filled below: parts of one whole."""
+    trace["stackgroup"] = group
+    trace["line"]["width"] = 0.5
+    return trace

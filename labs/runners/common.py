@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 
@@ -57,3 +57,20 @@ def outage_errors(params: Mapping[str, Any]) -> dict[str, str]:
             f"The outage must start before the watching ends (second {params['duration_s']})."
         )
     return errors
+
+
+def model_errors(build: Callable[..., Any], params: Mapping[str, Any]) -> dict[str, str]:
+    """The model's own cross-field refusal, put next to the field it names.
+
+    The capstone models raise ValueError starting with the param's name ("trigger_end_s
+    must be >= ..."), so the form shows the model's rule rather than a copy of it.
+    A message that names no param goes at the top of the form.
+    """
+    try:
+        build(**params)
+    except ValueError as exc:
+        message = str(exc)
+        first = message.split(" ", 1)[0]
+        field = first if first in params else "__all__"
+        return {field: message}
+    return {}

@@ -23,6 +23,7 @@ from labs.models import Run
 from labs.progress import SilentProgress
 from labs.roles import TEACHERS_GROUP
 from labs.runners.drain import LESSON_ARRIVALS
+from labs.sim.capstone.trapped import RECOMMENDED_CONTROLS
 from teaching.criteria import CriteriaError, parse_criteria
 from teaching.models import Assignment, Classroom, Membership, Submission
 
@@ -50,16 +51,19 @@ PLANS = {
         title="Free the trapped service",
         instructions=(
             "The spike is over but the service stays slow. Find the loop that keeps the "
-            "queue full and change the settings until the service recovers within a "
-            "minute, without losing a single payment."
+            "queue full and switch on the controls (from second 150) until the service "
+            "recovers, without losing a payment or leaving one with nobody in charge."
         ),
         criteria=(
             "recovered == true",
             "obligations_lost == 0",
-            "recovery_s <= 60",
-            "peak_backlog < 1000",
+            "obligations_unknown == 0",
+            "goodput_last_30s_rps >= 70",
         ),
-        submitted={"asha": {}, "ravi": {}},
+        presets={"trigger_start_s": 60, "trigger_end_s": 90, "spike_rps": 200.0},
+        locked=("trigger_start_s", "trigger_end_s", "spike_rps"),
+        # Asha switches on the controls (4 of 4); Ravi hands in the trap itself (1 of 4).
+        submitted={"asha": dict(RECOMMENDED_CONTROLS), "ravi": {}},
     ),
     "drain": Plan(
         title="Catch the burst sooner",
@@ -149,7 +153,7 @@ class Command(BaseCommand):
             return
         values = lab.defaults() | assignment.presets | params
         values = {k: v for k, v in values.items() if k != "seed"}
-        seed = assignment.presets.get("seed", 1 if lab.uses_seed else 0)
+        seed = assignment.presets.get("seed", lab.default_seed if lab.uses_seed else 0)
         try:
             result = run_lab(lab, values, seed, SilentProgress())
         except ValueError as exc:

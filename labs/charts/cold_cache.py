@@ -1,0 +1,77 @@
+"""Charts for the cold cache: where every read went, and the origin's load against its budget."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labs.charts.base import FAILED, FAST_FAIL, GREY, OK, figure, hline, line, stacked
+from labs.runners.common import num
+
+# Hits are the full answer (green), stale a degraded one (amber), 429 a refusal (red).
+OUTCOMES = {
+    "hit": ("fresh hit", OK),
+    "stale": ("bounded-stale copy", FAST_FAIL),
+    "coalesced": ("joined a fetch on its way", "#0a7ea4"),
+    "fetched": ("fetched from the origin", "#1f6feb"),
+    "rejected": ("fast 429", FAILED),
+}
+
+
+def reads(result: Mapping[str, Any]) -> dict[str, Any]:
+    s = result["series"]
+    x = s["second"]
+    return figure(
+        title="Every read each second, by what answered it (the parts add up to all reads)",
+        x_title="second after the restart",
+        y_title="reads per second",
+        traces=[
+            *(
+                stacked(line(x, s[name], words, color=colour), "reads")
+                for name, (words, colour) in OUTCOMES.items()
+            ),
+            line(x, s["offered"], "all reads", color="#1f2328", dash="dot"),
+        ],
+    )
+
+
+def origin(result: Mapping[str, Any]) -> dict[str, Any]:
+    s, summary, p = result["series"], result["summary"], result["params"]
+    x = s["second"]
+    shapes, notes = [], []
+    capacity, capacity_note = hline(
+        summary["origin_capacity_rps"],
+        f"origin can do {num(summary['origin_capacity_rps'])}/s",
+        FAILED,
+    )
+    shapes.append(capacity)
+    notes.append(capacity_note)
+    if p["origin_budget"]:
+        budget, budget_note = hline(
+            summary["origin_budget_rps"], f"budget {num(summary['origin_budget_rps'])}/s", GREY
+        )
+        budget_note["yanchor"] = "top"
+        shapes.append(budget)
+        notes.append(budget_note)
+    return figure(
+        title="Fetches the origin got each second, against its budget and what it can do",
+        x_title="second after the restart",
+        y_title="fetches per second",
+        traces=[
+            line(x, s["origin_fetches"], "fetches sent to the origin", color="#1f6feb"),
+            # Filled, so it still shows where it equals the fetches above it.
+            line(
+                x,
+                s["background_refreshes"],
+                "of them: background refreshes of stale copies",
+                color="#0a7ea4",
+                fill=True,
+            ),
+        ],
+        shapes=shapes,
+        annotations=notes,
+    )
+
+
+def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [reads(result), origin(result)]

@@ -1,0 +1,72 @@
+"""Charts for variable job cost: jobs vs work units waiting, the estimates, and the oldest jobs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labs.charts.base import COLORS, FAILED, GREY, OK, figure, line, right_axis, vline, window
+from labs.runners.common import num
+
+UNITS = "#8250df"
+
+
+def _incident(params: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    return window(params["incident_start_s"], params["incident_end_s"], "expensive mix")
+
+
+def backlog(result: Mapping[str, Any]) -> dict[str, Any]:
+    s, summary, p = result["series"], result["summary"], result["params"]
+    x = s["second"]
+    shape, note = _incident(p)
+    shapes, notes = [shape], [note]
+    end = p["incident_end_s"]
+    for key, words, colour in (
+        ("count_estimate_s", "count estimate", FAILED),
+        ("work_estimate_s", "work-unit estimate", GREY),
+        ("actual_drain_s", "actually drained", OK),
+    ):
+        if summary[key] is not None and end + summary[key] <= p["horizon_s"]:
+            mark, mark_note = vline(end + summary[key], f"{words}: {num(round(summary[key]))} s")
+            mark["line"]["color"] = colour
+            shapes.append(mark)
+            notes.append(mark_note)
+    # Stagger the labels so that close marks stay readable.
+    for i, n in enumerate(notes[1:]):
+        n["y"] = 0.92 - 0.08 * i
+    fig = figure(
+        title="Jobs waiting (left) and the work they hold (right), with the drain estimates",
+        x_title="second",
+        y_title="jobs waiting",
+        traces=[
+            line(x, s["backlog_jobs"], "jobs waiting", color=COLORS["backlog"]),
+            line(x, s["backlog_units"], "work units waiting", color=UNITS, yaxis="y2"),
+        ],
+        shapes=shapes,
+        annotations=notes,
+    )
+    right_axis(fig, "work units")
+    return fig
+
+
+def ages(result: Mapping[str, Any]) -> dict[str, Any]:
+    s, summary, p = result["series"], result["summary"], result["params"]
+    x = s["second"]
+    shape, note = _incident(p)
+    name = summary["oldest_expensive_job"]
+    return figure(
+        title="How long the oldest job, and the oldest expensive job, had waited"
+        + (f" ({name} named at {num(p['incident_end_s'])} s)" if name else ""),
+        x_title="second",
+        y_title="seconds waited",
+        traces=[
+            line(x, s["oldest_age_s"], "oldest job", color=COLORS["backlog"]),
+            line(x, s["oldest_expensive_age_s"], "oldest expensive job", color=UNITS, dash="dot"),
+        ],
+        shapes=[shape],
+        annotations=[note],
+    )
+
+
+def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [backlog(result), ages(result)]

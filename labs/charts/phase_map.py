@@ -1,0 +1,112 @@
+"""Charts for the phase map: recovered / trapped over spike size x duration, and the threshold."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labs.charts.base import FAILED, GREY, OK, figure, line, markers, vline
+from labs.runners.common import num
+
+
+def grid(result: Mapping[str, Any], plane: int) -> dict[str, Any]:
+    """One heat map: a cell per run, green if it recovered by itself, red if it stayed trapped."""
+    g, s = result["tables"]["grid"], result["summary"]
+    spikes, durations = g["spike_rps"], g["duration_s"]
+    base = g["base_rps"][plane]
+    cells = g["recovered"][plane]  # [duration][spike]
+    heat = {
+        "type": "heatmap",
+        "x": spikes,
+        "y": durations,
+        "z": [[1 if ok else 0 for ok in row] for row in cells],
+        "zmin": 0,
+        "zmax": 1,
+        "colorscale": [[0, FAILED], [0.5, FAILED], [0.5, OK], [1, OK]],
+        "showscale": False,
+        "xgap": 2,
+        "ygap": 2,
+        "name": "runs",
+        "showlegend": False,
+        "text": [
+            [
+                f"{num(spike)}/s for {num(duration)} s: {'recovered' if ok else 'trapped'}"
+                for spike, ok in zip(spikes, row, strict=True)
+            ]
+            for duration, row in zip(durations, cells, strict=True)
+        ],
+        "hoverinfo": "text",
+    }
+    traces: list[dict[str, Any]] = [heat]
+    # Where the spike leaves one timeout's worth of extra queue: (spike - capacity) x time.
+    capacity, limit = s["capacity_rps"], s["timeout_backlog"]
+    curve = [(x, limit / (x - capacity)) for x in _fine(spikes) if x > capacity]
+    curve = [(x, y) for x, y in curve if y <= max(durations) * 1.05]
+    if curve:
+        traces.append(
+            line(
+                [x for x, _ in curve],
+                [y for _, y in curve],
+                f"{num(limit)} extra requests (one timeout's worth of queue)",
+                color="#1f2328",
+                dash="dash",
+            )
+        )
+    title = "Green: recovered by itself. Red: stayed trapped."
+    if len(g["base_rps"]) > 1:
+        title += f" Normal load {num(base)}/s."
+    fig = figure(
+        title=title,
+        x_title="spike size (new requests per second)",
+        y_title="spike duration (s)",
+        traces=traces,
+        hovermode="closest",
+    )
+    fig["layout"]["yaxis"].pop("rangemode")
+    fig["layout"]["showlegend"] = True  # name the dashed line; the cells explain themselves
+    return fig
+
+
+def _fine(values: list[float], steps: int = 60) -> list[float]:
+    low, high = min(values), max(values)
+    if high == low:
+        return [low]
+    return [low + (high - low) * i / steps for i in range(steps + 1)]
+
+
+def threshold(result: Mapping[str, Any]) -> dict[str, Any]:
+    """Every run by the extra work its spike left, and the backlog it ended with."""
+    rows, s = result["series"], result["summary"]
+    traces = []
+    for ok, name, colour in ((True, "recovered", OK), (False, "trapped", FAILED)):
+        picked = [i for i, r in enumerate(rows["recovered"]) if r is ok]
+        traces.append(
+            markers(
+                [rows["excess_requests"][i] for i in picked],
+                [rows["final_backlog"][i] for i in picked],
+                name,
+                color=colour,
+                size=8,
+                text=[
+                    f"{num(rows['spike_rps'][i])}/s for {num(rows['duration_s'][i])} s "
+                    f"(normal {num(rows['base_rps'][i])}/s): {name}, "
+                    f"backlog at the end {num(rows['final_backlog'][i])}"
+                    for i in picked
+                ],
+            )
+        )
+    shape, note = vline(s["timeout_backlog"], "one timeout's worth of queue", GREY)
+    return figure(
+        title="Extra work each spike left vs the backlog at the end of its run",
+        x_title="extra requests = (spike - capacity) x duration",
+        y_title="backlog at the end",
+        traces=traces,
+        shapes=[shape],
+        annotations=[note],
+        hovermode="closest",
+    )
+
+
+def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    planes = range(len(result["tables"]["grid"]["base_rps"]))
+    return [*(grid(result, i) for i in planes), threshold(result)]

@@ -1,0 +1,118 @@
+"""Charts for the trapped service: the flows, the backlog and its age, and the payments."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labs.charts.base import (
+    COLORS,
+    FAILED,
+    FAST_FAIL,
+    GREY,
+    OK,
+    figure,
+    hline,
+    line,
+    right_axis,
+    stacked,
+    vline,
+    window,
+)
+from labs.runners.common import num
+from labs.runners.trapped_service import PAYMENT_WORDS, controls_on
+
+AGE = "#8250df"
+COMPLETED = "#57606a"
+# Payment states, from "still in the air" to "settled". Red only for lost, the one
+# state that must never happen; amber for unknown, which nobody owns.
+PAYMENT_COLOURS = {
+    "confirmed": OK,
+    "reconciled": "#0a7ea4",
+    "failed": GREY,
+    "pending": "#1f6feb",
+    "reconciling": AGE,
+    "unknown": FAST_FAIL,
+    "lost": FAILED,
+}
+
+
+def marks(params: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The trigger window, shaded, and the moment the controls went on."""
+    shape, note = window(params["trigger_start_s"], params["trigger_end_s"], "trigger")
+    shapes, notes = [shape], [note]
+    if params["recover_at_s"] < params["horizon_s"]:
+        on = bool(controls_on(params))
+        at = num(params["recover_at_s"])
+        line_shape, line_note = vline(
+            params["recover_at_s"],
+            f"controls on at {at} s" if on else f"recover_at_s = {at} s (no control on)",
+            color=OK if on else GREY,
+        )
+        shapes.append(line_shape)
+        notes.append(line_note)
+    return shapes, notes
+
+
+def flows(result: Mapping[str, Any]) -> dict[str, Any]:
+    s = result["series"]
+    x = s["second"]
+    shapes, notes = marks(result["params"])
+    return figure(
+        title="Each second: new requests, retries, all completions and useful completions",
+        x_title="second",
+        y_title="requests per second",
+        traces=[
+            line(x, s["arrivals"], "new requests", color=COLORS["arrived"]),
+            line(x, s["retries"], "retries", color=COLORS["retries"]),
+            line(x, s["completions"], "completions (all)", color=COMPLETED, dash="dot"),
+            line(x, s["useful"], "useful completions (caller still waiting)", color=OK),
+        ],
+        shapes=shapes,
+        annotations=notes,
+    )
+
+
+def backlog(result: Mapping[str, Any]) -> dict[str, Any]:
+    s, p = result["series"], result["params"]
+    x = s["second"]
+    shapes, notes = marks(p)
+    # Healthy means the oldest request is younger than half the timeout (the model's rule).
+    half_timeout_s = p["client_timeout_ms"] / 2000
+    level, level_note = hline(half_timeout_s, f"half the timeout ({num(half_timeout_s)} s)", AGE)
+    level["yref"] = level_note["yref"] = "y2"
+    fig = figure(
+        title="Backlog (left) and how long the oldest request has waited (right)",
+        x_title="second",
+        y_title="requests waiting or in service",
+        traces=[
+            line(x, s["backlog"], "backlog", color=COLORS["backlog"], fill=True),
+            line(x, s["oldest_age_s"], "age of the oldest request (s)", color=AGE, yaxis="y2"),
+        ],
+        shapes=[*shapes, level],
+        annotations=[*notes, level_note],
+    )
+    right_axis(fig, "seconds")
+    return fig
+
+
+def payments(result: Mapping[str, Any]) -> dict[str, Any]:
+    s = result["series"]
+    x = s["second"]
+    shapes, notes = marks(result["params"])
+    return figure(
+        title="Payments by state (every payment is in exactly one)",
+        x_title="second",
+        y_title="payments",
+        traces=[
+            stacked(line(x, s[f"payments_{state}"], words, color=colour), "payments")
+            for state, colour in PAYMENT_COLOURS.items()
+            for words in [PAYMENT_WORDS[state]]
+        ],
+        shapes=shapes,
+        annotations=notes,
+    )
+
+
+def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [flows(result), backlog(result), payments(result)]

@@ -1,0 +1,226 @@
+"""The before/after report: a recovery procedure written from what two runs measured."""
+
+from __future__ import annotations
+
+import copy
+from functools import cache
+
+import pytest
+
+from labs import reports
+from labs.report_markdown import render
+from labs.runners.trapped_service import pair_params
+from tests.lab_helpers import lab, run
+
+NAIVE = {"drop_expired": True, "limit_retries": True, "drop_payments": True}
+STEPS = [
+    "stop-amplification",
+    "drop-expired",
+    "reconcile-payments",
+    "admit-below-capacity",
+    "reopen",
+]
+LINKS = {
+    "before": "http://x/runs/b/",
+    "after": "http://x/runs/a/",
+    "before_obligations": "http://x/runs/b/obligations/",
+    "after_obligations": "http://x/runs/a/obligations/",
+}
+
+
+@cache
+def pair() -> tuple[dict, dict]:
+    """The one-click pair on the defaults: controls off, then the recommended set on."""
+    before, after = pair_params(lab("trapped-service").defaults())
+    return run("trapped-service", **before), run("trapped-service", **after)
+
+
+def report(before: dict, after: dict) -> dict:
+    return reports.build(
+        {"id": "b", "owner": "alice", "result": before},
+        {"id": "a", "owner": "alice", "result": after},
+    )
+
+
+def verdicts(built: dict) -> dict[str, str]:
+    return {step["key"]: step["verdict"] for step in built["procedure"]}
+
+
+def test_it_finds_every_step_worked_when_the_controls_free_the_service():
+    built = report(*pair())
+    assert list(verdicts(built)) == STEPS
+    assert set(verdicts(built).values()) == {"worked"}
+    assert built["worked"] == 5
+    assert built["outcome"] == (
+        "After the controls went on at 150 s the service recovered at 151 s and no payment "
+        "was lost."
+    )
+
+
+def test_it_finds_no_step_worked_for_two_trapped_runs():
+    before, _ = pair()
+    built = report(before, before)
+    assert verdicts(built) == dict.fromkeys(STEPS[:4], "did not work") | {"reopen": "not reached"}
+    assert built["outcome"].startswith("After 150 s the service did not recover")
+
+
+def test_it_puts_the_measured_figure_in_each_step():
+    steps = {s["key"]: s for s in report(*pair())["procedure"]}
+    amplification = steps["stop-amplification"]
+    assert amplification["figure"] == (
+        "After 150 s: 0.01 retries per new request. The spare capacity (100/s for 79.4/s of "
+        "new requests) can carry at most 0.26."
+    )
+    assert amplification["before"] == "2 retries per new request"
+    assert "1,952 expired items were dropped unserved" in steps["drop-expired"]["figure"]
+    assert (
+        "0 payments lost, 0 unknown with no owner, 326 reconciled"
+        in (steps["reconcile-payments"]["figure"])
+    )
+    assert (
+        "82.4 requests/s let in; safe useful capacity 98/s"
+        in (steps["admit-below-capacity"]["figure"])
+    )
+    assert "the limit rose from 90/s to no limit at 183 s" in steps["reopen"]["figure"]
+    assert steps["reconcile-payments"]["controls"] == ["reconcile timed-out payments"]
+
+
+def _after_150(result: dict, name: str, value: float) -> None:
+    values = result["series"][name]
+    values[150:] = [value] * len(values[150:])
+
+
+def _more_retries(r):
+    _after_150(r, "retries", 300)
+
+
+def _wasted_work(r):
+    # 12 wasted for about 80 useful a second: over the 10% target, while the capacity left
+    # for useful work (88%) still exceeds what is let in, so only this step changes.
+    _after_150(r, "wasted", 12)
+
+
+def _lost_payment(r):
+    r["summary"]["obligations_lost"] = 1
+
+
+def _too_much_let_in(r):
+    _after_150(r, "admitted", 150)
+
+
+def _not_healthy_at_the_end(r):
+    r["summary"]["recovered"] = False
+
+
+def _never_drained(r):
+    r["summary"]["actual_drain_s"] = None
+
+
+@pytest.mark.parametrize(
+    ("change", "step", "verdict"),
+    [
+        (_more_retries, "stop-amplification", "did not work"),
+        (_wasted_work, "drop-expired", "did not work"),
+        (_lost_payment, "reconcile-payments", "did not work"),
+        (_too_much_let_in, "admit-below-capacity", "did not work"),
+        (_not_healthy_at_the_end, "reopen", "did not work"),
+        (_never_drained, "reopen", "not reached"),
+    ],
+)
+def test_it_changes_a_steps_verdict_when_its_figure_changes(change, step, verdict):
+    before, after = pair()
+    changed = copy.deepcopy(after)
+    change(changed)
+    built = report(before, changed)
+    assert verdicts(built)[step] == verdict
+    others = {k: v for k, v in verdicts(built).items() if k != step}
+    assert set(others.values()) == {"worked"}
+
+
+def test_it_fails_the_payments_step_of_a_naive_drop():
+    before, _ = pair()
+    naive = run("trapped-service", **NAIVE)
+    step = next(s for s in report(before, naive)["procedure"] if s["key"] == "reconcile-payments")
+    assert step["verdict"] == "did not work"
+    assert step["figure"].startswith("At the end: 73 payments lost, 257 unknown with no owner")
+    assert step["controls"] == ["drop expired payments too (naive)"]
+
+
+def test_it_sets_the_drain_estimate_against_the_actual_drain():
+    drain = report(*pair())["drain"]
+    assert drain["after"] | {"gap": ""} == {
+        "at_s": 150,
+        "backlog": 2008,
+        "net_rps": 12.0,
+        "estimate_s": 167.333,
+        "actual_s": 3.0,
+        "held": False,
+        "gap": "",
+        "oldest_age_at_start_s": 19.592,
+        "healthy_from_s": 151,
+    }
+    assert "discarded at the dequeue check" in drain["after"]["gap"]
+    assert drain["before"]["estimate_s"] is None and drain["before"]["actual_s"] is None
+
+
+def test_it_says_what_was_simulated():
+    built = report(*pair())
+    assert built["same_seed"]
+    assert "Both runs used seed 5" in built["simulated"][1]
+    assert [c["name"] for c in built["changed_params"]] == [
+        "admission_limit",
+        "limit_retries",
+        "drop_expired",
+        "reconcile_payments",
+        "reserve_share",
+    ]
+    assert built["runs"]["after"]["params"]["reserve_share"] == 0.25
+    assert len(built["timelines"]["before"]["backlog"]) == 300
+
+
+def test_it_refuses_a_run_of_another_lab():
+    with pytest.raises(ValueError, match="is not a trapped-service run"):
+        report(run("job-cost", horizon_s=60, incident_end_s=40), pair()[1])
+
+
+def test_it_writes_the_figures_into_the_markdown():
+    text = render(report(*pair()), title="Report", links=LINKS)
+    assert text.startswith("# Report\n")
+    assert "| Backlog at the end | 2,008 | 6 |" in text
+    assert "| Payments reconciled | 0 | 326 |" in text
+    assert "## Recovery procedure (5 of 5 steps worked)" in text
+    assert "### 1. Stop the amplification: worked" in text
+    assert "- Measured: After 150 s: 0.01 retries per new request." in text
+    assert "| after | 150 s | 2008 | 12.0/s | 167.333 s | 3.0 s | no |" in text
+    assert "| 150 | 2006 | 68 | 19.562 | 0.892 |" in text  # the timeline, every 10 s
+    assert "| 160 | " in text and "| 290 | " in text
+    assert "- After: http://x/runs/a/obligations/" in text
+    assert "Before (seed 5): `horizon_s=300`, `base_rps=80`" in text
+    assert "`admission_limit` false → true" in text and "`reserve_share` 0 → 0.25" in text
+    assert "python manage.py lab run trapped-service --seed 5\n" in text
+    assert (
+        "python manage.py lab run trapped-service --seed 5 --set admission_limit=true "
+        "--set limit_retries=true --set drop_expired=true --set reconcile_payments=true "
+        "--set reserve_share=0.25\n" in text
+    )
+
+
+def test_it_keeps_pipes_in_a_cell_from_breaking_the_markdown_table():
+    built = report(*pair())
+    built["compared"][0]["figure"] = "a | b"
+    assert "| a \\| b | no | yes |" in render(built, title="R", links=LINKS)
+
+
+def test_it_judges_nothing_when_the_controls_never_went_on():
+    before, _ = pair()
+    never = run("trapped-service", horizon_s=120, recover_at_s=120, limit_retries=True)
+    built = report(before, never)
+    assert set(verdicts(built).values()) == {"not reached"}
+    assert built["procedure"][0]["figure"] == "The controls never went on."
+    assert built["outcome"].startswith("The controls never went on")
+
+
+def test_it_says_when_the_after_run_recovered_by_itself():
+    mild = run("trapped-service", spike_rps=120, trigger_end_s=63, horizon_s=160)
+    built = report(pair()[0], mild)
+    assert built["outcome"] == "The service recovered by itself at 64 s, and no payment was lost."

@@ -1,0 +1,73 @@
+"""Assignment 05's phase map: which spikes the service shakes off, and which trap it."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from labs.charts.base import FAILED, OK
+from labs.execution import run_lab
+from labs.progress import SilentProgress
+from tests.lab_helpers import headline, lab, refusal, run
+
+SMALL_MAP = {"spike_steps": 3, "duration_steps": 3, "spike_min_rps": 100, "spike_max_rps": 180}
+
+
+@cache
+def default_map() -> dict:
+    """The phase map's default 10 x 10 grid: a few seconds, so run once for the module."""
+    return run("phase-map")
+
+
+def test_it_maps_both_recovered_and_trapped_spikes_with_the_defaults():
+    s = default_map()["summary"]
+    assert (s["runs"], s["recovered_runs"], s["trapped_runs"]) == (100, 28, 72)
+    grid = default_map()["tables"]["grid"]["recovered"][0]
+    assert grid[0][0] is True  # 100/s for 1 s: shaken off
+    assert grid[-1][-1] is False  # 190/s for 10 s: trapped
+
+
+def test_it_says_where_the_hidden_capacity_ends():
+    text = headline("phase-map", default_map())
+    assert "the service shook off 28 by itself and 72 left it trapped" in text
+    assert "the smallest spike that trapped it left 70 requests more" in text
+    assert "the largest it recovered from left 90" in text
+
+
+def test_it_colours_each_cell_by_whether_it_recovered():
+    result = run("phase-map", **SMALL_MAP)
+    heat, threshold = lab("phase-map").charts(result)
+    cells = result["tables"]["grid"]["recovered"][0]
+    assert heat["data"][0]["z"] == [[1 if ok else 0 for ok in row] for row in cells]
+    assert heat["data"][0]["colorscale"][0][1] == FAILED
+    assert heat["data"][0]["colorscale"][-1][1] == OK
+    assert [t["name"] for t in threshold["data"]] == ["recovered", "trapped"]
+
+
+def test_it_draws_one_map_per_base_load():
+    result = run("phase-map", **SMALL_MAP, base_min_rps=60, base_max_rps=80, base_steps=2)
+    figures = lab("phase-map").charts(result)
+    assert len(figures) == 3
+    assert "Normal load 60/s" in figures[0]["layout"]["title"]["text"]
+
+
+def test_it_moves_the_progress_bar_after_every_run_of_the_map():
+    seen = []
+
+    class Recording(SilentProgress):
+        def update(self, done, total, live=None):
+            seen.append((done, total))
+
+    chosen = lab("phase-map")
+    run_lab(chosen, chosen.defaults() | SMALL_MAP, 5, Recording())
+    assert seen == [(n, 9) for n in range(1, 10)]
+
+
+def test_it_refuses_a_grid_the_model_refuses():
+    assert (
+        "spike_max_rps must be >= spike_min_rps"
+        in refusal("phase-map", spike_min_rps=150, spike_max_rps=100)["spike_max_rps"][0]
+    )
+    assert (
+        "must be <= 400"
+        in refusal("phase-map", spike_steps=40, duration_steps=40)["spike_steps"][0]
+    )

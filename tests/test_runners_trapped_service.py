@@ -1,0 +1,130 @@
+"""Assignment 05's main lab, `trapped-service`: the trap, the controls, and the payments."""
+
+from __future__ import annotations
+
+from labs.charts.trapped_service import PAYMENT_COLOURS
+from labs.runners.trapped_service import CONTROLS_GROUP, CONTROLS_OFF, pair_params
+from labs.sim.capstone import RECOMMENDED_CONTROLS
+from tests.lab_helpers import form, headline, lab, refusal, run
+
+NAIVE = {"drop_expired": True, "limit_retries": True, "drop_payments": True}
+
+
+def test_it_groups_the_form_like_the_assignment():
+    groups = [group for group, _ in form("trapped-service").groups()]
+    assert groups == ["Workload", "Service", "Clients", "Trigger", CONTROLS_GROUP, "Randomness"]
+
+
+def test_it_takes_every_default_and_bound_from_the_models_spec():
+    p = lab("trapped-service").param("admit_rps")
+    assert (p.default, p.min, p.max, p.kind, p.unit) == (90.0, 1, 100000, "float", "/s")
+    assert lab("trapped-service").param("discipline").choices == (
+        ("fifo", "fifo"),
+        ("lifo", "lifo"),
+        ("codel", "codel"),
+    )
+
+
+def test_it_keeps_the_service_trapped_long_after_the_spike_with_the_defaults():
+    result = run("trapped-service")
+    s, series = result["summary"], result["series"]
+    assert not s["recovered"]
+    # 210 s after the spike ended the queue is still full and nobody gets a useful answer...
+    assert series["backlog"][-1] == s["final_backlog"] == 2008
+    assert s["final_oldest_age_s"] > 10 and s["goodput_last_30s_rps"] == 0
+    # ... because each caller keeps retrying: the loop, not the spike, holds the load up.
+    after = slice(100, 300)
+    assert sum(series["retries"][after]) > 1.5 * sum(series["arrivals"][after])
+
+
+def test_it_drains_the_queue_with_the_controls_on():
+    s = run("trapped-service", **RECOMMENDED_CONTROLS)["summary"]
+    assert (s["recovered"], s["recovered_at_s"], s["final_backlog"]) == (True, 151, 6)
+    assert s["goodput_recovered"] and s["obligations_lost"] == 0
+
+
+def test_it_loses_payments_when_dropping_naively_and_none_when_reconciling():
+    naive = run("trapped-service", **NAIVE)["summary"]
+    careful = run("trapped-service", **(NAIVE | {"drop_payments": False}), reconcile_payments=True)
+    careful = careful["summary"]
+    assert naive["obligations_lost"] == 73 and naive["obligations_unknown"] == 257
+    assert careful["obligations_lost"] == careful["obligations_unknown"] == 0
+    assert careful["obligations_reconciled"] == 330
+    # The queue empties the same way in both: only the ledger tells them apart.
+    assert naive["final_backlog"] == careful["final_backlog"]
+    assert naive["obligations_accounted"] and careful["obligations_accounted"]
+
+
+def test_it_repeats_a_run_with_the_same_seed_and_not_with_another():
+    first = run("trapped-service", seed=9, horizon_s=120, recover_at_s=120)
+    assert run("trapped-service", seed=9, horizon_s=120, recover_at_s=120) == first
+    assert run("trapped-service", seed=10, horizon_s=120, recover_at_s=120) != first
+
+
+def test_it_says_the_trap_and_the_recovery_in_words():
+    trapped = headline("trapped-service", run("trapped-service"))
+    assert (
+        "The spike ended at 90 s but the queue was still 2,008 deep at 300 s, and its oldest "
+        "request had waited 20.4 s: the service stayed trapped." in trapped
+    )
+    assert "Controls on: none." in trapped
+    assert "783 unknown (nobody in charge)" in trapped
+    assert "the estimate said it would never drain; it did not drain" in trapped
+    freed = headline("trapped-service", run("trapped-service", **RECOMMENDED_CONTROLS))
+    assert "With the controls on from 150 s it recovered at 151 s and no payment was lost." in freed
+    assert "326 reconciled later" in freed
+    assert "the estimate said it would drain in 167.3 s; it drained in 3 s" in freed
+    naive = headline("trapped-service", run("trapped-service", **NAIVE))
+    assert "recovered at 153 s and 73 payments were lost." in naive
+
+
+def test_it_says_when_the_service_recovers_by_itself():
+    text = headline("trapped-service", run("trapped-service", spike_rps=120, trigger_end_s=63))
+    assert "It recovered by itself at 64 s, 1 s after the spike ended." in text
+
+
+def test_it_marks_the_trigger_and_the_controls_on_the_timelines():
+    flows, backlog, payments = lab("trapped-service").charts(
+        run("trapped-service", **RECOMMENDED_CONTROLS)
+    )
+    assert [t["name"] for t in flows["data"]] == [
+        "new requests",
+        "retries",
+        "completions (all)",
+        "useful completions (caller still waiting)",
+    ]
+    trigger, controls, *_ = backlog["layout"]["shapes"]
+    assert (trigger["x0"], trigger["x1"]) == (60, 90)
+    assert controls["x0"] == controls["x1"] == 150
+    assert "controls on at 150 s" in [n["text"] for n in backlog["layout"]["annotations"]]
+    assert backlog["data"][1]["yaxis"] == "y2" and "yaxis2" in backlog["layout"]
+    assert [t["line"]["color"] for t in payments["data"]] == list(PAYMENT_COLOURS.values())
+    assert {t["stackgroup"] for t in payments["data"]} == {"payments"}
+
+
+def test_it_says_no_control_was_on_at_recover_at_s():
+    backlog = lab("trapped-service").charts(run("trapped-service"))[1]
+    notes = [n["text"] for n in backlog["layout"]["annotations"]]
+    assert "recover_at_s = 150 s (no control on)" in notes
+
+
+def test_it_shows_the_models_cross_field_rules_next_to_the_field():
+    assert (
+        "trigger_end_s must be >= trigger_start_s"
+        in refusal("trapped-service", trigger_end_s=50)["trigger_end_s"][0]
+    )
+    both = refusal("trapped-service", drop_payments=True, reconcile_payments=True)
+    assert "can't both be on" in both["drop_payments"][0]
+    too_big = refusal("trapped-service", base_rps=20000)
+    assert "300,000" in too_big["__all__"][0]
+
+
+def test_it_pairs_the_form_with_the_controls_off_then_on():
+    defaults = lab("trapped-service").defaults()
+    before, after = pair_params(defaults)
+    assert before == defaults | CONTROLS_OFF
+    assert after == defaults | RECOMMENDED_CONTROLS
+    ticked = defaults | {"drop_expired": True, "limit_retries": True}
+    before, after = pair_params(ticked)
+    assert not before["drop_expired"] and not before["limit_retries"]
+    assert after == ticked  # the student's own choice, not the recommended set
