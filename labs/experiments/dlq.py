@@ -3,6 +3,10 @@
 Redriving everything at once would hand the fixed consumer the whole backlog in one go, the
 same burst that may have broken it. So `redrive_all` moves messages through a small token
 bucket: at most `rate_per_s` per second, like SQS's message move task with a maximum velocity.
+
+`copy_dead_letters` keeps a run's parked messages after the run: the run's own keys are all
+deleted when it ends, so the DLQ is first copied into a queue of another namespace (with a
+TTL of its own), where an operator can still look at it and redrive it.
 """
 
 from __future__ import annotations
@@ -12,7 +16,30 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from labs.experiments.limits import check_float
+from labs.experiments.namespace import Namespace
 from labs.experiments.queue import RedisQueue
+
+COPY_CHUNK = 200
+
+# KEYS: dlq, dlq index. ARGV: ttl_ms, then (entry id, msg_id, body, receives, error, sent_ms)
+# sextets. A message already parked in the target is skipped, so copying twice is harmless.
+_PARK_COPIES = """
+local n = 0
+for i = 2, #ARGV, 6 do
+  local m = ARGV[i + 1]
+  if redis.call('HEXISTS', KEYS[2], m) == 0 then
+    local f = {'m', m, 'b', ARGV[i + 2], 'r', ARGV[i + 3], 'e', ARGV[i + 4], 's', ARGV[i + 5]}
+    -- Keep the original entry id (the time it was parked) when the target allows it.
+    local ok = redis.pcall('XADD', KEYS[1], ARGV[i], unpack(f))
+    if type(ok) == 'table' and ok.err then ok = redis.call('XADD', KEYS[1], '*', unpack(f)) end
+    redis.call('HSET', KEYS[2], m, ok)
+    n = n + 1
+  end
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
+return n
+"""
 
 
 @dataclass
@@ -72,3 +99,44 @@ def redrive_all(
             break  # the DLQ is empty
     report.duration_s = clock() - start
     return report
+
+
+def copy_dead_letters(source: RedisQueue, target: RedisQueue) -> int:
+    """Copy every message parked in `source`'s DLQ into `target`'s DLQ; returns how many.
+
+    Each keeps its id, body, receive count, last error and the time it was parked. The copy
+    is read from `source` in slices and written to `target` one slice per script, so it is
+    meant for a source nobody is writing to any more (a run whose workers have stopped).
+    `target` may live under another namespace (another hash tag): no script touches both.
+    """
+    park = target.r.register_script(_PARK_COPIES)
+    copied = 0
+    start = "-"
+    while True:
+        entries = source.r.xrange(source.dlq, min=start, count=COPY_CHUNK)
+        if not entries:
+            break
+        args: list[str | int] = [target.ns.ttl_ms]
+        for entry_id, f in entries:
+            args += [entry_id.decode(), f[b"m"], f[b"b"], f[b"r"], f[b"e"], f[b"s"]]
+        copied += int(park(keys=[target.dlq, target.dlq_index], args=args))
+        if len(entries) < COPY_CHUNK:
+            break
+        start = "(" + entries[-1][0].decode()
+    return copied
+
+
+def keep_dead_letters(queue: RedisQueue, into: Namespace) -> int:
+    """Make a queue under `into` with `queue`'s rules and copy `queue`'s DLQ into it.
+
+    What an experiment calls just before its run's keys are deleted, so the parked
+    messages outlive the run for as long as `into`'s TTL. Returns how many were kept.
+    """
+    kept = RedisQueue(
+        queue.r,
+        into,
+        visibility_timeout_s=queue.visibility_timeout_s,
+        max_receives=queue.max_receives,
+        retention_s=queue.retention_s,
+    )
+    return copy_dead_letters(queue, kept)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from labs.experiments.dlq import redrive_all
+from labs.experiments.dlq import copy_dead_letters, keep_dead_letters, redrive_all
 from labs.experiments.metrics import queue_panel
 from labs.experiments.queue import RedisQueue
 from tests.experiments.conftest import wait_for
@@ -101,3 +101,28 @@ def test_redrive_refuses_a_rate_outside_the_bounds(r, ns):
     q = RedisQueue(r, ns, create=False)
     with pytest.raises(ValueError, match="rate_per_s"):
         redrive_all(q, rate_per_s=0)
+
+
+def test_keep_copies_the_dlq_into_another_namespace_with_its_ttl(r, ns):
+    q = RedisQueue(r, ns.child("run"), visibility_timeout_s=0.4, max_receives=1)
+    park(q, ["pdf-3", "pdf-7"])
+    before = q.dead_letters()
+    kept_ns = ns.child("kept")
+    kept_ns.ttl_s = 30.0
+    assert keep_dead_letters(q, kept_ns) == 2
+    kept = RedisQueue(r, kept_ns, create=False)
+    assert kept.dead_letters() == before  # id, body, receives, last error, both times
+    assert 0 < r.pttl(kept.dlq) <= 30_000
+    ns.child("run").cleanup(r)  # the run's own keys go; the copy stays and works
+    assert kept.redrive("pdf-7")
+    [m] = kept.receive("fixed")
+    assert (m.msg_id, m.body) == ("pdf-7", "body of pdf-7")
+
+
+def test_copying_twice_keeps_each_message_once(r, ns):
+    q = RedisQueue(r, ns.child("run"), max_receives=1)
+    park(q, [f"pdf-{i}" for i in range(5)])
+    kept = RedisQueue(r, ns.child("kept"))
+    assert copy_dead_letters(q, kept) == 5
+    assert copy_dead_letters(q, kept) == 0
+    assert kept.dlq_depth() == 5
