@@ -13,7 +13,13 @@ the DLQ is copied into just before the cleanup, so it can still be inspected and
 
 from labs.experiments.breaker import RedisBreakerStorage, shared_breaker
 from labs.experiments.burst import LESSON_12_ARRIVALS, burst
-from labs.experiments.dlq import RedriveReport, copy_dead_letters, keep_dead_letters, redrive_all
+from labs.experiments.dlq import (
+    RedriveReport,
+    copy_dead_letters,
+    keep_dead_letters,
+    open_kept,
+    redrive_all,
+)
 from labs.experiments.effects import Effects
 from labs.experiments.failure import failure
 from labs.experiments.fanout import fanout
@@ -55,6 +61,7 @@ __all__ = [
     "fanout",
     "keep_dead_letters",
     "flaky",
+    "open_kept",
     "outage",
     "poison",
     "queue_panel",

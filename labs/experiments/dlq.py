@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import redis
+
 from labs.experiments.limits import check_float
 from labs.experiments.namespace import Namespace
 from labs.experiments.queue import RedisQueue
@@ -130,7 +132,9 @@ def keep_dead_letters(queue: RedisQueue, into: Namespace) -> int:
     """Make a queue under `into` with `queue`'s rules and copy `queue`'s DLQ into it.
 
     What an experiment calls just before its run's keys are deleted, so the parked
-    messages outlive the run for as long as `into`'s TTL. Returns how many were kept.
+    messages outlive the run for `into`'s TTL. The rules go in a `kept` hash written once
+    and never refreshed: its TTL is when the kept queue ends, whatever is done to it
+    meanwhile (see `open_kept`). Returns how many messages were kept.
     """
     kept = RedisQueue(
         queue.r,
@@ -139,4 +143,37 @@ def keep_dead_letters(queue: RedisQueue, into: Namespace) -> int:
         max_receives=queue.max_receives,
         retention_s=queue.retention_s,
     )
-    return copy_dead_letters(queue, kept)
+    copied = copy_dead_letters(queue, kept)
+    queue.r.hset(
+        into.key("kept"),
+        mapping={
+            "visibility_timeout_s": queue.visibility_timeout_s,
+            "max_receives": queue.max_receives,
+            "retention_s": queue.retention_s,
+            "kept": copied,
+        },
+    )
+    queue.r.pexpire(into.key("kept"), into.ttl_ms)
+    return copied
+
+
+def open_kept(r: redis.Redis, run_id: str) -> RedisQueue | None:
+    """The queue `keep_dead_letters` made under namespace `run_id`, or None once it expired.
+
+    The namespace it is opened with has the TTL the kept queue has left, so nothing done
+    to it (a redrive, a drain) keeps any of its keys beyond that moment.
+    """
+    ns = Namespace(run_id)
+    rules = {k.decode(): v.decode() for k, v in r.hgetall(ns.key("kept")).items()}
+    left_ms = r.pttl(ns.key("kept"))
+    if not rules or left_ms < 1000:
+        return None
+    ns.ttl_s = left_ms / 1000
+    return RedisQueue(
+        r,
+        ns,
+        visibility_timeout_s=float(rules["visibility_timeout_s"]),
+        max_receives=int(rules["max_receives"]),
+        retention_s=float(rules["retention_s"]),
+        create=False,
+    )

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from labs.experiments.dlq import copy_dead_letters, keep_dead_letters, redrive_all
+from labs.experiments.dlq import copy_dead_letters, keep_dead_letters, open_kept, redrive_all
 from labs.experiments.metrics import queue_panel
+from labs.experiments.namespace import Namespace
 from labs.experiments.queue import RedisQueue
 from tests.experiments.conftest import wait_for
 
@@ -103,20 +106,28 @@ def test_redrive_refuses_a_rate_outside_the_bounds(r, ns):
         redrive_all(q, rate_per_s=0)
 
 
-def test_keep_copies_the_dlq_into_another_namespace_with_its_ttl(r, ns):
+def test_keep_copies_the_dlq_into_another_namespace_that_ends_on_time(r, ns):
     q = RedisQueue(r, ns.child("run"), visibility_timeout_s=0.4, max_receives=1)
     park(q, ["pdf-3", "pdf-7"])
     before = q.dead_letters()
-    kept_ns = ns.child("kept")
-    kept_ns.ttl_s = 30.0
-    assert keep_dead_letters(q, kept_ns) == 2
-    kept = RedisQueue(r, kept_ns, create=False)
-    assert kept.dead_letters() == before  # id, body, receives, last error, both times
-    assert 0 < r.pttl(kept.dlq) <= 30_000
-    ns.child("run").cleanup(r)  # the run's own keys go; the copy stays and works
-    assert kept.redrive("pdf-7")
-    [m] = kept.receive("fixed")
-    assert (m.msg_id, m.body) == ("pdf-7", "body of pdf-7")
+    into = Namespace(f"{ns.run_id}-kept", ttl_s=30)
+    try:
+        assert keep_dead_letters(q, into) == 2
+        ns.child("run").cleanup(r)  # the run's own keys go; the copy stays and works
+        kept = open_kept(r, into.run_id)
+        assert kept is not None
+        assert (kept.visibility_timeout_s, kept.max_receives) == (0.4, 1)
+        assert kept.dead_letters() == before  # id, body, receives, last error, both times
+        assert 29 < kept.ns.ttl_s <= 30
+        time.sleep(1.1)
+        # Acting on it does not push its end back: every key keeps the time it had left.
+        assert open_kept(r, into.run_id).redrive("pdf-7")
+        assert max(r.pttl(k) for k in into.keys(r)) <= 29_000
+        [m] = kept.receive("fixed")
+        assert (m.msg_id, m.body) == ("pdf-7", "body of pdf-7")
+    finally:
+        into.cleanup(r)
+    assert open_kept(r, into.run_id) is None
 
 
 def test_copying_twice_keeps_each_message_once(r, ns):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from labs.experiments.namespace import Namespace
 from labs.experiments.poison import poison
 from labs.experiments.queue import RedisQueue
 from tests.experiments.helpers import assert_lab_result
