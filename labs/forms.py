@@ -192,3 +192,17 @@ class CompareForm(forms.Form):
                 "only runs of the same lab can be compared."
             )
         return runs
+
+
+class RedriveForm(forms.Form):
+    """Redrive one parked message (by id) or, with no id, the whole DLQ."""
+
+    message = forms.CharField(
+        required=False, max_length=200, help_text="The message's id; empty: all of them."
+    )
+
+
+class PurgeForm(forms.Form):
+    """Which of the kept queue's two lists to empty."""
+
+    what = forms.ChoiceField(choices=[("dlq", "the dead-letter queue"), ("queue", "the queue")])

@@ -12,5 +12,8 @@ urlpatterns = [
     path("runs/<uuid:run_id>.csv", views.run_csv, name="run-csv"),
     path("runs/<uuid:run_id>/label/", views.run_label, name="run-label"),
     path("runs/<uuid:run_id>/rerun/", views.run_rerun, name="run-rerun"),
+    path("runs/<uuid:run_id>/queue/", views.queue_panel, name="run-queue"),
+    path("runs/<uuid:run_id>/queue/redrive/", views.queue_redrive, name="run-queue-redrive"),
+    path("runs/<uuid:run_id>/queue/purge/", views.queue_purge, name="run-queue-purge"),
     path("runs/compare/", views.run_compare, name="run-compare"),
 ]

@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 
 LESSON_LABS = {
-    "lesson-07": ["fanout", "busy-minute", "at-least-once"],
-    "lesson-12": ["drain", "drain-compare"],
+    "lesson-07": ["fanout", "busy-minute", "at-least-once", "fanout-live"],
+    "lesson-12": ["drain", "drain-compare", "burst-live"],
     "lesson-13": [
         "timeouts",
         "backoff",
@@ -17,6 +17,9 @@ LESSON_LABS = {
         "idempotent-charges",
         "poison-messages",
         "availability",
+        "poison-live",
+        "retries-live",
+        "breaker-live",
     ],
 }
 

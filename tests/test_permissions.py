@@ -14,6 +14,7 @@ from django.conf import settings
 from django.shortcuts import resolve_url
 from django.urls import reverse
 
+from labs.models import Run
 from teaching.models import Assignment, Submission
 from tests.base import DUE, finished_run, make_user
 
@@ -27,6 +28,7 @@ class World:
     run: object  # alice's, submitted to assignment A
     other_run: object  # alice's, submitted to a second assignment of class A
     submission: object
+    experiment: object  # alice's real-queue run, submitted to class A; its queue has expired
 
 
 @pytest.fixture
@@ -41,7 +43,14 @@ def world(school, published, frozen) -> World:
         assignment=school.assignment_a, student=school.alice, run=run
     )
     Submission.objects.create(assignment=second, student=school.alice, run=other_run)
-    return World(school, run, other_run, submission)
+    experiment = Run.objects.create(
+        owner=school.alice, lab="poison-live", params={}, seed=0, status="succeeded"
+    )
+    poison = Assignment.objects.create(
+        classroom=school.class_a, title="Poison", lab="poison-live", due_at=DUE
+    )
+    Submission.objects.create(assignment=poison, student=school.alice, run=experiment)
+    return World(school, run, other_run, submission, experiment)
 
 
 def r(name, *args):
@@ -64,6 +73,7 @@ MEMBERS = (LOGIN, 200, 404, 200, 404)  # alice and her teacher; others as if it 
 TEACHER_ONLY = (LOGIN, 403, 404, 200, 404)  # alice knows the class, so she is told no
 TEACHER_ACTION = (LOGIN, 403, 404, 302, 404)
 ANY_USER = (LOGIN, 200, 200, 200, 200)
+MEMBERS_REDIRECT = (LOGIN, 302, 404, 302, 404)
 
 MATRIX = [
     # (name, method, url, data, expected answers by role)
@@ -95,6 +105,22 @@ MATRIX = [
         lambda w: f"{r('run-compare')}?run={w.run.pk}&run={w.other_run.pk}",
         None,
         MEMBERS,
+    ),
+    # Only the owner acts on a run's queue; here it has expired, which she is told (410).
+    ("queue panel", "get", lambda w: r("run-queue", w.experiment.pk), None, MEMBERS_REDIRECT),
+    (
+        "redrive",
+        "post",
+        lambda w: r("run-queue-redrive", w.experiment.pk),
+        {"message": "pdf-3"},
+        (LOGIN, 410, 404, 403, 404),
+    ),
+    (
+        "purge",
+        "post",
+        lambda w: r("run-queue-purge", w.experiment.pk),
+        {"what": "dlq"},
+        (LOGIN, 410, 404, 403, 404),
     ),
     ("my classes", "get", lambda w: r("class-list"), None, ANY_USER),
     (
@@ -211,7 +237,8 @@ def test_it_covers_every_url_of_the_site():
         "run-label", "run-rerun", "run-compare", "class-list", "class-new", "class-join",
         "class-detail", "student-add", "student-remove", "assignment-new", "assignment-edit",
         "assignment-detail", "assignment-run", "assignment-submit", "extension-set",
-        "gradebook", "gradebook-csv", "submission-detail",
+        "gradebook", "gradebook-csv", "submission-detail", "run-queue", "run-queue-redrive",
+        "run-queue-purge",
     }  # fmt: skip
     ours = {name for name in get_resolver().reverse_dict if isinstance(name, str)}
     django_own = {n for n in ours if n.startswith(("login", "logout", "password"))}
