@@ -262,6 +262,8 @@ def queue_panel(request: HttpRequest, run_id) -> HttpResponse:
 def queue_redrive(request: HttpRequest, run_id) -> HttpResponse:
     """Redrive one parked message now, or (no id) the whole DLQ at a bounded rate; then drain."""
     run, lab = _queue_owned_by(request, run_id)
+    if not run.is_finished:
+        return _panel_response(request, run, lab, STILL_RUNNING, 409)
     form = RedriveForm(request.POST)
     if not form.is_valid():
         return _panel_response(request, run, lab, _errors(form), 422)
@@ -294,6 +296,8 @@ def queue_redrive(request: HttpRequest, run_id) -> HttpResponse:
 def queue_purge(request: HttpRequest, run_id) -> HttpResponse:
     """Delete every message of the kept queue or of its DLQ, for good."""
     run, lab = _queue_owned_by(request, run_id)
+    if not run.is_finished:
+        return _panel_response(request, run, lab, STILL_RUNNING, 409)
     form = PurgeForm(request.POST)
     if not form.is_valid():
         return _panel_response(request, run, lab, _errors(form), 422)
@@ -324,13 +328,15 @@ def _queue_owned_by(request: HttpRequest, run_id) -> tuple[Run, Lab]:
 
 
 def _check_queue_open(run: Run) -> None:
-    """Raise QueueGone with the reason when the run has no kept queue to act on."""
-    if not run.is_finished:
-        raise kept_queue.QueueGone(
-            "The experiment is still running: its queue is its own until it ends."
-        )
+    """Raise QueueGone with the reason when the run has no kept queue (any more)."""
     if run.status == Run.Status.FAILED:
         raise kept_queue.QueueGone("This run failed, so its queues were deleted.")
+
+
+STILL_RUNNING = (
+    "The experiment is still running: its queue is its own until it ends. The panel opens "
+    "on its dead-letter queue as soon as it has finished."
+)
 
 
 def _errors(form) -> str:
@@ -346,7 +352,7 @@ def _panel_response(
             if message:
                 messages.success(request, message)
             return redirect(f"{run.get_absolute_url()}#queue")
-        return _run_page(request, run, status=status, panel_message=message, panel_failed=True)
+        return _run_page(request, run, status=status, page_error=message)
     panel = present_panel(run, lab, request.user)
     context = {
         "run": run,

@@ -7,8 +7,6 @@ mark; they measure real time, so the exact-repeat check is for simulations only.
 
 from __future__ import annotations
 
-from functools import cache
-
 import plotly.graph_objects as go
 import pytest
 
@@ -18,19 +16,13 @@ from labs.forms import LabForm
 from labs.management.commands.lab import _as_form_value
 from labs.progress import SilentProgress
 from labs.units import UNITS
+from tests.lab_helpers import default_result
 
 SLUGS = [lab.slug for lab in LABS]
 EVERY_LAB = [
     pytest.param(lab, id=lab.slug, marks=[pytest.mark.redis] if lab.kind == "experiment" else [])
     for lab in LABS
 ]
-
-
-@cache
-def default_result(slug: str) -> dict:
-    """The lab's result for its defaults and seed 7, run once for all the checks below."""
-    lab = next(lab for lab in LABS if lab.slug == slug)
-    return run_lab(lab, lab.defaults(), 7, SilentProgress())
 
 
 def default_form(lab) -> LabForm:
