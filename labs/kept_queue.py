@@ -39,6 +39,9 @@ DRAIN_WORKERS = 2
 DRAIN_RATE_PER_WORKER = 10.0  # jobs/s: slow enough to watch the panel drain
 DRAIN_CAPACITY_PER_S = DRAIN_WORKERS * DRAIN_RATE_PER_WORKER
 DRAIN_MAX_S = 20.0  # one task; a longer job is handed to the next task
+# The fixed consumer's own timeout, not the experiment's (a fraction of a second there):
+# a paced drain worker must not lose its message to another before it acknowledges it.
+DRAIN_VISIBILITY_S = 30.0
 LOCK_S = 30.0  # > DRAIN_MAX_S: a killed drain frees the queue within this
 REDRIVE_ALL_FLAG_S = 60.0
 
@@ -65,8 +68,10 @@ def client() -> redis.Redis:
     return connect(settings.REDIS_URL, name="qlab-panel")
 
 
-def _queue(run_pk: Any) -> RedisQueue:
-    queue = open_kept(client(), kept_id(run_key_for(run_pk)))
+def _queue(run_pk: Any, *, visibility_timeout_s: float | None = None) -> RedisQueue:
+    queue = open_kept(
+        client(), kept_id(run_key_for(run_pk)), visibility_timeout_s=visibility_timeout_s
+    )
     if queue is None:
         raise QueueGone()
     return queue
@@ -99,11 +104,14 @@ def redrive_one(run_pk: Any, msg_id: str) -> bool:
     return _queue(run_pk).redrive(msg_id)
 
 
-def ask_redrive_all(run_pk: Any) -> None:
-    """Flag the whole DLQ for the drain task to move at the bounded rate."""
+def ask_redrive_all(run_pk: Any, count: int | None = None) -> int:
+    """Ask the drain task to move the DLQ (`count` messages, default all of them now) at the
+    bounded rate; returns how many it will move."""
     queue = _queue(run_pk)
+    count = queue.dlq_depth() if count is None else count
     ttl_ms = min(queue.ns.ttl_ms, int(REDRIVE_ALL_FLAG_S * 1000))
-    client().set(_all_flag(queue), "1", px=ttl_ms)
+    client().set(_all_flag(queue), count, px=ttl_ms)
+    return count
 
 
 def purge(run_pk: Any, what: str) -> int:
@@ -140,7 +148,7 @@ def drain(run_pk: Any, token: str, *, max_s: float = DRAIN_MAX_S) -> bool:
     """
     r = client()
     try:
-        queue = _queue(run_pk)
+        queue = _queue(run_pk, visibility_timeout_s=DRAIN_VISIBILITY_S)
     except QueueGone:
         return False
     if r.get(_lock_key(queue)) != token.encode():
@@ -159,10 +167,15 @@ def drain(run_pk: Any, token: str, *, max_s: float = DRAIN_MAX_S) -> bool:
     )
     with pool:
         while not out_of_time():
-            if r.delete(_all_flag(queue)):
-                report = redrive_all(queue, REDRIVE_RATE_PER_S, should_stop=out_of_time)
-                if report.stopped and queue.dlq_depth():
-                    ask_redrive_all(run_pk)  # out of time: the next drain goes on with it
+            asked = r.getdel(_all_flag(queue))
+            if asked is not None:
+                count = int(asked)
+                report = redrive_all(
+                    queue, REDRIVE_RATE_PER_S, limit=count, should_stop=out_of_time
+                )
+                if report.moved < count and report.stopped and queue.dlq_depth():
+                    # Out of time: the next drain moves the rest.
+                    ask_redrive_all(run_pk, count - report.moved)
             if queue.stats().backlog == 0 and not r.exists(_all_flag(queue)):
                 break
             time.sleep(0.05)

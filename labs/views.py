@@ -277,10 +277,15 @@ def queue_redrive(request: HttpRequest, run_id) -> HttpResponse:
                 )
             done = f"Moved {msg_id} back to the queue; the fixed consumer will make it."
         else:
-            kept_queue.ask_redrive_all(run.pk)
+            count = kept_queue.ask_redrive_all(run.pk)
+            if not count:
+                return _panel_response(
+                    request, run, lab, "The dead-letter queue is empty: nothing to redrive.", 409
+                )
             done = (
-                f"Redriving the whole DLQ, at most {kept_queue.REDRIVE_RATE_PER_S:g} messages "
-                "a second; the fixed consumer drains them as they come."
+                f"Redriving the {count} message(s) of the DLQ, at most "
+                f"{kept_queue.REDRIVE_RATE_PER_S:g} a second; the fixed consumer makes them "
+                "as they come."
             )
         start_drain(run)
     except kept_queue.QueueGone as exc:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import redis
 
-from labs.experiments.limits import check_float
+from labs.experiments.limits import check_float, check_int
 from labs.experiments.namespace import Namespace
 from labs.experiments.queue import RedisQueue
 
@@ -64,6 +64,7 @@ def redrive_all(
     rate_per_s: float,
     *,
     burst: float | None = None,
+    limit: int | None = None,
     should_stop: Callable[[], bool] | None = None,
     sleep: Callable[[float], None] = time.sleep,
     clock: Callable[[], float] = time.monotonic,
@@ -72,9 +73,13 @@ def redrive_all(
 
     A token bucket holding at most `burst` tokens (default: 1, or 50 ms worth of the rate if
     that is more): in any window of w seconds at most `burst + rate_per_s * w` messages move,
-    even after a pause, because tokens do not pile up beyond the bucket.
+    even after a pause, because tokens do not pile up beyond the bucket. `limit` moves at
+    most that many: the DLQ as it was when the operator asked, so messages that fail again
+    and come back to the DLQ meanwhile are not redriven round and round.
     """
     rate_per_s = check_float("rate_per_s", rate_per_s, 0.1, 10_000.0)
+    if limit is not None:
+        check_int("limit", limit, 0, 10_000_000)
     burst = check_float("burst", burst or max(1.0, rate_per_s / 20), 1.0, 1000.0)
     report = RedriveReport()
     start = last = clock()
@@ -92,6 +97,10 @@ def redrive_all(
             sleep((1 - tokens) / rate_per_s)
             continue
         want = int(tokens)
+        if limit is not None:
+            want = min(want, limit - report.moved)
+            if want <= 0:
+                break
         moved = queue.redrive_oldest(want)
         tokens -= len(moved)
         t_s = clock() - start
@@ -157,11 +166,14 @@ def keep_dead_letters(queue: RedisQueue, into: Namespace) -> int:
     return copied
 
 
-def open_kept(r: redis.Redis, run_id: str) -> RedisQueue | None:
+def open_kept(
+    r: redis.Redis, run_id: str, *, visibility_timeout_s: float | None = None
+) -> RedisQueue | None:
     """The queue `keep_dead_letters` made under namespace `run_id`, or None once it expired.
 
     The namespace it is opened with has the TTL the kept queue has left, so nothing done
-    to it (a redrive, a drain) keeps any of its keys beyond that moment.
+    to it (a redrive, a drain) keeps any of its keys beyond that moment. A consumer with
+    other timing than the experiment's may give its own `visibility_timeout_s`.
     """
     ns = Namespace(run_id)
     rules = {k.decode(): v.decode() for k, v in r.hgetall(ns.key("kept")).items()}
@@ -172,7 +184,7 @@ def open_kept(r: redis.Redis, run_id: str) -> RedisQueue | None:
     return RedisQueue(
         r,
         ns,
-        visibility_timeout_s=float(rules["visibility_timeout_s"]),
+        visibility_timeout_s=visibility_timeout_s or float(rules["visibility_timeout_s"]),
         max_receives=int(rules["max_receives"]),
         retention_s=float(rules["retention_s"]),
         create=False,

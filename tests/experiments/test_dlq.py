@@ -79,6 +79,14 @@ def test_redrive_all_stops_when_asked(r, ns):
     assert q.dlq_depth() == 10 - report.moved
 
 
+def test_redrive_all_moves_no_more_than_its_limit(r, ns):
+    q = RedisQueue(r, ns, max_receives=1)
+    park(q, [f"pdf-{i}" for i in range(6)])
+    report = redrive_all(q, rate_per_s=1000, limit=4)
+    assert report.moved == 4 and q.dlq_depth() == 2
+    assert redrive_all(q, rate_per_s=1000, limit=0).moved == 0
+
+
 def test_purge_dlq_empties_it(r, ns):
     q = RedisQueue(r, ns, max_receives=1)
     park(q, ["a", "b"])
