@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import deque
 from typing import Any
 
-from django.db import close_old_connections, connection
+from django.db import DatabaseError, close_old_connections, connection
 
 from labs.models import Run
 from labs.progress import LIVE_HISTORY
 from labs.runners.experiment import run_key_for
+
+logger = logging.getLogger(__name__)
 
 
 class RunProgress:
@@ -92,8 +95,16 @@ class RunProgress:
             while not self._stop.wait(self.flush_every_s):
                 if self._dirty:
                     close_old_connections()
-                    self._write()
+                    self._flush()
             if self._dirty:
-                self._write()
+                self._flush()
         finally:
             connection.close()  # this thread's own connection
+
+    def _flush(self) -> None:
+        try:
+            self._write()
+        except DatabaseError as exc:
+            # The live view misses a beat; the run itself goes on, and the next flush retries.
+            logger.warning("could not save the live samples of run %s: %s", self.run.pk, exc)
+            self._dirty = True
