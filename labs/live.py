@@ -54,13 +54,13 @@ class LiveView:
 
 # What an operator watches on a job queue: the same figures for every single-queue lab.
 QUEUE_NUMBERS = (
-    LiveNumber("visible", "Visible (waiting)", "msgs"),
-    LiveNumber("in_flight", "In flight", "msgs"),
-    LiveNumber("dlq_depth", "DLQ depth", "msgs"),
+    LiveNumber("visible", "Visible (waiting)"),
+    LiveNumber("in_flight", "In flight"),
+    LiveNumber("dlq_depth", "DLQ depth"),
     LiveNumber("oldest_age_s", "Oldest message age", "s", none_text="queue empty"),
     LiveNumber("drain_estimate_s", "Drain estimate", "s", none_text="not draining"),
-    LiveNumber("done", "Done", "msgs"),
-    LiveNumber("duplicates_delivered", "Duplicates delivered", "msgs"),
+    LiveNumber("done", "Done"),
+    LiveNumber("duplicates_delivered", "Duplicates delivered"),
     LiveNumber("duplicate_effects", "Duplicate effects", ""),
 )
 QUEUE_KEYS = ("t_s", *(n.key for n in QUEUE_NUMBERS))

@@ -30,6 +30,16 @@ PARAMS = (
         min=1, max=16, group="Payments",
     ),
     Param(
+        "visibility_timeout_s", "Visibility timeout", "float", 0.5,
+        "A payment that failed (or failed fast) comes round again after this.",
+        min=0.1, max=5, group="Payments", unit="s",
+    ),
+    Param(
+        "max_receives", "maxReceiveCount", "int", 50,
+        "A payment received this many times without success is parked in the DLQ.",
+        min=1, max=100, group="Payments",
+    ),
+    Param(
         "down_from_s", "Service down from", "float", 0.5,
         "Seconds after the first payment when the payments service starts failing.",
         min=0, max=20, group="Outage", unit="s",
@@ -47,16 +57,6 @@ PARAMS = (
         "reset_timeout_s", "Open time", "float", 0.5,
         "How long the breaker stays open before one trial call (half-open).",
         min=0.1, max=5, group="Breaker", unit="s",
-    ),
-    Param(
-        "visibility_timeout_s", "Visibility timeout", "float", 0.5,
-        "A payment that failed (or failed fast) comes round again after this.",
-        min=0.1, max=5, group="Payments", unit="s",
-    ),
-    Param(
-        "max_receives", "maxReceiveCount", "int", 50,
-        "A payment received this many times without success is parked in the DLQ.",
-        min=1, max=100, group="Payments",
     ),
 )  # fmt: skip
 

@@ -119,11 +119,17 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         f"took {s['measured_s']:.2f} s ({s['measured_over_formula']:.2f} × the formula).",
     ]
     if s["crashes"]:
-        sent = "sent" if s["crash_point"] == "after_effect" else "not yet sent"
+        n = s["crashes"]
+        sent = "its SMS sent" if s["crash_point"] == "after_effect" else "its SMS not yet sent"
         lines.append(
-            f"{num(s['crashes'])} worker(s) died with a job in hand ({sent}, not acknowledged): "
-            f"each job came back after the {s['visibility_timeout_s']:g} s visibility timeout, "
-            f"so {num(s['duplicates_delivered'])} deliveries were duplicates."
+            (
+                "A worker died with a job in hand"
+                if n == 1
+                else f"{num(n)} workers died with a job in hand"
+            )
+            + f" ({sent}, not acknowledged): it came back after the "
+            f"{s['visibility_timeout_s']:g} s visibility timeout and was delivered again "
+            f"({num(s['duplicates_delivered'])} duplicate deliveries in all)."
         )
     dup = s["duplicate_effects"]
     consumer = "idempotent consumer" if s["idempotent"] else "plain consumer (no idempotency)"

@@ -27,6 +27,16 @@ PARAMS = (
         min=1, max=16, group="The queue",
     ),
     Param(
+        "max_receives", "maxReceiveCount", "int", 2,
+        "A payment whose tries all fail this many receives in a row is parked in the DLQ.",
+        min=1, max=10, group="The queue",
+    ),
+    Param(
+        "visibility_timeout_s", "Visibility timeout", "float", 0.5,
+        "A payment given back comes round again after this.",
+        min=0.1, max=5, group="The queue", unit="s",
+    ),
+    Param(
         "fail_p", "Chance a call fails", "float", 0.5,
         "Each call to the payments service fails with this probability (drawn from the seed).",
         min=0, max=0.95, group="The flaky service",
@@ -44,16 +54,6 @@ PARAMS = (
     Param(
         "cap_s", "Backoff cap", "float", 0.16, "No wait is longer than this.",
         min=0, max=2, group="Retries", unit="s",
-    ),
-    Param(
-        "max_receives", "maxReceiveCount", "int", 2,
-        "A payment whose tries all fail this many receives in a row is parked in the DLQ.",
-        min=1, max=10, group="The queue",
-    ),
-    Param(
-        "visibility_timeout_s", "Visibility timeout", "float", 0.5,
-        "A payment given back comes round again after this.",
-        min=0.1, max=5, group="The queue", unit="s",
     ),
 )  # fmt: skip
 
@@ -131,9 +131,9 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         f"{s['first_try_ok_share']:.1%} of receives worked on the first try (expected "
         f"{s['expected_first_try_ok_share']:.1%}); {s['ok_within_attempts_share']:.1%} within "
         f"{num(s['attempts'])} tries (expected {s['expected_ok_within_attempts_share']:.1%}).",
-        f"{num(s['retries'])} retries waited {s['mean_wait_s'] * 1000:,.0f} ms on average, "
-        f"never more than {s['longest_possible_wait_s'] * 1000:,.0f} ms (the longest "
-        f"was {s['max_wait_s'] * 1000:,.0f} ms).",
+        f"{num(s['retries'])} retries waited {s['mean_wait_s'] * 1000:,.0f} ms on average; "
+        f"the policy allows at most {s['longest_possible_wait_s'] * 1000:,.0f} ms and the "
+        f"longest wait was {s['max_wait_s'] * 1000:,.0f} ms.",
         f"{num(s['made'])} fees charged, {num(s['dlq'])} parked in the DLQ after "
         f"every try of every receive failed; duplicate charges: {num(s['duplicate_effects'])}.",
     ]
