@@ -13,6 +13,8 @@ from typing import Any, Literal
 from labs.charts import availability as availability_charts
 from labs.charts import backoff as backoff_charts
 from labs.charts import breaker as breaker_charts
+from labs.charts import breaker_live as breaker_live_charts
+from labs.charts import burst_live as burst_live_charts
 from labs.charts import busy_minute as busy_minute_charts
 from labs.charts import cold_cache as cold_cache_charts
 from labs.charts import degradation as degradation_charts
@@ -20,18 +22,24 @@ from labs.charts import delivery as delivery_charts
 from labs.charts import drain as drain_charts
 from labs.charts import drain_compare as drain_compare_charts
 from labs.charts import fanout as fanout_charts
+from labs.charts import fanout_live as fanout_live_charts
 from labs.charts import job_cost as job_cost_charts
 from labs.charts import phase_map as phase_map_charts
+from labs.charts import poison_live as poison_live_charts
 from labs.charts import redrive as redrive_charts
+from labs.charts import retries_live as retries_live_charts
 from labs.charts import retry_storm as retry_storm_charts
 from labs.charts import timeouts as timeouts_charts
 from labs.charts import trapped_service as trapped_service_charts
 from labs.figures import Figure
+from labs.live import QUEUE_NUMBERS, LiveNumber, LiveView
 from labs.params import Param
 from labs.progress import Progress
 from labs.runners import availability as availability_runner
 from labs.runners import backoff as backoff_runner
 from labs.runners import breaker as breaker_runner
+from labs.runners import breaker_live as breaker_live_runner
+from labs.runners import burst_live as burst_live_runner
 from labs.runners import busy_minute as busy_minute_runner
 from labs.runners import cold_cache as cold_cache_runner
 from labs.runners import degradation as degradation_runner
@@ -39,9 +47,12 @@ from labs.runners import delivery as delivery_runner
 from labs.runners import drain as drain_runner
 from labs.runners import drain_compare as drain_compare_runner
 from labs.runners import fanout as fanout_runner
+from labs.runners import fanout_live as fanout_live_runner
 from labs.runners import job_cost as job_cost_runner
 from labs.runners import phase_map as phase_map_runner
+from labs.runners import poison_live as poison_live_runner
 from labs.runners import redrive as redrive_runner
+from labs.runners import retries_live as retries_live_runner
 from labs.runners import retry_storm as retry_storm_runner
 from labs.runners import timeouts as timeouts_runner
 from labs.runners import trapped_service as trapped_service_runner
@@ -49,6 +60,8 @@ from labs.sim import RETRY_STORM_SEED
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 
 Result = dict[str, Any]
+# An experiment stops itself at 60 s of wall time; the margin covers start-up and cleanup.
+EXPERIMENT_TIME_LIMIT_S = 75
 Runner = Callable[[Mapping[str, Any], int, Progress], Result]
 
 
@@ -73,6 +86,8 @@ class Lab:
     # Offers "Run before/after": the same seed with the controls off, then on, and a
     # report comparing the two (labs.reports).
     before_after: bool = False
+    live: LiveView | None = None  # experiments: what the page shows while the run goes
+    keeps_dlq: bool = False  # experiments: the DLQ is kept after the run for the queue panel
 
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}
@@ -149,6 +164,27 @@ LABS: tuple[Lab, ...] = (
         check=delivery_runner.SMS.check,
         figures=delivery_runner.SMS_FIGURES,
     ),
+    Lab(
+        slug="fanout-live",
+        unit="lesson-07",
+        title="On a real queue: fan-out time, and a worker that dies mid-job",
+        intro=(
+            "Real jobs through a real Redis queue to real worker threads. Watch the queue "
+            "drain live, set the time beside N / (W × R), and kill a worker before it "
+            "acknowledges: the job comes back and is delivered twice, but sent once."
+        ),
+        params=fanout_live_runner.PARAMS,
+        run=fanout_live_runner.run,
+        charts=fanout_live_charts.build,
+        headline=fanout_live_runner.headline,
+        check=fanout_live_runner.check,
+        kind="experiment",
+        keeps_dlq=True,
+        uses_seed=True,
+        time_limit_s=EXPERIMENT_TIME_LIMIT_S,
+        figures=fanout_live_runner.FIGURES,
+        live=LiveView(QUEUE_NUMBERS, fanout_live_charts.live_chart),
+    ),
     # Lesson 12.
     Lab(
         slug="drain",
@@ -179,6 +215,42 @@ LABS: tuple[Lab, ...] = (
         headline=drain_compare_runner.headline,
         check=drain_compare_runner.check,
         figures=drain_compare_runner.FIGURES,
+    ),
+    Lab(
+        slug="burst-live",
+        unit="lesson-12",
+        title="On real queues: the burst, fixed workers against workers scaled on backlog",
+        intro=(
+            "The lesson's burst played into two real Redis queues, faster than in the lesson. "
+            "One pool is fixed; a controller resizes the other from the real queue's depth. "
+            "Watch both backlogs and the oldest message's age next to the simulation."
+        ),
+        params=burst_live_runner.PARAMS,
+        run=burst_live_runner.run,
+        charts=burst_live_charts.build,
+        headline=burst_live_runner.headline,
+        check=burst_live_runner.check,
+        kind="experiment",
+        time_limit_s=EXPERIMENT_TIME_LIMIT_S,
+        figures=burst_live_runner.FIGURES,
+        live=LiveView(
+            (
+                LiveNumber("second", "Lesson second"),
+                LiveNumber("backlog_fixed", "Backlog, fixed pool", "jobs"),
+                LiveNumber("backlog_scaled", "Backlog, scaled pool", "jobs"),
+                LiveNumber("workers_fixed", "Workers, fixed pool"),
+                LiveNumber("workers_scaled", "Workers, scaled pool"),
+                LiveNumber(
+                    "oldest_age_lesson_s_fixed", "Oldest message, fixed", "lesson s", "empty"
+                ),
+                LiveNumber(
+                    "oldest_age_lesson_s_scaled", "Oldest message, scaled", "lesson s", "empty"
+                ),
+                LiveNumber("done_fixed", "Done, fixed pool", "jobs"),
+                LiveNumber("done_scaled", "Done, scaled pool", "jobs"),
+            ),
+            burst_live_charts.live_chart,
+        ),
     ),
     # Lesson 13, in the lesson's order.
     Lab(
@@ -304,6 +376,80 @@ LABS: tuple[Lab, ...] = (
         headline=availability_runner.headline,
         check=availability_runner.check,
         figures=availability_runner.FIGURES,
+    ),
+    # Lesson 13 on a real queue: the same tools, measured.
+    Lab(
+        slug="poison-live",
+        unit="lesson-13",
+        title="On a real queue: poison messages reach the DLQ",
+        intro=(
+            "PDF jobs through a real Redis queue for maxReceiveCount 1, 3 and 5. The poison "
+            "ones are parked in the dead-letter queue with their receive count and last "
+            "error; afterwards, open the DLQ in the queue panel and redrive it."
+        ),
+        params=poison_live_runner.PARAMS,
+        run=poison_live_runner.run,
+        charts=poison_live_charts.build,
+        headline=poison_live_runner.headline,
+        check=poison_live_runner.check,
+        kind="experiment",
+        keeps_dlq=True,
+        time_limit_s=EXPERIMENT_TIME_LIMIT_S,
+        figures=poison_live_runner.FIGURES,
+        live=LiveView(
+            (
+                LiveNumber("max_receives", "maxReceiveCount now"),
+                *QUEUE_NUMBERS[:-1],
+                LiveNumber("receives", "Receives"),
+            ),
+            poison_live_charts.live_chart,
+        ),  # fmt: skip
+    ),
+    Lab(
+        slug="retries-live",
+        unit="lesson-13",
+        title="On a real queue: retries with backoff and jitter against a flaky service",
+        intro=(
+            "Workers charge fees through a payments service that fails at random, retrying "
+            "each call with exponential backoff and full jitter (tenacity). Count which try "
+            "worked, and check that no fee is charged twice."
+        ),
+        params=retries_live_runner.PARAMS,
+        run=retries_live_runner.run,
+        charts=retries_live_charts.build,
+        headline=retries_live_runner.headline,
+        check=retries_live_runner.check,
+        kind="experiment",
+        keeps_dlq=True,
+        uses_seed=True,
+        time_limit_s=EXPERIMENT_TIME_LIMIT_S,
+        figures=retries_live_runner.FIGURES,
+        live=LiveView(
+            (*QUEUE_NUMBERS, LiveNumber("receives", "Receives")), retries_live_charts.live_chart
+        ),
+    ),
+    Lab(
+        slug="breaker-live",
+        unit="lesson-13",
+        title="On a real queue: one circuit breaker shared by all workers",
+        intro=(
+            "Every worker keeps the breaker's state in Redis, so when calls to the payments "
+            "service keep failing it opens for all of them at once. Watch its real state "
+            "change through an outage."
+        ),
+        params=breaker_live_runner.PARAMS,
+        run=breaker_live_runner.run,
+        charts=breaker_live_charts.build,
+        headline=breaker_live_runner.headline,
+        check=breaker_live_runner.check,
+        kind="experiment",
+        keeps_dlq=True,
+        time_limit_s=EXPERIMENT_TIME_LIMIT_S,
+        figures=breaker_live_runner.FIGURES,
+        live=LiveView(
+            (LiveNumber("breaker_state", "Breaker"), *QUEUE_NUMBERS),
+            breaker_live_charts.live_chart,
+        ),
     ),
     # Assignment 05: the trap and its way out, the map of what traps it, two follow-ups.
     Lab(

@@ -11,9 +11,10 @@ from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from labs.catalogue import Lab
+from labs import kept_queue
+from labs.catalogue import LABS, Lab
 from labs.models import Run
-from labs.tasks import execute_run, hard_limit_for
+from labs.tasks import drain_kept_queue, execute_run, hard_limit_for
 
 logger = logging.getLogger(__name__)
 
@@ -21,6 +22,9 @@ OFFLINE_MESSAGE = (
     "The lab runner is offline (Redis at {url} does not answer), so this run was not "
     "started. Start Redis and a worker (see the README), then press Run again."
 )
+
+
+EXPERIMENT_SLUGS = [lab.slug for lab in LABS if lab.kind == "experiment"]
 
 
 class RunnerOffline(Exception):
@@ -65,13 +69,23 @@ def start_run(user, lab: Lab, params: dict[str, Any], seed: int) -> Run:
 def start_runs(user, lab: Lab, runs: list[tuple[dict[str, Any], int]]) -> list[Run]:
     """Start several runs of `lab` together (e.g. a before/after pair): all of them or none."""
     cap = settings.LAB_MAX_ACTIVE_RUNS_PER_USER
-    if Run.objects.filter(owner=user).active().count() + len(runs) > cap:
+    active = Run.objects.filter(owner=user).active()
+    if active.count() + len(runs) > cap:
         reason = (
             f"You already have {cap} runs going"
             if len(runs) == 1
             else f"This starts {len(runs)} runs, and you may have at most {cap} going at once"
         )
         raise RunRefused(f"{reason}. Wait for one to finish, then press Run again.", 429)
+    if lab.kind == "experiment":
+        experiments_cap = settings.LAB_MAX_ACTIVE_EXPERIMENTS_PER_USER
+        if active.filter(lab__in=EXPERIMENT_SLUGS).count() + len(runs) > experiments_cap:
+            raise RunRefused(
+                f"You already have {experiments_cap} real-queue experiments going, the most "
+                "one student may run at once on the shared Redis. Wait for one to finish, "
+                "then press Run again.",
+                429,
+            )
     try:
         check_broker()
     except RunnerOffline as exc:
@@ -108,3 +122,24 @@ def enqueue(run: Run, lab: Lab) -> None:
             )
 
     transaction.on_commit(publish)
+
+
+def start_drain(run: Run) -> bool:
+    """Start draining `run`'s kept queue after a redrive; False if a drain is already going.
+
+    The running drain then finds the new work itself (it looks again after it lets go).
+    Raises `kept_queue.QueueGone` once the kept queue has expired.
+    """
+    token = kept_queue.claim_drain(run.pk)
+    if token is None:
+        return False
+
+    def publish() -> None:
+        try:
+            drain_kept_queue.apply_async(args=[str(run.pk), token], queue=settings.LAB_QUEUE)
+        except (OperationalError, redis.RedisError, OSError) as exc:
+            logger.warning("could not enqueue the drain of run %s: %s", run.pk, exc)
+            kept_queue.release_drain(run.pk, token)
+
+    transaction.on_commit(publish)
+    return True

@@ -227,3 +227,17 @@ class ReportPickForm(forms.Form):
         if cleaned.get("before") and cleaned.get("before") == cleaned.get("after"):
             self.add_error("after", "Pick two different runs.")
         return cleaned
+
+
+class RedriveForm(forms.Form):
+    """Redrive one parked message (by id) or, with no id, the whole DLQ."""
+
+    message = forms.CharField(
+        required=False, max_length=200, help_text="The message's id; empty: all of them."
+    )
+
+
+class PurgeForm(forms.Form):
+    """Which of the kept queue's two lists to empty."""
+
+    what = forms.ChoiceField(choices=[("dlq", "the dead-letter queue"), ("queue", "the queue")])

@@ -1,8 +1,8 @@
 """A worker's hold on a run, renewed while the run is alive.
 
-The lease is short (LEASE_S) and a background thread renews it every few seconds, so a
-run whose worker was killed is noticed within seconds, not after the lab's whole time
-limit: its lease runs out, and the run is taken over or marked failed.
+The lease is short (`LAB_LEASE_S`, 20 s by default) and a background thread renews it four
+times per lease, so a run whose worker was killed is noticed within seconds, not after the
+lab's whole time limit: its lease runs out, and the run is taken over or marked failed.
 """
 
 from __future__ import annotations
@@ -10,20 +10,24 @@ from __future__ import annotations
 import threading
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
-LEASE_S = 20
-RENEW_EVERY_S = 5.0
+
+def lease_s() -> int:
+    """How long a claim holds without renewal (the `LAB_LEASE_S` setting)."""
+    return settings.LAB_LEASE_S
 
 
 class LeaseKeeper:
     """Renews `run_id`'s lease until the `with` block ends."""
 
-    def __init__(self, run_id, *, lease_s: int = LEASE_S, renew_every_s: float = RENEW_EVERY_S):
+    def __init__(self, run_id, *, lease_s: int | None = None, renew_every_s: float | None = None):
         self.run_id = run_id
-        self.lease_s = lease_s
-        self.renew_every_s = renew_every_s
+        self.lease_s = lease_s or settings.LAB_LEASE_S
+        # Four renewals per lease: one slow database write does not lose the run.
+        self.renew_every_s = renew_every_s or self.lease_s / 4
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._renew_until_stopped, daemon=True)
 

@@ -30,14 +30,23 @@ class RunQuerySet(models.QuerySet):
         """Mark runs whose worker vanished as failed, so none stays 'running' forever.
 
         A worker sets `lease_expires_at` when it claims a run and keeps renewing it
-        while it works (labs.lease). A lease that ran out means the worker died.
+        while it works (labs.lease). A lease that ran out means the worker died; a real
+        experiment's Redis keys are then deleted too (see `labs.kept_queue`).
         """
         now = now or timezone.now()
-        return self.filter(status=Run.Status.RUNNING, lease_expires_at__lt=now).update(
+        stale = models.Q(status=Run.Status.RUNNING, lease_expires_at__lt=now)
+        ids = list(self.filter(stale).values_list("pk", flat=True))
+        if not ids:
+            return 0
+        failed = self.filter(stale, pk__in=ids).update(
             status=Run.Status.FAILED,
             finished_at=now,
             error="The worker running this lab stopped before it finished. Press Run again.",
         )
+        from labs.kept_queue import clean_experiment_keys  # the panel's module sits above
+
+        clean_experiment_keys(ids)
+        return failed
 
 
 class RunManager(models.Manager.from_queryset(RunQuerySet)):

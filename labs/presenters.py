@@ -6,10 +6,11 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+import redis
 from django.urls import reverse
 from django.utils import timezone
 
-from labs import reports
+from labs import kept_queue, reports
 from labs.catalogue import Lab
 from labs.charts import report as report_charts
 from labs.exports import series_rows
@@ -30,6 +31,7 @@ class RunView:
     percent: int | None = None
     hint: str = ""
     links: list[tuple[str, str]] = field(default_factory=list)  # (words, url) under the facts
+    live: dict[str, Any] | None = None  # a running experiment: {"numbers", "figure"}
 
 
 def present_run(run: Run, lab: Lab | None) -> RunView:
@@ -53,6 +55,8 @@ def present_run(run: Run, lab: Lab | None) -> RunView:
     elif run.status == Run.Status.RUNNING and run.progress:
         done, total = run.progress.get("done", 0), run.progress.get("total", 0)
         view.percent = int(100 * done / total) if total else None
+        if lab.live is not None:
+            view.live = lab.live.present(run.progress.get("samples") or [], run.params)
     elif run.status == Run.Status.QUEUED and timezone.now() - run.created_at > NO_WORKER_HINT_AFTER:
         view.hint = (
             "Still waiting for a worker. If this lasts, no Celery worker is running: "
@@ -129,3 +133,38 @@ def present_report(before: Run, after: Run) -> ReportView:
             for step in view.report["procedure"]
         ]
     return view
+
+
+@dataclass
+class PanelView:
+    """The queue panel of a finished experiment: its kept queue, or why there is none."""
+
+    queue: dict[str, Any] | None = None  # kept_queue.snapshot()
+    gone: str = ""  # why there is nothing to show
+    can_act: bool = False  # only the run's owner may redrive or purge
+    capacity_per_s: float = kept_queue.DRAIN_CAPACITY_PER_S
+
+    @property
+    def polling(self) -> bool:
+        """Keep refreshing while a redrive or drain is going on."""
+        q = self.queue
+        return bool(q and (q["busy"] or q["depth"] or q["in_flight"]))
+
+
+def present_panel(run: Run, lab: Lab | None, user) -> PanelView | None:
+    """What the queue panel shows for `run` to `user`; None if the lab has no panel."""
+    if lab is None or lab.kind != "experiment" or not run.is_finished:
+        return None
+    if not lab.keeps_dlq:
+        return PanelView(
+            gone="This lab keeps no dead-letter queue: its queues were deleted when it ended."
+        )
+    if run.status == Run.Status.FAILED:
+        return PanelView(gone="This run failed, so its queues were deleted and nothing was kept.")
+    try:
+        snapshot = kept_queue.snapshot(run.pk)
+    except kept_queue.QueueGone as exc:
+        return PanelView(gone=str(exc))
+    except redis.RedisError:
+        return PanelView(gone="The queue panel cannot reach Redis just now. Try again shortly.")
+    return PanelView(queue=snapshot, can_act=run.owner_id == user.pk)

@@ -1,16 +1,20 @@
-"""The Celery task that runs a lab: claim the run, call the lab, save what came out."""
+"""The Celery tasks: run a lab (claim the run, call the lab, save what came out), and drain
+a finished experiment's kept queue after a redrive from the queue panel."""
 
 from __future__ import annotations
 
 import logging
 
+import redis
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.utils import timezone
 
+from labs import kept_queue
 from labs.catalogue import get_lab
 from labs.execution import run_lab
-from labs.lease import LEASE_S, LeaseKeeper
+from labs.lease import LeaseKeeper, lease_s
 from labs.models import Run
 from labs.run_progress import RunProgress
 
@@ -32,32 +36,63 @@ def execute_run(self, run_id: str) -> str:
     if lab is None:
         Run.objects.filter(pk=run_id).update(status=Run.Status.FAILED, error="Unknown lab.")
         return "failed"
-    run = Run.objects.claim(run_id, lease_s=LEASE_S)
+    run = Run.objects.claim(run_id, lease_s=lease_s())
     if run is None:
         held = Run.objects.filter(pk=run_id, status=Run.Status.RUNNING).first()
         if held and held.lease_expires_at and held.lease_expires_at > timezone.now():
             wait_s = (held.lease_expires_at - timezone.now()).total_seconds() + 1
             raise self.retry(countdown=wait_s, max_retries=10)
         return "skipped"
-    progress = RunProgress(run, limit_s=lab.time_limit_s)
+    if lab.kind == "experiment":
+        # A run taken over from a dead worker starts from empty keys, not its leftovers.
+        _clean_keys(run.pk)
     try:
-        with LeaseKeeper(run.pk):
+        with LeaseKeeper(run.pk), RunProgress(run, limit_s=lab.time_limit_s) as progress:
             result = run_lab(lab, run.params, run.seed, progress)
     except SoftTimeLimitExceeded:
-        run.mark_failed(f"The run took longer than its limit of {lab.time_limit_s} s.")
-        return "failed"
+        return _failed(run, lab, f"The run took longer than its limit of {lab.time_limit_s} s.")
     except ValueError as exc:
         # The models raise ValueError for arguments outside their bounds.
-        run.mark_failed(f"The lab refused these parameters: {exc}")
-        return "failed"
+        return _failed(run, lab, f"The lab refused these parameters: {exc}")
     except Exception as exc:
         logger.exception("lab run %s (%s) crashed", run_id, lab.slug)
-        run.mark_failed(f"The lab crashed: {type(exc).__name__}: {exc}")
-        return "failed"
+        return _failed(run, lab, f"The lab crashed: {type(exc).__name__}: {exc}")
     run.mark_succeeded(result)
     return "succeeded"
+
+
+def _failed(run: Run, lab, error: str) -> str:
+    run.mark_failed(error)
+    if lab.kind == "experiment":
+        _clean_keys(run.pk)  # a failed run keeps nothing, not even its DLQ
+    return "failed"
+
+
+def _clean_keys(run_pk) -> None:
+    try:
+        kept_queue.clean_run_keys(run_pk)
+    except redis.RedisError:
+        logger.warning("could not clean the keys of run %s; their TTL will", run_pk)
 
 
 def hard_limit_for(time_limit_s: int) -> int:
     """When Celery kills a run outright: a little after its soft limit asked it to stop."""
     return time_limit_s + 15
+
+
+@shared_task(ignore_result=True, soft_time_limit=kept_queue.DRAIN_MAX_S + 10)
+def drain_kept_queue(run_id: str, token: str) -> str:
+    """Redrive (if asked) and drain a finished run's kept queue for a few seconds.
+
+    Holds the run's drain lock (`token`); if work is left when it lets go, it starts the
+    next drain, so a long redrive goes on in short tasks until the queue is empty or gone.
+    """
+    if not kept_queue.drain(run_id, token):
+        return "done"
+    try:
+        again = kept_queue.claim_drain(run_id)
+    except kept_queue.QueueGone:
+        return "gone"
+    if again:
+        drain_kept_queue.apply_async(args=[run_id, again], queue=settings.LAB_QUEUE)
+    return "more"

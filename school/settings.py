@@ -139,6 +139,13 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # Bounds that keep every lab run short and every user fair to the others.
 LAB_MAX_ACTIVE_RUNS_PER_USER = env_int("LAB_MAX_ACTIVE_RUNS_PER_USER", 4, low=1, high=100)
+# Real experiments load the shared Redis (worker threads, thousands of messages): fewer at once.
+LAB_MAX_ACTIVE_EXPERIMENTS_PER_USER = env_int(
+    "LAB_MAX_ACTIVE_EXPERIMENTS_PER_USER", 2, low=1, high=20
+)
+# A worker's hold on a run; renewed every quarter of it. A killed worker's run is noticed
+# (failed or taken over) this many seconds after its last renewal.
+LAB_LEASE_S = env_int("LAB_LEASE_S", 20, low=2, high=600)
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_HTTPONLY = True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from labs.catalogue import Lab, get_lab
@@ -42,3 +43,14 @@ def refusal(slug: str, **changes: Any) -> dict[str, list[str]]:
     filled = form(slug, **changes)
     assert not filled.is_valid(), f"{slug} accepted {changes}"
     return {field: list(errors) for field, errors in filled.errors.items()}
+
+
+@cache
+def default_result(slug: str) -> dict[str, Any]:
+    """The lab's result for its defaults and seed 7, run once per test session.
+
+    Real experiments take seconds each: the catalogue's checks and a lab's own tests share
+    this one run instead of each starting their own.
+    """
+    chosen = lab(slug)
+    return run_lab(chosen, chosen.defaults(), 7, SilentProgress())

@@ -7,6 +7,7 @@ its own, and it reads and writes the same test database the test client uses.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -35,26 +36,39 @@ def database_url() -> str:
     return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
-@pytest.fixture
-def worker(tmp_path, settings):
-    """A real Celery worker on a queue no other worker listens to."""
+def start_worker(tmp_path: Path, settings, **env: str) -> tuple[subprocess.Popen, Path]:
+    """A real Celery worker on a queue no other worker listens to, in a process group of
+    its own (so a test can kill it and its pool child at once)."""
     queue = f"e2e-{uuid.uuid4().hex[:8]}"
     settings.LAB_QUEUE = queue
     log = tmp_path / "worker.log"
-    env = {**os.environ, "DATABASE_URL": database_url(), "LAB_QUEUE": queue}
+    env = {**os.environ, "DATABASE_URL": database_url(), "LAB_QUEUE": queue, **env}
     with log.open("w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "school", "worker", "-Q", queue,
              "--concurrency=1", "--loglevel=INFO", "-n", f"{queue}@%h",
              "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
-    yield proc, log
+    return proc, log
+
+
+def stop_worker(proc: subprocess.Popen) -> None:
+    if proc.poll() is not None:
+        return
     proc.terminate()
     try:
         proc.wait(timeout=20)
     except subprocess.TimeoutExpired:
-        proc.kill()
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+@pytest.fixture
+def worker(tmp_path, settings):
+    proc, log = start_worker(tmp_path, settings)
+    yield proc, log
+    stop_worker(proc)
 
 
 def wait_for(run: Run, statuses: set[str], log: Path, timeout_s: float = 60) -> Run:
@@ -92,3 +106,78 @@ def test_it_runs_a_lab_on_a_real_worker_and_shows_the_chart(client, worker):
 
     client.force_login(bob)
     assert client.get(run.get_absolute_url()).status_code == 404
+
+
+def experiment_keys(run_pk) -> list[str]:
+    from labs.experiments.namespace import Namespace, connect
+    from labs.runners.experiment import kept_id, run_key_for
+
+    r = connect(name="qlab-tests")
+    try:
+        key = run_key_for(run_pk)
+        return Namespace(key).keys(r) + Namespace(kept_id(key)).keys(r)
+    finally:
+        r.close()
+
+
+def forget_unacked(queue: str) -> None:
+    """Drop the task message a killed worker left unacknowledged in the broker, so no other
+    worker on the shared Redis restores it later into a queue nobody reads."""
+    import redis
+
+    r = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    try:
+        for tag, raw in r.hscan_iter("unacked"):
+            if queue.encode() in raw:
+                r.hdel("unacked", tag)
+                r.zrem("unacked_index", tag)
+        r.delete(queue)
+    finally:
+        r.close()
+
+
+def test_a_run_whose_worker_is_killed_ends_failed_and_leaves_no_keys(client, tmp_path, settings):
+    # A short lease, so the dead worker is noticed in seconds (the default is 20 s).
+    proc, log = start_worker(tmp_path, settings, LAB_LEASE_S="3")
+    queue = settings.LAB_QUEUE
+    try:
+        alice = make_user("alice")
+        client.force_login(alice)
+        slow = {"jobs": "600", "workers": "1", "rate_per_worker": "20", "crashes": "0",
+                "crash_point": "after_effect", "visibility_timeout_s": "0.5",
+                "idempotent": "on", "seed": "1"}  # fmt: skip
+        response = client.post(reverse("lab-detail", args=["fanout-live"]), slow)
+        assert response.status_code == 302
+        run = Run.objects.get(owner=alice)
+
+        # Mid-run: the worker has claimed it and its experiment is writing to Redis.
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            run.refresh_from_db()
+            if run.status == "running" and (run.progress or {}).get("samples"):
+                break
+            assert run.status in {"queued", "running"}, run.error
+            time.sleep(0.2)
+        else:
+            pytest.fail(f"the run never got going; worker log:\n{log.read_text()[-3000:]}")
+        assert experiment_keys(run.pk), "the experiment should have keys in Redis by now"
+
+        os.killpg(proc.pid, signal.SIGKILL)  # the worker and its pool child, mid-run
+        proc.wait(timeout=10)
+        killed_at = time.monotonic()
+
+        # The page (polled every second by htmx) notices the lease ran out and fails it.
+        while time.monotonic() - killed_at < 20:
+            page = client.get(run.get_absolute_url(), HTTP_HX_REQUEST="true")
+            run.refresh_from_db()
+            if run.status != "running":
+                break
+            time.sleep(0.5)
+        assert run.status == "failed", f"still {run.status} {time.monotonic() - killed_at:.0f} s on"
+        assert page.status_code == 286
+        assert "stopped before it finished" in page.content.decode()
+        assert time.monotonic() - killed_at < 3 + 10
+        assert experiment_keys(run.pk) == []
+    finally:
+        stop_worker(proc)
+        forget_unacked(queue)

@@ -10,8 +10,8 @@ from labs.sim.capstone import RECOMMENDED_CONTROLS
 from tests.lab_helpers import run
 
 LESSON_LABS = {
-    "lesson-07": ["fanout", "busy-minute", "at-least-once"],
-    "lesson-12": ["drain", "drain-compare"],
+    "lesson-07": ["fanout", "busy-minute", "at-least-once", "fanout-live"],
+    "lesson-12": ["drain", "drain-compare", "burst-live"],
     "lesson-13": [
         "timeouts",
         "backoff",
@@ -21,6 +21,9 @@ LESSON_LABS = {
         "idempotent-charges",
         "poison-messages",
         "availability",
+        "poison-live",
+        "retries-live",
+        "breaker-live",
     ],
     "assignment-05": ["trapped-service", "phase-map", "cold-cache", "job-cost"],
 }

@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from labs.catalogue import get_lab
 from labs.management.commands.lab import _as_form_value
+from labs.models import Run
 from labs.sim.capstone.trapped import RECOMMENDED_CONTROLS
 from teaching.models import Assignment, Submission
 from tests.base import DUE, finished_run, make_user
@@ -32,6 +33,7 @@ class World:
     submission: object
     before: object  # alice's trapped-service runs, both submitted to class A
     after: object
+    experiment: object  # alice's real-queue run, submitted to class A; its queue has expired
 
 
 @pytest.fixture
@@ -62,7 +64,14 @@ def world(school, published, frozen) -> World:
             classroom=school.class_a, title=title, lab="trapped-service", due_at=DUE
         )
         Submission.objects.create(assignment=capstone, student=school.alice, run=capstone_run)
-    return World(school, run, other_run, submission, before, after)
+    experiment = Run.objects.create(
+        owner=school.alice, lab="poison-live", params={}, seed=0, status="succeeded"
+    )
+    poison = Assignment.objects.create(
+        classroom=school.class_a, title="Poison", lab="poison-live", due_at=DUE
+    )
+    Submission.objects.create(assignment=poison, student=school.alice, run=experiment)
+    return World(school, run, other_run, submission, before, after, experiment)
 
 
 def r(name, *args):
@@ -85,6 +94,7 @@ MEMBERS = (LOGIN, 200, 404, 200, 404)  # alice and her teacher; others as if it 
 TEACHER_ONLY = (LOGIN, 403, 404, 200, 404)  # alice knows the class, so she is told no
 TEACHER_ACTION = (LOGIN, 403, 404, 302, 404)
 ANY_USER = (LOGIN, 200, 200, 200, 200)
+MEMBERS_REDIRECT = (LOGIN, 302, 404, 302, 404)
 
 MATRIX = [
     # (name, method, url, data, expected answers by role)
@@ -116,6 +126,22 @@ MATRIX = [
         lambda w: f"{r('run-compare')}?run={w.run.pk}&run={w.other_run.pk}",
         None,
         MEMBERS,
+    ),
+    # Only the owner acts on a run's queue; here it has expired, which she is told (410).
+    ("queue panel", "get", lambda w: r("run-queue", w.experiment.pk), None, MEMBERS_REDIRECT),
+    (
+        "redrive",
+        "post",
+        lambda w: r("run-queue-redrive", w.experiment.pk),
+        {"message": "pdf-3"},
+        (LOGIN, 410, 404, 403, 404),
+    ),
+    (
+        "purge",
+        "post",
+        lambda w: r("run-queue-purge", w.experiment.pk),
+        {"what": "dlq"},
+        (LOGIN, 410, 404, 403, 404),
     ),
     ("my classes", "get", lambda w: r("class-list"), None, ANY_USER),
     (
@@ -251,7 +277,8 @@ def test_it_covers_every_url_of_the_site():
         "class-detail", "student-add", "student-remove", "assignment-new", "assignment-edit",
         "assignment-detail", "assignment-run", "assignment-submit", "extension-set",
         "gradebook", "gradebook-csv", "submission-detail", "run-obligations", "report-pick",
-        "report", "report-markdown", "report-json", "report-pair",
+        "report", "report-markdown", "report-json", "report-pair", "run-queue",
+        "run-queue-redrive", "run-queue-purge",
     }  # fmt: skip
     ours = {name for name in get_resolver().reverse_dict if isinstance(name, str)}
     django_own = {n for n in ours if n.startswith(("login", "logout", "password"))}

@@ -119,5 +119,86 @@ def test_it_saves_the_phase_maps_progress_on_the_run(people):
     run = Run.objects.create(owner=people.alice, lab="phase-map", params=params, seed=5)
     assert execute_run.run(str(run.id)) == "succeeded"
     run.refresh_from_db()
-    assert run.progress == {"done": 6, "total": 6, "live": None}
+    assert run.progress == {"done": 6, "total": 6, "live": None, "samples": []}
     assert run.result["summary"]["runs"] == 6
+
+
+# Real experiments: their keys live under the run's name, and a failed run keeps none. ------
+
+
+def experiment_keys(run_pk) -> list[str]:
+    from labs.experiments.namespace import Namespace, connect
+    from labs.runners.experiment import kept_id, run_key_for
+
+    r = connect(name="qlab-tests")
+    try:
+        key = run_key_for(run_pk)
+        return Namespace(key).keys(r) + Namespace(kept_id(key)).keys(r)
+    finally:
+        r.close()
+
+
+def leave_keys(run_pk) -> None:
+    """Keys as a killed worker leaves them: the experiment's own, and a kept DLQ."""
+    from labs.experiments.namespace import connect
+    from labs.runners.experiment import run_key_for, run_namespace
+    from tests.live_helpers import keep_parked
+
+    r = connect(name="qlab-tests")
+    r.set(run_namespace(run_key_for(run_pk)).key("q"), "x", ex=60)
+    r.close()
+    keep_parked(run_pk, ["pdf-1"])
+    assert len(experiment_keys(run_pk)) >= 2
+
+
+@pytest.fixture
+def experiment(people) -> Run:
+    from labs.catalogue import get_lab
+
+    lab = get_lab("fanout-live")
+    params = lab.defaults() | {"jobs": 20, "crashes": 0}
+    return Run.objects.create(owner=people.alice, lab=lab.slug, params=params, seed=1)
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)  # the live samples are saved from another thread
+def test_it_runs_an_experiment_under_the_runs_name_and_keeps_only_its_dlq(experiment):
+    from labs.experiments.dlq import open_kept
+    from labs.kept_queue import clean_run_keys, client
+    from labs.runners.experiment import kept_id, run_key_for
+
+    leave_keys(experiment.pk)  # a dead first attempt's leftovers: the new one starts clean
+    try:
+        assert execute_run.run(str(experiment.id)) == "succeeded"
+        experiment.refresh_from_db()
+        assert experiment.result["summary"]["done"] == 20
+        assert experiment.progress["samples"][-1]["done"] == 20
+        kept = open_kept(client(), kept_id(run_key_for(experiment.pk)))
+        assert kept is not None and kept.dlq_depth() == 0  # the leftover DLQ went too
+        assert all(":{run-" in k and "-dlq}:" in k for k in experiment_keys(experiment.pk))
+    finally:
+        clean_run_keys(experiment.pk)
+    assert experiment_keys(experiment.pk) == []
+
+
+@pytest.mark.redis
+def test_a_stale_experiment_run_is_failed_and_its_keys_deleted(experiment):
+    Run.objects.filter(pk=experiment.pk).update(
+        status="running", attempts=1, lease_expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    leave_keys(experiment.pk)
+    assert Run.objects.fail_stale() == 1
+    assert Run.objects.get(pk=experiment.pk).status == "failed"
+    assert experiment_keys(experiment.pk) == []
+
+
+@pytest.mark.redis
+def test_an_experiment_that_fails_keeps_no_keys(experiment, monkeypatch):
+    def crash(*args, **kwargs):
+        leave_keys(experiment.pk)  # as if it had got going
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("labs.tasks.run_lab", crash)
+    assert execute_run.run(str(experiment.id)) == "failed"
+    assert "RuntimeError: boom" in Run.objects.get(pk=experiment.pk).error
+    assert experiment_keys(experiment.pk) == []

@@ -332,3 +332,45 @@ def test_it_shows_the_run_page_with_name_form_and_downloads(client, people):
     assert reverse("run-csv", args=[run.id]) in html
     assert reverse("run-label", args=[run.id]) in html
     assert reverse("run-rerun", args=[run.id]) in html
+
+
+# Real-queue experiments: capped per user, bad input refused before any run is made. ---------
+
+FANOUT_LIVE = {
+    "jobs": "60", "workers": "3", "rate_per_worker": "20", "crashes": "1",
+    "crash_point": "after_effect", "visibility_timeout_s": "0.5", "idempotent": "on", "seed": "1",
+}  # fmt: skip
+
+
+def test_it_caps_the_experiments_a_user_has_going_at_once(client, people, published, settings):
+    settings.LAB_MAX_ACTIVE_EXPERIMENTS_PER_USER = 2
+    client.force_login(people.alice)
+    url = reverse("lab-detail", args=["fanout-live"])
+    for _ in range(2):
+        assert client.post(url, FANOUT_LIVE, **HX).status_code == 200
+    response = client.post(url, FANOUT_LIVE, **HX)
+    assert response.status_code == 429
+    assert "already have 2 real-queue experiments going" in response.content.decode()
+    assert Run.objects.count() == 2
+    # A simulation still runs, and so does another student's experiment.
+    assert client.post(reverse("lab-detail", args=["drain"]), GOOD, **HX).status_code == 200
+    client.force_login(people.bob)
+    assert client.post(url, FANOUT_LIVE, **HX).status_code == 200
+    # Once one ends, alice may start one more, and no more.
+    finished = Run.objects.filter(owner=people.alice, lab="fanout-live").first()
+    Run.objects.filter(pk=finished.pk).update(status="succeeded")
+    client.force_login(people.alice)
+    assert client.post(url, FANOUT_LIVE, **HX).status_code == 200
+    assert client.post(url, FANOUT_LIVE, **HX).status_code == 429
+
+
+def test_it_refuses_an_experiment_too_big_for_a_minute_with_the_reason(client, people, published):
+    client.force_login(people.alice)
+    response = client.post(
+        reverse("lab-detail", args=["fanout-live"]),
+        {**FANOUT_LIVE, "jobs": "2000", "workers": "1", "rate_per_worker": "5"},
+        **HX,
+    )
+    assert response.status_code == 422
+    assert "jobs ÷ (workers × rate) is 400.0 s; keep it at most 40 s" in response.content.decode()
+    assert Run.objects.count() == 0 and published == []

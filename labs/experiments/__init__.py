@@ -5,12 +5,21 @@ redrive, retention) on one Redis stream; `WorkerPool` runs consumer threads with
 faults; `Sampler` and `queue_panel` read the live queue. The lab entry points (`fanout`,
 `burst`, `poison`, `flaky`, `outage`, `failure`) each take plain parameters, a seed, an
 optional `on_sample(sample)` and `should_stop()`, and return the lab result dict
-`{"summary", "series", "tables"}`. Every run owns a key namespace that it deletes at the end.
+`{"summary", "series", "tables"}`. Every run owns a key namespace that it deletes at the end:
+a random one, or the `namespace` passed in (so a supervisor can find and delete the keys of
+a run whose process was killed). Those with a dead-letter queue take `keep_dlq`: a namespace
+the DLQ is copied into just before the cleanup, so it can still be inspected and redriven.
 """
 
 from labs.experiments.breaker import RedisBreakerStorage, shared_breaker
 from labs.experiments.burst import LESSON_12_ARRIVALS, burst
-from labs.experiments.dlq import RedriveReport, redrive_all
+from labs.experiments.dlq import (
+    RedriveReport,
+    copy_dead_letters,
+    keep_dead_letters,
+    open_kept,
+    redrive_all,
+)
 from labs.experiments.effects import Effects
 from labs.experiments.failure import failure
 from labs.experiments.fanout import fanout
@@ -46,10 +55,13 @@ __all__ = [
     "WorkerPool",
     "burst",
     "connect",
+    "copy_dead_letters",
     "drain_estimate_s",
     "failure",
     "fanout",
+    "keep_dead_letters",
     "flaky",
+    "open_kept",
     "outage",
     "poison",
     "queue_panel",

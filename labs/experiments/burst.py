@@ -17,6 +17,7 @@ from typing import Any
 from labs.experiments.harness import Run, ShouldStop, finish
 from labs.experiments.limits import MAX_MESSAGES, MAX_WORKERS, check_float, check_int
 from labs.experiments.metrics import OnSample, Sampler
+from labs.experiments.namespace import Namespace
 from labs.experiments.queue import QueueStats, RedisQueue
 from labs.experiments.workers import WorkerPool
 from labs.sim.drain import drain, drain_summary, fixed, per_backlog
@@ -44,6 +45,7 @@ def burst(
     on_sample: OnSample | None = None,
     should_stop: ShouldStop | None = None,
     redis_url: str | None = None,
+    namespace: Namespace | None = None,
 ) -> dict[str, Any]:
     """Play `arrivals` (jobs per lesson second) into a fixed pool and a backlog-scaled pool.
 
@@ -86,7 +88,7 @@ def burst(
     }
     rate_per_s = per_worker / lesson_second_s
 
-    with Run(seed=seed, url=redis_url, should_stop=should_stop) as run:
+    with Run(seed=seed, url=redis_url, should_stop=should_stop, namespace=namespace) as run:
         queues = {
             p: RedisQueue(run.redis, run.ns.child(p), visibility_timeout_s=30.0) for p in POLICIES
         }

@@ -13,11 +13,13 @@ import random
 import time
 from typing import Any
 
+from labs.experiments.dlq import keep_dead_letters
 from labs.experiments.effects import Effects
 from labs.experiments.faults import CRASH_POINTS, CrashPlan, StandInService
 from labs.experiments.harness import Run, ShouldStop, finish
 from labs.experiments.limits import MAX_WORKERS, check_float, check_int
 from labs.experiments.metrics import OnSample, Sampler, queue_reader
+from labs.experiments.namespace import Namespace
 from labs.experiments.queue import Message, RedisQueue
 from labs.experiments.workers import Handle, WorkerContext, WorkerPool
 
@@ -40,6 +42,8 @@ def fanout(
     on_sample: OnSample | None = None,
     should_stop: ShouldStop | None = None,
     redis_url: str | None = None,
+    namespace: Namespace | None = None,
+    keep_dlq: Namespace | None = None,
 ) -> dict[str, Any]:
     """Send `jobs` SMS jobs through a real queue to `workers` threads; time it against the formula.
 
@@ -67,7 +71,7 @@ def fanout(
     plan = CrashPlan.random(rng, jobs, crashes, crash_point)
     provider = StandInService(latency_s=1.0 / rate_per_worker, seed=seed)
 
-    with Run(seed=seed, url=redis_url, should_stop=should_stop) as run:
+    with Run(seed=seed, url=redis_url, should_stop=should_stop, namespace=namespace) as run:
         queue = RedisQueue(
             run.redis, run.ns, visibility_timeout_s=visibility_timeout_s, max_receives=10
         )
@@ -103,6 +107,8 @@ def fanout(
         measured_s = time.monotonic() - start
         pool.stop()
         sampler.stop()
+        if keep_dlq is not None:
+            keep_dead_letters(queue, keep_dlq)
 
         stats = queue.stats()
         totals = effects.totals()

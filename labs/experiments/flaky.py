@@ -17,11 +17,13 @@ import random
 import threading
 from typing import Any
 
+from labs.experiments.dlq import keep_dead_letters
 from labs.experiments.effects import Effects
 from labs.experiments.faults import ServiceError, StandInService
 from labs.experiments.harness import Run, ShouldStop, finish
 from labs.experiments.limits import MAX_WORKERS, check_float, check_int
 from labs.experiments.metrics import OnSample, Sampler, queue_reader
+from labs.experiments.namespace import Namespace
 from labs.experiments.queue import Message, RedisQueue
 from labs.experiments.retries import backoff_ceiling_s, retrying
 from labs.experiments.workers import Handle, WorkerContext, WorkerPool
@@ -45,6 +47,8 @@ def flaky(
     on_sample: OnSample | None = None,
     should_stop: ShouldStop | None = None,
     redis_url: str | None = None,
+    namespace: Namespace | None = None,
+    keep_dlq: Namespace | None = None,
 ) -> dict[str, Any]:
     """Charge `messages` fees through a service failing with probability `fail_p`, with retries.
 
@@ -67,7 +71,7 @@ def flaky(
     waits: list[float] = []
     first_ok_at: dict[int, int] = {}  # attempt number -> receives that succeeded on it
 
-    with Run(seed=seed, url=redis_url, should_stop=should_stop) as run:
+    with Run(seed=seed, url=redis_url, should_stop=should_stop, namespace=namespace) as run:
         queue = RedisQueue(
             run.redis,
             run.ns,
@@ -113,6 +117,8 @@ def flaky(
         run.wait_until(lambda: queue.stats().settled >= messages, run.max_wall_s)
         pool.stop()
         sampler.stop()
+        if keep_dlq is not None:
+            keep_dead_letters(queue, keep_dlq)
 
         stats = queue.stats()
         totals = charged.totals()

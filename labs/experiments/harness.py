@@ -28,6 +28,7 @@ class Run:
 
     `stopped()` is true once `should_stop()` says so or the run has used `max_wall_s`;
     experiments check it often and wind down, keeping what they measured so far.
+    `namespace` (default: a fresh random one) is the prefix the run owns and deletes at the end.
     """
 
     def __init__(
@@ -38,12 +39,15 @@ class Run:
         should_stop: ShouldStop | None = None,
         max_wall_s: float = MAX_WALL_S,
         key_ttl_s: float = DEFAULT_KEY_TTL_S,
+        namespace: Namespace | None = None,
     ) -> None:
         self.seed = seed
         self.url = url
         self.should_stop = should_stop
         self.max_wall_s = check_float("max_wall_s", max_wall_s, 0.1, MAX_WALL_S)
-        self.ns = Namespace(ttl_s=key_ttl_s)
+        # A caller that must find the keys again (to clean up after a killed process) names
+        # the namespace; otherwise it is random. Its TTL then wins over `key_ttl_s`.
+        self.ns = namespace or Namespace(ttl_s=key_ttl_s)
         self.stop_reason: str | None = None
         self.keys_left: int | None = None
         self._owned: list[Stoppable] = []

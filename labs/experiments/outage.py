@@ -17,11 +17,13 @@ from typing import Any
 import pybreaker
 
 from labs.experiments.breaker import RedisBreakerStorage, shared_breaker
+from labs.experiments.dlq import keep_dead_letters
 from labs.experiments.effects import Effects
 from labs.experiments.faults import StandInService
 from labs.experiments.harness import Run, ShouldStop, finish
 from labs.experiments.limits import MAX_WORKERS, check_float, check_int
 from labs.experiments.metrics import OnSample, Sampler, queue_reader
+from labs.experiments.namespace import Namespace
 from labs.experiments.queue import Message, RedisQueue
 from labs.experiments.workers import Handle, WorkerContext, WorkerPool
 
@@ -51,6 +53,8 @@ def outage(
     on_sample: OnSample | None = None,
     should_stop: ShouldStop | None = None,
     redis_url: str | None = None,
+    namespace: Namespace | None = None,
+    keep_dlq: Namespace | None = None,
 ) -> dict[str, Any]:
     """Send payments at `arrival_rate_per_s` through a shared breaker to a service down a while.
 
@@ -79,7 +83,7 @@ def outage(
     lock = threading.Lock()
     fast_fails = [0]
 
-    with Run(seed=seed, url=redis_url, should_stop=should_stop) as run:
+    with Run(seed=seed, url=redis_url, should_stop=should_stop, namespace=namespace) as run:
         queue = RedisQueue(
             run.redis, run.ns, visibility_timeout_s=visibility_timeout_s, max_receives=max_receives
         )
@@ -140,6 +144,8 @@ def outage(
         run.wait_until(lambda: queue.stats().settled >= sent, run.max_wall_s)
         pool.stop()
         sampler.stop()
+        if keep_dlq is not None:
+            keep_dead_letters(queue, keep_dlq)
 
         stats = queue.stats()
         totals = charged.totals()

@@ -14,12 +14,13 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from labs.experiments.dlq import redrive_all
+from labs.experiments.dlq import keep_dead_letters, redrive_all
 from labs.experiments.effects import Effects
 from labs.experiments.faults import Poison
 from labs.experiments.harness import Run, ShouldStop, finish
 from labs.experiments.limits import MAX_WORKERS, check_float, check_int
 from labs.experiments.metrics import OnSample, Sampler, queue_reader
+from labs.experiments.namespace import Namespace
 from labs.experiments.queue import Message, RedisQueue
 from labs.experiments.workers import Handle, WorkerContext, WorkerPool
 
@@ -39,6 +40,8 @@ def poison(
     on_sample: OnSample | None = None,
     should_stop: ShouldStop | None = None,
     redis_url: str | None = None,
+    namespace: Namespace | None = None,
+    keep_dlq: Namespace | None = None,
 ) -> dict[str, Any]:
     """Run `messages` PDF jobs, of which `poison_ids` always fail, once per max_receives value.
 
@@ -66,7 +69,7 @@ def poison(
     ids = [f"pdf-{i}" for i in range(messages)]
     bad = Poison(ids[i] for i in poison_ids)
 
-    with Run(seed=seed, url=redis_url, should_stop=should_stop) as run:
+    with Run(seed=seed, url=redis_url, should_stop=should_stop, namespace=namespace) as run:
         rows: list[dict[str, Any]] = []
         samples: list[dict[str, Any]] = []
         summary: dict[str, Any] = {"messages": messages, "poison": len(poison_ids)}
@@ -129,6 +132,19 @@ def poison(
         redrive = _redrive_after_fix(
             run, rows, max_receives, redrive_rate_per_s, workers, redis_url
         )
+        if keep_dlq is not None and rows:
+            # The last count's DLQ, after any redrive: what an operator would find parked.
+            last = rows[-1]["max_receives"]
+            keep_dead_letters(
+                RedisQueue(
+                    run.redis,
+                    run.ns.child(f"mr{last}"),
+                    visibility_timeout_s=visibility_timeout_s,
+                    max_receives=last,
+                    create=False,
+                ),
+                keep_dlq,
+            )
         summary |= redrive | run.footer()
         keys = ["t_s", "max_receives", "visible", "in_flight", "done", "dlq_depth", "receives"]
         result = {

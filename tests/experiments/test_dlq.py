@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from labs.experiments.dlq import redrive_all
+from labs.experiments.dlq import copy_dead_letters, keep_dead_letters, open_kept, redrive_all
 from labs.experiments.metrics import queue_panel
+from labs.experiments.namespace import Namespace
 from labs.experiments.queue import RedisQueue
 from tests.experiments.conftest import wait_for
 
@@ -76,6 +79,14 @@ def test_redrive_all_stops_when_asked(r, ns):
     assert q.dlq_depth() == 10 - report.moved
 
 
+def test_redrive_all_moves_no_more_than_its_limit(r, ns):
+    q = RedisQueue(r, ns, max_receives=1)
+    park(q, [f"pdf-{i}" for i in range(6)])
+    report = redrive_all(q, rate_per_s=1000, limit=4)
+    assert report.moved == 4 and q.dlq_depth() == 2
+    assert redrive_all(q, rate_per_s=1000, limit=0).moved == 0
+
+
 def test_purge_dlq_empties_it(r, ns):
     q = RedisQueue(r, ns, max_receives=1)
     park(q, ["a", "b"])
@@ -101,3 +112,36 @@ def test_redrive_refuses_a_rate_outside_the_bounds(r, ns):
     q = RedisQueue(r, ns, create=False)
     with pytest.raises(ValueError, match="rate_per_s"):
         redrive_all(q, rate_per_s=0)
+
+
+def test_keep_copies_the_dlq_into_another_namespace_that_ends_on_time(r, ns):
+    q = RedisQueue(r, ns.child("run"), visibility_timeout_s=0.4, max_receives=1)
+    park(q, ["pdf-3", "pdf-7"])
+    before = q.dead_letters()
+    into = Namespace(f"{ns.run_id}-kept", ttl_s=30)
+    try:
+        assert keep_dead_letters(q, into) == 2
+        ns.child("run").cleanup(r)  # the run's own keys go; the copy stays and works
+        kept = open_kept(r, into.run_id)
+        assert kept is not None
+        assert (kept.visibility_timeout_s, kept.max_receives) == (0.4, 1)
+        assert kept.dead_letters() == before  # id, body, receives, last error, both times
+        assert 29 < kept.ns.ttl_s <= 30
+        time.sleep(1.1)
+        # Acting on it does not push its end back: every key keeps the time it had left.
+        assert open_kept(r, into.run_id).redrive("pdf-7")
+        assert max(r.pttl(k) for k in into.keys(r)) <= 29_000
+        [m] = kept.receive("fixed")
+        assert (m.msg_id, m.body) == ("pdf-7", "body of pdf-7")
+    finally:
+        into.cleanup(r)
+    assert open_kept(r, into.run_id) is None
+
+
+def test_copying_twice_keeps_each_message_once(r, ns):
+    q = RedisQueue(r, ns.child("run"), max_receives=1)
+    park(q, [f"pdf-{i}" for i in range(5)])
+    kept = RedisQueue(r, ns.child("kept"))
+    assert copy_dead_letters(q, kept) == 5
+    assert copy_dead_letters(q, kept) == 0
+    assert kept.dlq_depth() == 5

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from labs.experiments.poison import poison
+from labs.experiments.queue import RedisQueue
 from tests.experiments.helpers import assert_lab_result
 
 pytestmark = pytest.mark.redis
@@ -28,6 +29,15 @@ def test_it_reproduces_the_lessons_poison_figures_exactly(r):
     # After the fix, the redrive brings both back and they are made.
     assert (summary["redriven"], summary["made_after_redrive"]) == (2, 10)
     assert_lab_result(r, result)
+
+
+def test_it_owns_the_namespace_given_and_keeps_the_last_dlq_outside_it(r, ns):
+    own, keep = ns.child("run"), ns.child("kept")
+    result = poison(max_receives=[1, 3], redrive_rate_per_s=0, namespace=own, keep_dlq=keep)
+    assert result["summary"]["run_id"] == own.run_id
+    assert own.keys(r) == []
+    kept = RedisQueue(r, keep, create=False)
+    assert [(d.msg_id, d.receives) for d in kept.dead_letters()] == [("pdf-3", 3), ("pdf-7", 3)]
 
 
 def test_a_count_of_one_parks_a_good_message_after_a_single_blip_too(r):

@@ -1,0 +1,85 @@
+"""Charts for the burst on real queues: real backlog and oldest age beside the simulation."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from labs.charts.base import COLORS, GREY, figure, line
+from labs.charts.live import rows as as_rows
+from labs.charts.live import with_age_axis
+from labs.sim import drain, fixed, per_backlog
+
+POLICY_COLOURS = {"fixed": GREY, "scaled": COLORS["workers"]}
+POLICY_NAMES = {"fixed": "fixed pool", "scaled": "scaled on backlog"}
+EXTRA_SECONDS = 2
+
+
+def simulated(params: Mapping[str, Any]) -> dict[str, list[Any]]:
+    """The lesson's model of the same input: backlog and workers at the end of each second."""
+    played = list(params["arrivals"]) + [0] * EXTRA_SECONDS
+    rules = {
+        "fixed": fixed(params["fixed_workers"]),
+        "scaled": per_backlog(params["per_waiting"], params["min_workers"], params["max_workers"]),
+    }
+    out: dict[str, list[Any]] = {"second": [r.second + 1 for r in drain(played, 1, rules["fixed"])]}
+    for p, rule in rules.items():
+        sim = drain(played, params["per_worker"], rule)
+        out[f"backlog_{p}"] = [r.backlog for r in sim]
+        out[f"workers_{p}"] = [r.workers for r in sim]
+    return out
+
+
+def backlog(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any], title: str):
+    """Real backlog (lines) and oldest age (right axis) beside the simulated backlog (dots)."""
+    x = [s.get("second") for s in samples]
+    sim = simulated(params)
+    traces = []
+    for p in ("fixed", "scaled"):
+        colour, name = POLICY_COLOURS[p], POLICY_NAMES[p]
+        traces += [
+            line(x, [s.get(f"backlog_{p}") for s in samples], f"{name}: real backlog",
+                 color=colour),
+            line(sim["second"], sim[f"backlog_{p}"], f"{name}: simulated backlog",
+                 color=colour, dash="dash", with_markers=True),
+            line(x, [s.get(f"oldest_age_lesson_s_{p}") for s in samples],
+                 f"{name}: oldest message age (right axis)", color=colour, dash="dot",
+                 yaxis="y2"),
+        ]  # fmt: skip
+    fig = figure(
+        title=title, x_title="lesson second", y_title="jobs waiting", traces=traces, height=420,
+    )  # fmt: skip
+    return with_age_axis(fig, "oldest message age (lesson s)")
+
+
+def workers(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]):
+    x = [s.get("second") for s in samples]
+    sim = simulated(params)
+    traces = []
+    for p in ("fixed", "scaled"):
+        colour, name = POLICY_COLOURS[p], POLICY_NAMES[p]
+        traces += [
+            line(x, [s.get(f"workers_{p}") for s in samples], f"{name}: real workers",
+                 color=colour, shape="hv"),
+            line([s - 1 for s in sim["second"]], sim[f"workers_{p}"],
+                 f"{name}: simulated workers", color=colour, dash="dash", shape="hv"),
+        ]  # fmt: skip
+    return figure(
+        title="Workers running: the controller read the real queue's depth",
+        x_title="lesson second", y_title="workers", traces=traces, height=320,
+    )  # fmt: skip
+
+
+def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]):
+    return backlog(
+        samples, params, "Live: the real backlogs, with the simulation of the same input"
+    )
+
+
+def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    samples = as_rows(result["series"])
+    params = result["params"]
+    return [
+        backlog(samples, params, "Backlog and oldest message: real queues against the simulation"),
+        workers(samples, params),
+    ]

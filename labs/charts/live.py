@@ -1,0 +1,73 @@
+"""The chart of a real queue over time: what the live view draws, and the result shows again.
+
+The same builder takes live samples (a list of readings) or a finished run's series
+(columns), so the chart a student watched grow is the chart they keep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from labs.charts.base import COLORS, FAILED, FAST_FAIL, GREY, OK, figure, line
+
+# (key, name, colour, dash) of each count drawn against the left axis.
+QUEUE_LINES = (
+    ("visible", "visible (waiting)", COLORS["backlog"], None),
+    ("in_flight", "in flight", "#1f6feb", None),
+    ("dlq_depth", "DLQ depth", FAILED, None),
+    ("done", "done", OK, None),
+    ("duplicates_delivered", "duplicates delivered", FAST_FAIL, "dash"),
+    ("duplicate_effects", "duplicate effects", FAILED, "dot"),
+)
+
+
+def rows(series: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
+    """A result's series (equal-length columns) as a list of samples."""
+    names = list(series)
+    return [dict(zip(names, values, strict=True)) for values in zip(*series.values(), strict=True)]
+
+
+def with_age_axis(fig: dict[str, Any], title: str = "oldest message age (s)") -> dict[str, Any]:
+    """Add a right-hand axis for ages, so seconds and message counts share one chart."""
+    fig["layout"]["yaxis2"] = {
+        "title": {"text": title},
+        "overlaying": "y",
+        "side": "right",
+        "rangemode": "tozero",
+        "showgrid": False,
+    }
+    fig["layout"]["margin"]["r"] = 60
+    return fig
+
+
+def queue(
+    samples: Sequence[Mapping[str, Any]],
+    *,
+    title: str = "The real queue, reading by reading",
+    lines: Sequence[tuple[str, str, str, str | None]] = QUEUE_LINES,
+    extra: Sequence[dict[str, Any]] = (),
+) -> dict[str, Any]:
+    """Counts over time on the left axis, the oldest message's age on the right."""
+    t = [s.get("t_s") for s in samples]
+    traces = [
+        line(t, [s.get(key) for s in samples], name, color=colour, dash=dash)
+        for key, name, colour, dash in lines
+        if any(key in s for s in samples)
+    ]
+    if any(s.get("oldest_age_s") is not None for s in samples):
+        traces.append(
+            line(
+                t,
+                [s.get("oldest_age_s") for s in samples],
+                "oldest message age (s, right axis)",
+                color=GREY,
+                dash="dot",
+                yaxis="y2",
+            )
+        )
+    fig = figure(
+        title=title, x_title="seconds since the run started", y_title="messages",
+        traces=[*traces, *extra], height=360,
+    )  # fmt: skip
+    return with_age_axis(fig)

@@ -1,0 +1,62 @@
+"""Charts for poison messages on a real queue: the lesson's counts, and the queues over time."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import groupby
+from typing import Any
+
+from labs.charts import live
+from labs.charts.base import COLORS, FAILED, OK, bar, figure
+
+LINES = (
+    *(entry for entry in live.QUEUE_LINES if entry[0] != "duplicate_effects"),
+    ("receives", "receives", COLORS["arrived"], "dash"),
+)
+
+
+def counts(result: Mapping[str, Any]) -> dict[str, Any]:
+    rows = result["tables"]["counts"]["rows"]
+    labels = [f"maxReceiveCount {r[0]}" for r in rows]
+    return figure(
+        title="Made, parked and received, for each maxReceiveCount",
+        x_title="", y_title="messages / receives",
+        traces=[
+            bar(labels, [r[1] for r in rows], "made", color=OK, text=[r[1] for r in rows]),
+            bar(labels, [r[2] for r in rows], "in the DLQ", color=FAILED,
+                text=[r[2] for r in rows]),
+            bar(labels, [r[3] for r in rows], "receives", color=COLORS["arrived"],
+                text=[r[3] for r in rows]),
+        ],
+        barmode="group", x_category=True, hovermode="closest",
+    )  # fmt: skip
+
+
+def _parts(samples: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """A label above the start of each maxReceiveCount's queue."""
+    notes, position = [], 0
+    for mr, part in groupby(samples, key=lambda s: s.get("max_receives")):
+        first = samples[position]
+        position += len(list(part))
+        notes.append(
+            {"x": first.get("t_s"), "y": 1, "xref": "x", "yref": "paper", "xanchor": "left",
+             "yanchor": "bottom", "text": f"maxReceiveCount {mr}", "showarrow": False}
+        )  # fmt: skip
+    return notes
+
+
+def queues(samples: Sequence[Mapping[str, Any]], title: str) -> dict[str, Any]:
+    fig = live.queue(samples, title=title, lines=LINES)
+    fig["layout"]["annotations"] = _parts(samples)
+    return fig
+
+
+def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) -> dict[str, Any]:
+    return queues(samples, "Live: each maxReceiveCount's queue in turn")
+
+
+def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [
+        counts(result),
+        queues(live.rows(result["series"]), "The three queues, one after the other"),
+    ]

@@ -1,0 +1,37 @@
+"""Charts for retries on a real queue: which try worked, and the queue over time."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from labs.charts import live
+from labs.charts.base import FAILED, GREY, OK, bar, figure
+
+LINES = (*live.QUEUE_LINES, ("receives", "receives", "#0a7ea4", "dash"))
+
+
+def attempts(result: Mapping[str, Any]) -> dict[str, Any]:
+    rows = result["tables"]["attempts"]["rows"]
+    labels = [f"try {r[0]}" if isinstance(r[0], int) else str(r[0]) for r in rows]
+    colours = [OK if isinstance(r[0], int) else FAILED for r in rows]
+    measured = bar(labels, [r[1] for r in rows], "measured", text=[r[1] for r in rows])
+    measured["marker"] = {"color": colours}
+    return figure(
+        title="Receives by the try that worked (the last bar: every try failed)",
+        x_title="", y_title="receives",
+        traces=[measured, bar(labels, [r[2] for r in rows],
+                              "expected", color=GREY)],
+        barmode="group", x_category=True, hovermode="closest",
+    )  # fmt: skip
+
+
+def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) -> dict[str, Any]:
+    return live.queue(samples, title="Live: the queue while fees are charged", lines=LINES)
+
+
+def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [
+        attempts(result),
+        live.queue(live.rows(result["series"]), title="The queue over time", lines=LINES),
+    ]

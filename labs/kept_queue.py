@@ -1,0 +1,210 @@
+"""A finished experiment's dead-letter queue, kept for an hour so a student can work on it.
+
+When an experiment ends, all its own keys are deleted; its DLQ is first copied into a
+namespace of its own (`labs.runners.experiment.kept_namespace`) that ends `KEPT_DLQ_S`
+after the run, whatever is done to it meanwhile. This module is the queue panel's side of
+that queue: read it, redrive one message or all of them, purge, and drain what was
+redriven with "the fixed consumer" (a worker that now succeeds) for a few seconds.
+
+Redrive all and the drain run in a Celery task (`labs.tasks.drain_kept_queue`), never in a
+web request: the redrive goes through the token bucket of `redrive_all`, at most
+`REDRIVE_RATE_PER_S` messages a second. One drain per run at a time, held by a lock key
+with a token; a request that finds the lock taken leaves its message for the running
+drain, which looks again after it lets the lock go.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from functools import cache
+from typing import Any
+
+import redis
+from django.conf import settings
+
+from labs.experiments.dlq import open_kept, redrive_all
+from labs.experiments.metrics import queue_panel
+from labs.experiments.namespace import Namespace, connect
+from labs.experiments.queue import RedisQueue
+from labs.experiments.workers import WorkerPool
+from labs.runners.experiment import KEPT_DLQ_S, kept_id, run_key_for
+
+logger = logging.getLogger(__name__)
+
+DLQ_SHOWN = 50  # rows of the DLQ list on the panel
+REDRIVE_RATE_PER_S = 10.0
+DRAIN_WORKERS = 2
+DRAIN_RATE_PER_WORKER = 10.0  # jobs/s: slow enough to watch the panel drain
+DRAIN_CAPACITY_PER_S = DRAIN_WORKERS * DRAIN_RATE_PER_WORKER
+DRAIN_MAX_S = 20.0  # one task; a longer job is handed to the next task
+# The fixed consumer's own timeout, not the experiment's (a fraction of a second there):
+# a paced drain worker must not lose its message to another before it acknowledges it.
+DRAIN_VISIBILITY_S = 30.0
+LOCK_S = 30.0  # > DRAIN_MAX_S: a killed drain frees the queue within this
+REDRIVE_ALL_FLAG_S = 60.0
+
+GONE = (
+    "This run's queue is gone: a run's dead-letter queue is kept for "
+    f"{KEPT_DLQ_S / 3600:g} hour after the run ends, then deleted."
+)
+UNRELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+class QueueGone(Exception):
+    """The kept queue has expired (or was never kept); `str()` says so for the page."""
+
+    def __init__(self, message: str = GONE) -> None:
+        super().__init__(message)
+
+
+@cache
+def client() -> redis.Redis:
+    """One connection pool per process for the panel (thread-safe)."""
+    return connect(settings.REDIS_URL, name="qlab-panel")
+
+
+def _queue(run_pk: Any, *, visibility_timeout_s: float | None = None) -> RedisQueue:
+    queue = open_kept(
+        client(), kept_id(run_key_for(run_pk)), visibility_timeout_s=visibility_timeout_s
+    )
+    if queue is None:
+        raise QueueGone()
+    return queue
+
+
+def _lock_key(queue: RedisQueue) -> str:
+    return queue.ns.key("drain")
+
+
+def _all_flag(queue: RedisQueue) -> str:
+    return queue.ns.key("redrive-all")
+
+
+def snapshot(run_pk: Any) -> dict[str, Any]:
+    """What the panel shows: depth, in flight, oldest age, drain estimate, the DLQ, and
+    whether a redrive or drain is going on. Raises QueueGone once the queue has expired."""
+    queue = _queue(run_pk)
+    shown = queue_panel(queue, dlq_limit=DLQ_SHOWN, capacity_per_s=DRAIN_CAPACITY_PER_S)
+    r = client()
+    busy = bool(r.exists(_lock_key(queue), _all_flag(queue)))
+    return shown | {
+        "busy": busy,
+        "expires_in_min": max(1, round(queue.ns.ttl_s / 60)),
+        "dlq_more": max(0, shown["dlq_depth"] - len(shown["dlq"])),
+    }
+
+
+def redrive_one(run_pk: Any, msg_id: str) -> bool:
+    """Move one parked message back to the queue; False if it was not parked (any more)."""
+    return _queue(run_pk).redrive(msg_id)
+
+
+def ask_redrive_all(run_pk: Any, count: int | None = None) -> int:
+    """Ask the drain task to move the DLQ (`count` messages, default all of them now) at the
+    bounded rate; returns how many it will move."""
+    queue = _queue(run_pk)
+    count = queue.dlq_depth() if count is None else count
+    ttl_ms = min(queue.ns.ttl_ms, int(REDRIVE_ALL_FLAG_S * 1000))
+    client().set(_all_flag(queue), count, px=ttl_ms)
+    return count
+
+
+def purge(run_pk: Any, what: str) -> int:
+    """Delete every message of the queue ("queue") or of the DLQ ("dlq"); returns how many."""
+    queue = _queue(run_pk)
+    if what == "dlq":
+        client().delete(_all_flag(queue))
+        return queue.purge_dlq()
+    if what == "queue":
+        return queue.purge()
+    raise ValueError(f"what must be 'queue' or 'dlq', got {what!r}")
+
+
+def claim_drain(run_pk: Any) -> str | None:
+    """Take the run's drain lock; the token to hand to the task, or None if a drain holds it."""
+    queue = _queue(run_pk)
+    token = secrets.token_hex(8)
+    ttl_ms = min(queue.ns.ttl_ms, int(LOCK_S * 1000))
+    return token if client().set(_lock_key(queue), token, nx=True, px=ttl_ms) else None
+
+
+def release_drain(run_pk: Any, token: str) -> None:
+    """Let the lock go, if it is still this token's."""
+    queue = open_kept(client(), kept_id(run_key_for(run_pk)))
+    if queue is not None:
+        client().eval(UNRELEASE, 1, _lock_key(queue), token)
+
+
+def drain(run_pk: Any, token: str, *, max_s: float = DRAIN_MAX_S) -> bool:
+    """Redrive (if asked) and drain the kept queue for at most `max_s`; the task's body.
+
+    Returns True if work is left (a backlog, or a redrive still asked for) once the lock
+    is let go, so the caller starts another drain.
+    """
+    r = client()
+    try:
+        queue = _queue(run_pk, visibility_timeout_s=DRAIN_VISIBILITY_S)
+    except QueueGone:
+        return False
+    if r.get(_lock_key(queue)) != token.encode():
+        return False  # not ours (any more): a newer drain holds it
+    deadline = time.monotonic() + min(max_s, queue.ns.ttl_s - 1)
+
+    def out_of_time() -> bool:
+        return time.monotonic() >= deadline
+
+    pool = WorkerPool(
+        queue,
+        workers=DRAIN_WORKERS,
+        rate_per_worker=DRAIN_RATE_PER_WORKER,
+        url=settings.REDIS_URL,
+        name="drain",
+    )
+    with pool:
+        while not out_of_time():
+            asked = r.getdel(_all_flag(queue))
+            if asked is not None:
+                count = int(asked)
+                report = redrive_all(
+                    queue, REDRIVE_RATE_PER_S, limit=count, should_stop=out_of_time
+                )
+                if report.moved < count and report.stopped and queue.dlq_depth():
+                    # Out of time: the next drain moves the rest.
+                    ask_redrive_all(run_pk, count - report.moved)
+            if queue.stats().backlog == 0 and not r.exists(_all_flag(queue)):
+                break
+            time.sleep(0.05)
+    release_drain(run_pk, token)
+    try:
+        queue = _queue(run_pk)
+    except QueueGone:
+        return False
+    return queue.stats().backlog > 0 or bool(r.exists(_all_flag(queue)))
+
+
+def clean_run_keys(run_pk: Any) -> int:
+    """Delete every key of a run: its experiment's and its kept queue's. Returns how many."""
+    run_key = run_key_for(run_pk)
+    r = client()
+    return Namespace(run_key).cleanup(r) + Namespace(kept_id(run_key)).cleanup(r)
+
+
+def clean_experiment_keys(run_pks: list[Any]) -> None:
+    """Delete the keys of the runs just failed for a dead worker; those of simulations are
+    none. Redis being down only leaves the keys to their TTL: it never fails a page."""
+    from labs.catalogue import get_lab
+    from labs.models import Run
+
+    for run in Run.objects.filter(pk__in=run_pks).only("pk", "lab", "status"):
+        lab = get_lab(run.lab)
+        if lab is None or lab.kind != "experiment" or run.status != Run.Status.FAILED:
+            continue
+        try:
+            clean_run_keys(run.pk)
+        except redis.RedisError:
+            logger.warning("could not clean the keys of run %s; their TTL will", run.pk)

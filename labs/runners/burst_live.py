@@ -1,0 +1,188 @@
+"""Lesson 12 on real queues: the lesson's burst, fixed workers against workers scaled on backlog."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labs.experiments import LESSON_12_ARRIVALS, burst
+from labs.figures import Figure
+from labs.params import Param
+from labs.progress import Progress
+from labs.runners.common import num, table
+from labs.runners.experiment import FOOTER_FIGURES, experiment_kwargs, run_footer
+
+EXTRA_SECONDS = 2  # quiet lesson seconds after the arrivals, so the drain shows
+MAX_WALL_S = 40.0
+MAX_MESSAGES = 10_000  # per queue; both queues get them all
+MAX_WORKER_RATE_PER_S = 2000.0  # jobs a worker thread does per second of real time
+MAX_TOTAL_RATE_PER_S = 10_000.0  # all workers of both pools: what one Redis takes with room
+POLICIES = ("fixed", "scaled")
+
+PARAMS = (
+    Param(
+        "arrivals", "Jobs arriving each lesson second", "int_list", list(LESSON_12_ARRIVALS),
+        "Comma-separated: the lesson's certificate burst by default. Both queues get the same.",
+        min=0, max=2000, max_items=30, group="Workload", unit="jobs",
+    ),
+    Param(
+        "per_worker", "Jobs one worker finishes per lesson second", "int", 100,
+        "As in the lesson: every worker does this many jobs a (lesson) second.",
+        min=1, max=1000, group="Workload", unit="jobs",
+    ),
+    Param(
+        "lesson_second_s", "One lesson second lasts", "float", 0.2,
+        "Wall time of one lesson second: the burst is played faster than in the lesson.",
+        min=0.1, max=2.0, group="Workload", unit="s",
+    ),
+    Param(
+        "fixed_workers", "Workers (fixed pool)", "int", 3,
+        "The fixed pool always runs this many workers.",
+        min=0, max=16, group="Workers",
+    ),
+    Param(
+        "per_waiting", "One worker per … jobs waiting", "int", 100,
+        "The scaled pool's controller reads the real queue's backlog at the start of every "
+        "lesson second and runs one worker per this many jobs waiting.",
+        min=1, max=10_000, group="Workers", unit="jobs",
+    ),
+    Param(
+        "min_workers", "Fewest workers (scaled)", "int", 1, "The controller's floor.",
+        min=0, max=16, group="Workers",
+    ),
+    Param(
+        "max_workers", "Most workers (scaled)", "int", 10, "The controller's ceiling.",
+        min=1, max=16, group="Workers",
+    ),
+)  # fmt: skip
+
+LIVE_KEYS = ("t_s", "second") + tuple(
+    f"{m}_{p}"
+    for p in POLICIES
+    for m in ("backlog", "workers", "done", "oldest_age_lesson_s", "in_flight")
+)
+
+
+def check(params: Mapping[str, Any]) -> dict[str, str]:
+    errors = {}
+    arrivals, lss = params["arrivals"], params["lesson_second_s"]
+    if not arrivals:
+        errors["arrivals"] = "Give at least one second of arrivals."
+    if sum(arrivals) > MAX_MESSAGES:
+        errors["arrivals"] = f"At most {MAX_MESSAGES:,} jobs in all, got {sum(arrivals):,}."
+    wall_s = (len(arrivals) + EXTRA_SECONDS) * lss
+    if wall_s > MAX_WALL_S:
+        errors["lesson_second_s"] = (
+            f"{len(arrivals)} seconds of arrivals + {EXTRA_SECONDS} to drain, at {lss:g} s "
+            f"each, take {wall_s:.1f} s; keep it at most {MAX_WALL_S:g} s."
+        )
+    worker_rate = params["per_worker"] / lss
+    if worker_rate > MAX_WORKER_RATE_PER_S:
+        errors["per_worker"] = (
+            f"{params['per_worker']} jobs per {lss:g} s is {worker_rate:,.0f} jobs/s per worker; "
+            f"a worker here does at most {MAX_WORKER_RATE_PER_S:,.0f}. Lengthen the lesson "
+            "second or lower the rate."
+        )
+    elif (total := (params["fixed_workers"] + params["max_workers"]) * worker_rate) > (
+        MAX_TOTAL_RATE_PER_S
+    ):
+        errors["max_workers"] = (
+            f"Both pools at full size would do {total:,.0f} jobs/s; the shared Redis allows "
+            f"{MAX_TOTAL_RATE_PER_S:,.0f}. Use fewer workers or a longer lesson second."
+        )
+    if params["min_workers"] > params["max_workers"]:
+        errors["min_workers"] = "The floor must not be above the ceiling."
+    return errors
+
+
+def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
+    """Play the arrivals into both real queues; nothing is random."""
+    result = burst(
+        params["arrivals"],
+        params["per_worker"],
+        fixed_workers=params["fixed_workers"],
+        per_waiting=params["per_waiting"],
+        min_workers=params["min_workers"],
+        max_workers=params["max_workers"],
+        lesson_second_s=params["lesson_second_s"],
+        extra_seconds=EXTRA_SECONDS,
+        seed=seed,
+        # Sampled every quarter of a lesson second (the library's choice); no DLQ to keep.
+        **experiment_kwargs(progress, LIVE_KEYS, keep=False, sample_interval_s=None),
+    )
+    s = result["summary"]
+    rows = result["tables"]["per_second"]
+    return {
+        "summary": {f.name: s[f.name] for f in FIGURES if f not in FOOTER_FIGURES} | run_footer(s),
+        "series": result["series"],
+        "tables": {
+            "per_second": table(
+                "Second by second: the real queues (the simulation of the same input)",
+                ["second", "arrived", "fixed: waiting", "scaled: workers", "scaled: waiting"],
+                [
+                    [
+                        r["second"],
+                        r["arrived"],
+                        f"{r['backlog_fixed']:,} ({r['sim_backlog_fixed']:,})",
+                        f"{r['workers_scaled']} ({r['sim_workers_scaled']})",
+                        f"{r['backlog_scaled']:,} ({r['sim_backlog_scaled']:,})",
+                    ]
+                    for r in rows
+                ],
+            ),
+            "per_second_data": rows,
+        },
+    }
+
+
+def headline(result: Mapping[str, Any]) -> list[str]:
+    s = result["summary"]
+    lines = [
+        f"{num(s['messages_per_queue'])} jobs played into two real queues, one lesson second "
+        f"every {s['lesson_second_s']:g} s.",
+    ]
+    for p, name in (("fixed", "Fixed pool"), ("scaled", "Scaled on backlog")):
+        left = s[f"left_at_end_{p}"]
+        lines.append(
+            f"{name}: backlog peaked at {num(s[f'peak_backlog_{p}'])} (simulation "
+            f"{num(s[f'sim_peak_backlog_{p}'])}), {num(s[f'most_workers_{p}'])} workers at most "
+            f"(simulation {num(s[f'sim_most_workers_{p}'])}); "
+            + (
+                f"{num(left)} still waiting when the arrivals ended "
+                f"(simulation {num(s[f'sim_left_at_end_{p}'])}); "
+                if left is not None
+                else ""
+            )
+            + f"the oldest message waited {s[f'oldest_age_max_lesson_s_{p}']:.1f} lesson seconds."
+        )
+    if s["stopped_early"]:
+        lines.append(f"The run stopped early ({s['stop_reason']}).")
+    return lines
+
+
+def _policy_figures(p: str, name: str) -> tuple[Figure, ...]:
+    return (
+        Figure(f"peak_backlog_{p}", f"{name}: peak backlog", "int", "jobs"),
+        Figure(f"sim_peak_backlog_{p}", f"{name}: peak backlog, simulated", "int", "jobs"),
+        Figure(
+            f"left_at_end_{p}", f"{name}: waiting when arrivals end", "int", "jobs",
+            nullable=True,
+        ),
+        Figure(f"sim_left_at_end_{p}", f"{name}: waiting when arrivals end, simulated", "int"),
+        Figure(f"most_workers_{p}", f"{name}: most workers", "int", "workers"),
+        Figure(f"sim_most_workers_{p}", f"{name}: most workers, simulated", "int", "workers"),
+        Figure(
+            f"oldest_age_max_lesson_s_{p}", f"{name}: oldest message's longest wait", "float",
+            "lesson s",
+        ),
+        Figure(f"done_{p}", f"{name}: jobs done", "int", "jobs"),
+    )  # fmt: skip
+
+
+FIGURES = (
+    Figure("messages_per_queue", "Jobs played into each queue", "int", "jobs"),
+    Figure("lesson_second_s", "Wall time of one lesson second", "float", "s"),
+    *_policy_figures("fixed", "Fixed pool"),
+    *_policy_figures("scaled", "Scaled pool"),
+    *FOOTER_FIGURES,
+)

@@ -1,0 +1,159 @@
+"""Lesson 13's poison messages on a real queue: parked in the DLQ after maxReceiveCount receives."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labs.experiments import poison
+from labs.figures import Figure
+from labs.live import QUEUE_KEYS
+from labs.params import Param
+from labs.progress import Progress
+from labs.runners.common import num, table
+from labs.runners.experiment import FOOTER_FIGURES, experiment_kwargs, run_footer
+
+COUNTS = (1, 3, 5)  # the lesson's maxReceiveCounts, one real queue each
+
+PARAMS = (
+    Param(
+        "messages", "PDFs to make", "int", 10,
+        "One message per PDF, named pdf-0, pdf-1, and so on.",
+        min=1, max=200, group="The queue",
+    ),
+    Param(
+        "poison", "Poison messages", "int_list", [3, 7],
+        "Comma-separated numbers of the PDFs that fail every time (pdf-3, pdf-7, …).",
+        min=0, max=199, max_items=20, group="The queue",
+    ),
+    Param(
+        "workers", "Workers", "int", 2, "Worker threads on each queue.",
+        min=1, max=8, group="The queue",
+    ),
+    Param(
+        "visibility_timeout_s", "Visibility timeout", "float", 0.3,
+        "A failed message comes back after this. Keep it longer than a good job takes, or "
+        "good jobs are received twice too.",
+        min=0.1, max=2.0, group="Redrive policy", unit="s",
+    ),
+)  # fmt: skip
+
+LIVE_KEYS = (*QUEUE_KEYS, "max_receives", "receives")
+
+
+def check(params: Mapping[str, Any]) -> dict[str, str]:
+    unknown = sorted({n for n in params["poison"] if n >= params["messages"]})
+    if unknown:
+        return {
+            "poison": f"There is no pdf-{unknown[0]}: the {params['messages']} PDFs are "
+            f"pdf-0 to pdf-{params['messages'] - 1}."
+        }
+    if len(set(params["poison"])) != len(params["poison"]):
+        return {"poison": "Name each poison PDF once."}
+    return {}
+
+
+def expected(messages: int, poison_count: int, max_receives: int) -> tuple[int, int, int]:
+    """The lesson's count: every good PDF made on its first receive, every poison one parked
+    after `max_receives` receives."""
+    good = messages - poison_count
+    return good, poison_count, good + poison_count * max_receives
+
+
+def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
+    """One real queue per maxReceiveCount, one after the other; the last one's DLQ is kept."""
+    result = poison(
+        params["messages"],
+        params["poison"],
+        COUNTS,
+        workers=params["workers"],
+        visibility_timeout_s=params["visibility_timeout_s"],
+        redrive_rate_per_s=0,  # the student redrives from the queue panel instead
+        seed=seed,
+        **experiment_kwargs(progress, LIVE_KEYS, keep=True),
+    )
+    s, runs = result["summary"], result["tables"]["runs"]
+    summary: dict[str, Any] = {"messages": params["messages"], "poison": len(params["poison"])}
+    matches = len(runs) == len(COUNTS)
+    for row in runs:
+        mr = row["max_receives"]
+        summary |= {f"made_mr{mr}": row["made"], f"dlq_mr{mr}": len(row["dlq"])}
+        summary[f"receives_mr{mr}"] = row["receives"]
+        want = expected(params["messages"], len(params["poison"]), mr)
+        matches = matches and (row["made"], len(row["dlq"]), row["receives"]) == want
+    for mr in COUNTS:  # a run stopped early has no row for the later counts
+        for key in (f"made_mr{mr}", f"dlq_mr{mr}", f"receives_mr{mr}"):
+            summary.setdefault(key, None)
+    summary["matches_lesson"] = matches
+    last = runs[-1] if runs else None
+    return {
+        "summary": summary | run_footer(s),
+        "series": result["series"],
+        "tables": {
+            "counts": table(
+                "The lesson's table, on a real queue",
+                ["maxReceiveCount", "made", "in the DLQ", "receives", "the lesson's count"],
+                [
+                    [
+                        row["max_receives"],
+                        row["made"],
+                        len(row["dlq"]),
+                        row["receives"],
+                        "{} / {} / {}".format(
+                            *expected(
+                                params["messages"], len(params["poison"]), row["max_receives"]
+                            )
+                        ),
+                    ]
+                    for row in runs
+                ],
+            ),
+            "parked": table(
+                f"Parked in the DLQ with maxReceiveCount {last['max_receives'] if last else '-'}",
+                ["message", "receives", "last error"],
+                [[p["id"], p["receives"], p["last_error"]] for p in (last or {}).get("parked", [])],
+            ),
+        },
+    }
+
+
+def headline(result: Mapping[str, Any]) -> list[str]:
+    s = result["summary"]
+    lines = [
+        f"{num(s['messages'])} PDFs, {num(s['poison'])} of them poison, through a real queue "
+        f"for each maxReceiveCount."
+    ]
+    for mr in COUNTS:
+        if s[f"made_mr{mr}"] is None:
+            continue
+        lines.append(
+            f"maxReceiveCount {mr}: {num(s[f'made_mr{mr}'])} made, {num(s[f'dlq_mr{mr}'])} "
+            f"in the DLQ, {num(s[f'receives_mr{mr}'])} receives."
+        )
+    lines.append(
+        "The same PDFs are parked whatever the count; a higher count only spends more receives "
+        "(made / DLQ / receives as the lesson counts them)."
+        if s["matches_lesson"]
+        else "Some counts differ from the lesson's: a visibility timeout shorter than a good "
+        "job lets good messages be received twice, or the run stopped early."
+    )
+    if s["stopped_early"]:
+        lines.append(f"The run stopped early ({s['stop_reason']}).")
+    return lines
+
+
+FIGURES = (
+    Figure("messages", "PDFs", "int", "messages"),
+    Figure("poison", "Poison PDFs", "int", "messages"),
+    *(
+        f
+        for mr in COUNTS
+        for f in (
+            Figure(f"made_mr{mr}", f"Made with maxReceiveCount {mr}", "int", nullable=True),
+            Figure(f"dlq_mr{mr}", f"In the DLQ with maxReceiveCount {mr}", "int", nullable=True),
+            Figure(f"receives_mr{mr}", f"Receives with maxReceiveCount {mr}", "int", nullable=True),
+        )
+    ),
+    Figure("matches_lesson", "Made / DLQ / receives as the lesson counts them", "bool"),
+    *FOOTER_FIGURES,
+)
