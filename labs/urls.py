@@ -1,33 +1,33 @@
 from django.urls import path
 
-from labs import views
+from labs.views import pages, queue_panel, reports, runs
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("units/<slug:unit_slug>/", views.unit_detail, name="unit-detail"),
-    path("labs/<slug:slug>/", views.lab_detail, name="lab-detail"),
-    path("runs/", views.my_runs, name="my-runs"),
-    path("runs/<uuid:run_id>/", views.run_detail, name="run-detail"),
-    path("runs/<uuid:run_id>.json", views.run_json, name="run-json"),
-    path("runs/<uuid:run_id>.csv", views.run_csv, name="run-csv"),
-    path("runs/<uuid:run_id>/label/", views.run_label, name="run-label"),
-    path("runs/<uuid:run_id>/rerun/", views.run_rerun, name="run-rerun"),
-    path("runs/<uuid:run_id>/queue/", views.queue_panel, name="run-queue"),
-    path("runs/<uuid:run_id>/queue/redrive/", views.queue_redrive, name="run-queue-redrive"),
-    path("runs/<uuid:run_id>/queue/purge/", views.queue_purge, name="run-queue-purge"),
-    path("runs/compare/", views.run_compare, name="run-compare"),
-    path("runs/<uuid:run_id>/obligations/", views.run_obligations, name="run-obligations"),
-    path("reports/", views.report_pick, name="report-pick"),
-    path("reports/pair/", views.report_pair, name="report-pair"),
-    path("reports/<uuid:before_id>/<uuid:after_id>/", views.report_detail, name="report"),
+    path("", pages.home, name="home"),
+    path("units/<slug:unit_slug>/", pages.unit_detail, name="unit-detail"),
+    path("labs/<slug:slug>/", pages.lab_detail, name="lab-detail"),
+    path("runs/", runs.my_runs, name="my-runs"),
+    path("runs/<uuid:run_id>/", runs.run_detail, name="run-detail"),
+    path("runs/<uuid:run_id>.json", runs.run_json, name="run-json"),
+    path("runs/<uuid:run_id>.csv", runs.run_csv, name="run-csv"),
+    path("runs/<uuid:run_id>/label/", runs.run_label, name="run-label"),
+    path("runs/<uuid:run_id>/rerun/", runs.run_rerun, name="run-rerun"),
+    path("runs/<uuid:run_id>/queue/", queue_panel.queue_panel, name="run-queue"),
+    path("runs/<uuid:run_id>/queue/redrive/", queue_panel.queue_redrive, name="run-queue-redrive"),
+    path("runs/<uuid:run_id>/queue/purge/", queue_panel.queue_purge, name="run-queue-purge"),
+    path("runs/compare/", runs.run_compare, name="run-compare"),
+    path("runs/<uuid:run_id>/obligations/", reports.run_obligations, name="run-obligations"),
+    path("reports/", reports.report_pick, name="report-pick"),
+    path("reports/pair/", reports.report_pair, name="report-pair"),
+    path("reports/<uuid:before_id>/<uuid:after_id>/", reports.report_detail, name="report"),
     path(
         "reports/<uuid:before_id>/<uuid:after_id>/report.md",
-        views.report_markdown,
+        reports.report_markdown,
         name="report-markdown",
     ),
     path(
         "reports/<uuid:before_id>/<uuid:after_id>/report.json",
-        views.report_json,
+        reports.report_json,
         name="report-json",
     ),
 ]

@@ -1,0 +1,86 @@
+"""The course pages: home, a unit with its labs, a lab's form (a POST starts a run)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render, resolve_url
+from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.vary import vary_on_headers
+
+from labs.catalogue import get_lab, labs_for_unit
+from labs.dispatch import RunRefused, start_run
+from labs.execution import choose_seed
+from labs.forms import (
+    LabForm,
+)
+from labs.presenters import present_run
+from labs.units import UNITS, get_unit
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    units = [(unit, labs_for_unit(unit.slug)) for unit in UNITS]
+    return render(request, "labs/home.html", {"units": units})
+
+
+@require_GET
+def unit_detail(request: HttpRequest, unit_slug: str) -> HttpResponse:
+    unit = get_unit(unit_slug)
+    if unit is None:
+        raise Http404("No such unit.")
+    panels = [{"lab": lab, "form": LabForm(lab)} for lab in labs_for_unit(unit.slug)]
+    return render(
+        request,
+        "labs/unit.html",
+        {"unit": unit, "panels": panels, "explanation": f"labs/units/{unit.slug}.html"},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def lab_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """The lab's form; a POST validates it and starts a run."""
+    lab = get_lab(slug)
+    if lab is None:
+        raise Http404("No such lab.")
+    if request.method == "GET":
+        context = {"lab": lab, "form": LabForm(lab), "unit": get_unit(lab.unit)}
+        return render(request, "labs/lab.html", context)
+
+    if not request.user.is_authenticated:
+        return login_needed(request)
+    form = LabForm(lab, request.POST)
+    status = 200
+    run = None
+    if not form.is_valid():
+        status = 422
+    else:
+        try:
+            run = start_run(request.user, lab, form.params(), choose_seed(lab, form.seed()))
+        except RunRefused as exc:
+            form.add_error(None, exc.message)
+            status = exc.status
+        else:
+            if not request.htmx:
+                return redirect(run)
+
+    context = {
+        "lab": lab,
+        "form": form,
+        "run": run,
+        "view": present_run(run, lab) if run else None,
+        "unit": get_unit(lab.unit),
+    }
+    template = "labs/lab.html#lab-panel" if request.htmx else "labs/lab.html"
+    return render(request, template, context, status=status)
+
+
+def login_needed(request: HttpRequest) -> HttpResponse:
+    """Anonymous visitors may read lessons; running a lab needs an account."""
+    if request.htmx:
+        response = HttpResponse("Log in to run labs.", status=401)
+        response["HX-Redirect"] = f"{resolve_url(settings.LOGIN_URL)}?next={request.path}"
+        return response
+    return redirect_to_login(request.get_full_path())

@@ -1,0 +1,153 @@
+"""The queue panel of a finished real-queue experiment: look at the kept DLQ, redrive, purge."""
+
+from __future__ import annotations
+
+import redis
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseStopPolling
+
+from labs import kept_queue
+from labs.catalogue import Lab, get_lab
+from labs.dispatch import start_drain
+from labs.forms import (
+    PurgeForm,
+    RedriveForm,
+)
+from labs.models import Run
+from labs.presenters import present_panel
+from labs.views.runs import run_page
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def queue_panel(request: HttpRequest, run_id) -> HttpResponse:
+    """A finished experiment's queue panel, polled by htmx while a redrive or drain goes on."""
+    run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
+    lab = get_lab(run.lab)
+    if lab is None or lab.kind != "experiment":
+        raise Http404("This lab has no queue panel.")
+    if not request.htmx:
+        return redirect(f"{run.get_absolute_url()}#queue")
+    return _panel_response(request, run, lab)
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def queue_redrive(request: HttpRequest, run_id) -> HttpResponse:
+    """Redrive one parked message now, or (no id) the whole DLQ at a bounded rate; then drain."""
+    run, lab = _queue_owned_by(request, run_id)
+    if not run.is_finished:
+        return _panel_response(request, run, lab, STILL_RUNNING, 409)
+    form = RedriveForm(request.POST)
+    if not form.is_valid():
+        return _panel_response(request, run, lab, _errors(form), 422)
+    msg_id = form.cleaned_data["message"]
+    try:
+        _check_queue_open(run)
+        if msg_id:
+            if not kept_queue.redrive_one(run.pk, msg_id):
+                return _panel_response(
+                    request, run, lab, f"{msg_id} is not in the dead-letter queue (any more).", 409
+                )
+            done = f"Moved {msg_id} back to the queue; the fixed consumer will make it."
+        else:
+            count = kept_queue.ask_redrive_all(run.pk)
+            if not count:
+                return _panel_response(
+                    request, run, lab, "The dead-letter queue is empty: nothing to redrive.", 409
+                )
+            done = (
+                f"Redriving the {count} message(s) of the DLQ, at most "
+                f"{kept_queue.REDRIVE_RATE_PER_S:g} a second; the fixed consumer makes them "
+                "as they come."
+            )
+        start_drain(run)
+    except kept_queue.QueueGone as exc:
+        return _panel_response(request, run, lab, str(exc), 410)
+    except redis.RedisError:
+        return _panel_response(request, run, lab, REDIS_DOWN, 503)
+    return _panel_response(request, run, lab, done)
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def queue_purge(request: HttpRequest, run_id) -> HttpResponse:
+    """Delete every message of the kept queue or of its DLQ, for good."""
+    run, lab = _queue_owned_by(request, run_id)
+    if not run.is_finished:
+        return _panel_response(request, run, lab, STILL_RUNNING, 409)
+    form = PurgeForm(request.POST)
+    if not form.is_valid():
+        return _panel_response(request, run, lab, _errors(form), 422)
+    what = form.cleaned_data["what"]
+    try:
+        _check_queue_open(run)
+        deleted = kept_queue.purge(run.pk, what)
+    except kept_queue.QueueGone as exc:
+        return _panel_response(request, run, lab, str(exc), 410)
+    except redis.RedisError:
+        return _panel_response(request, run, lab, REDIS_DOWN, 503)
+    name = dict(form.fields["what"].choices)[what]
+    return _panel_response(request, run, lab, f"Purged {name}: {deleted} message(s) deleted.")
+
+
+REDIS_DOWN = "The queue panel cannot reach Redis just now. Try again shortly."
+
+
+def _queue_owned_by(request: HttpRequest, run_id) -> tuple[Run, Lab]:
+    """The run whose queue the user may act on: 404 if they cannot see it, 403 if not theirs."""
+    run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
+    lab = get_lab(run.lab)
+    if lab is None or lab.kind != "experiment" or not lab.keeps_dlq:
+        raise Http404("This run has no queue panel.")
+    if run.owner_id != request.user.pk:
+        raise PermissionDenied("Only the person who made this run can act on its queue.")
+    return run, lab
+
+
+def _check_queue_open(run: Run) -> None:
+    """Raise QueueGone with the reason when the run has no kept queue (any more)."""
+    if run.status == Run.Status.FAILED:
+        raise kept_queue.QueueGone("This run failed, so its queues were deleted.")
+
+
+STILL_RUNNING = (
+    "The experiment is still running: its queue is its own until it ends. The panel opens "
+    "on its dead-letter queue as soon as it has finished."
+)
+
+
+def _errors(form) -> str:
+    return " ".join(str(e) for errors in form.errors.values() for e in errors)
+
+
+def _panel_response(
+    request: HttpRequest, run: Run, lab: Lab, message: str = "", status: int = 200
+) -> HttpResponse:
+    """The panel fragment (htmx), or back to the run page with the message (a plain form)."""
+    if not request.htmx:
+        if status == 200:
+            if message:
+                messages.success(request, message)
+            return redirect(f"{run.get_absolute_url()}#queue")
+        return run_page(request, run, status=status, page_error=message)
+    panel = present_panel(run, lab, request.user)
+    context = {
+        "run": run,
+        "panel": panel,
+        "panel_message": message,
+        "panel_failed": status != 200,
+    }
+    response = render(request, "labs/run.html#queue-panel", context, status=status)
+    if status == 200 and request.method == "GET" and not (panel and panel.polling):
+        response.status_code = HttpResponseStopPolling.status_code
+    return response

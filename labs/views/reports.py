@@ -1,0 +1,153 @@
+"""The capstone's before/after report and its operator view of the payments."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseStopPolling
+
+from labs import reports
+from labs.catalogue import get_lab
+from labs.dispatch import RunRefused, start_runs
+from labs.execution import choose_seed
+from labs.forms import (
+    LabForm,
+    ReportPickForm,
+)
+from labs.models import Run
+from labs.operator import obligations_view
+from labs.presenters import present_report
+from labs.report_markdown import render as render_markdown
+from labs.runners.trapped_service import pair_params
+from labs.units import get_unit
+from labs.views.pages import login_needed
+
+
+@login_required
+@require_GET
+def run_obligations(request: HttpRequest, run_id) -> HttpResponse:
+    """The operator view of a trapped-service run: its payments by state, and who owns them."""
+    run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id, lab=reports.LAB)
+    view = None
+    if run.status == Run.Status.SUCCEEDED:
+        view = obligations_view(run.result)
+    return render(request, "labs/obligations.html", {"run": run, "view": view})
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def report_pair(request: HttpRequest) -> HttpResponse:
+    """Run the lab's form twice with one seed, controls off then on, and open their report."""
+    lab = get_lab(reports.LAB)
+    if not request.user.is_authenticated:
+        return login_needed(request)
+    form = LabForm(lab, request.POST)
+    status = 422
+    if form.is_valid():
+        seed = choose_seed(lab, form.seed())
+        before_params, after_params = pair_params(form.params())
+        try:
+            before, after = start_runs(
+                request.user, lab, [(before_params, seed), (after_params, seed)]
+            )
+        except RunRefused as exc:
+            form.add_error(None, exc.message)
+            status = exc.status
+        else:
+            status = None
+    if status is not None:
+        context = {"lab": lab, "form": form, "run": None, "unit": get_unit(lab.unit)}
+        template = "labs/lab.html#lab-panel" if request.htmx else "labs/lab.html"
+        return render(request, template, context, status=status)
+    url = reverse("report", args=[before.id, after.id])
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+@login_required
+@require_GET
+def report_pick(request: HttpRequest) -> HttpResponse:
+    """Choose two of your trapped-service runs; a valid choice opens their report."""
+    data = request.GET if "after" in request.GET else None
+    form = ReportPickForm(request.user, data, initial={"before": request.GET.get("before")})
+    if form.is_valid():
+        before, after = form.cleaned_data["before"], form.cleaned_data["after"]
+        return redirect("report", before.id, after.id)
+    return render(request, "labs/report_pick.html", {"form": form})
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def report_detail(request: HttpRequest, before_id, after_id) -> HttpResponse:
+    """The before/after report. Polled while either run works; answers 286 once both are done."""
+    Run.objects.fail_stale()
+    view = present_report(*_report_runs(request, before_id, after_id))
+    context = {"view": view, "links": _report_links(request, view)}
+    if not request.htmx:
+        return render(request, "labs/report.html", context)
+    response = render(request, "labs/report.html#report-body", context)
+    if view.finished:
+        response.status_code = HttpResponseStopPolling.status_code
+    return response
+
+
+@login_required
+@require_GET
+def report_markdown(request: HttpRequest, before_id, after_id) -> HttpResponse:
+    view = _finished_report(request, before_id, after_id)
+    text = render_markdown(
+        view.report, title=_report_title(view), links=_report_links(request, view)
+    )
+    response = HttpResponse(text, content_type="text/markdown; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{_report_filename(view)}.md"'
+    return response
+
+
+@login_required
+@require_GET
+def report_json(request: HttpRequest, before_id, after_id) -> JsonResponse:
+    view = _finished_report(request, before_id, after_id)
+    response = JsonResponse(view.report, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="{_report_filename(view)}.json"'
+    return response
+
+
+def _report_runs(request: HttpRequest, before_id, after_id) -> tuple[Run, Run]:
+    """Both runs, if this user may open both and both are of the report's lab; else 404."""
+    runs = Run.objects.visible_to(request.user).filter(lab=reports.LAB)
+    return get_object_or_404(runs, pk=before_id), get_object_or_404(runs, pk=after_id)
+
+
+def _finished_report(request: HttpRequest, before_id, after_id):
+    view = present_report(*_report_runs(request, before_id, after_id))
+    if view.report is None:
+        raise Http404("The report is ready once both runs have succeeded.")
+    return view
+
+
+def _report_title(view) -> str:
+    return f"Before/after report: {reports.LAB}, seed {view.before.seed} / {view.after.seed}"
+
+
+def _report_filename(view) -> str:
+    return f"report-{str(view.before.id)[:8]}-{str(view.after.id)[:8]}"
+
+
+def _report_links(request: HttpRequest, view) -> dict[str, str]:
+    def url(name: str, run: Run) -> str:
+        return request.build_absolute_uri(reverse(name, args=[run.id]))
+
+    return {
+        "before": url("run-detail", view.before),
+        "after": url("run-detail", view.after),
+        "before_obligations": url("run-obligations", view.before),
+        "after_obligations": url("run-obligations", view.after),
+    }

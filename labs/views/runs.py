@@ -1,0 +1,184 @@
+"""A run's own pages: its permalink (polled while it works), exports, history, compare."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseStopPolling
+
+from labs.catalogue import LABS, get_lab
+from labs.compare import compare_runs
+from labs.dispatch import RunRefused, start_run
+from labs.exports import csv_response, series_rows
+from labs.forms import (
+    CompareForm,
+    RunFilterForm,
+    RunLabelForm,
+)
+from labs.models import Run
+from labs.presenters import present_panel, present_run
+
+NO_LAB = "This lab no longer exists, so the run cannot be repeated."
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def run_detail(request: HttpRequest, run_id) -> HttpResponse:
+    """A run's permalink. Polled by htmx while it runs; answers 286 once it is done."""
+    Run.objects.fail_stale()
+    run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
+    lab = get_lab(run.lab)
+    if not request.htmx:
+        return run_page(request, run)
+    context = {
+        "run": run,
+        "lab": lab,
+        "view": present_run(run, lab),
+        "panel": present_panel(run, lab, request.user),
+    }
+    response = render(request, "labs/run.html#run-body", context)
+    if run.is_finished:
+        response.status_code = HttpResponseStopPolling.status_code
+    return response
+
+
+@login_required
+@require_GET
+def run_json(request: HttpRequest, run_id) -> JsonResponse:
+    """The saved run as JSON: parameters, seed, status, timings and result."""
+    run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
+    return JsonResponse(
+        {
+            "id": str(run.id),
+            "lab": run.lab,
+            "name": run.name,
+            "note": run.note,
+            "owner": run.owner.get_username(),
+            "status": run.status,
+            "params": run.params,
+            "seed": run.seed,
+            "created_at": run.created_at.isoformat(),
+            "started_at": run.started_at.isoformat() if run.started_at else None,
+            "finished_at": run.finished_at.isoformat() if run.finished_at else None,
+            "error": run.error,
+            "result": run.result,
+        }
+    )
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def my_runs(request: HttpRequest) -> HttpResponse:
+    """A student's history: their own runs only, newest first, optionally of one lab."""
+    form = RunFilterForm(request.GET or None)
+    runs = Run.objects.filter(owner=request.user).defer("result", "progress")
+    status = 200
+    if form.is_bound and not form.is_valid():
+        runs, status = runs.none(), 400
+    elif form.is_bound and form.cleaned_data["lab"]:
+        runs = runs.filter(lab=form.cleaned_data["lab"])
+    titles = {lab.slug: lab.title for lab in LABS}
+    rows = [(run, titles.get(run.lab, run.lab)) for run in runs[:200]]
+    context = {"rows": rows, "form": form}
+    template = "labs/runs.html#run-list" if request.htmx else "labs/runs.html"
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def run_label(request: HttpRequest, run_id) -> HttpResponse:
+    """Give a run a name and a note. Only its owner may; a teacher who can see it may not."""
+    run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
+    if run.owner_id != request.user.pk:
+        raise PermissionDenied("Only the person who made this run can name it.")
+    form = RunLabelForm(request.POST, instance=run)
+    status = 200
+    if form.is_valid():
+        form.save()
+        if not request.htmx:
+            messages.success(request, "Saved the run's name and note.")
+            return redirect(run)
+    else:
+        status = 422
+    if request.htmx:
+        context = {"run": run, "label_form": form, "saved": status == 200}
+        return render(request, "labs/run.html#run-label", context, status=status)
+    return run_page(request, run, status=status, label_form=form)
+
+
+@login_required
+@require_GET
+def run_csv(request: HttpRequest, run_id) -> HttpResponse:
+    """The run's time series as CSV, one row per step, columns as the lab saved them."""
+    run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
+    if run.status != Run.Status.SUCCEEDED or not run.result:
+        return HttpResponse(
+            f"This run is {run.status}: only a finished, successful run has a time series.",
+            status=409,
+            content_type="text/plain; charset=utf-8",
+        )
+    columns, rows = series_rows(run.result)
+    return csv_response(f"{run.lab}-{str(run.pk)[:8]}.csv", columns, rows)
+
+
+@login_required
+@require_POST
+def run_rerun(request: HttpRequest, run_id) -> HttpResponse:
+    """Run the same lab again with this run's exact parameters and seed, then compare."""
+    original = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
+    lab = get_lab(original.lab)
+    if lab is None:
+        return run_page(request, original, status=409, rerun_error=NO_LAB)
+    try:
+        again = start_run(request.user, lab, original.params, original.seed)
+    except RunRefused as exc:
+        return run_page(request, original, status=exc.status, rerun_error=exc.message)
+    query = urlencode([("run", original.pk), ("run", again.pk)])
+    return redirect(f"{reverse('run-compare')}?{query}")
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def run_compare(request: HttpRequest) -> HttpResponse:
+    """Two runs of one lab: figures side by side, series overlaid. Polls until both finish."""
+    form = CompareForm(request.user, request.GET)
+    if form.has_error("run", "invalid_choice"):
+        raise Http404("No such run, or it is not yours to see.")
+    if not form.is_valid():
+        return render(request, "labs/compare.html", {"form": form}, status=400)
+    Run.objects.fail_stale()
+    a, b = form.cleaned_data["run"]
+    lab = get_lab(a.lab)
+    context = {"form": form, "lab": lab, "cmp": compare_runs(a, b, lab)}
+    if not request.htmx:
+        return render(request, "labs/compare.html", context)
+    response = render(request, "labs/compare.html#comparison", context)
+    if context["cmp"].finished:
+        response.status_code = HttpResponseStopPolling.status_code
+    return response
+
+
+def run_page(request: HttpRequest, run: Run, *, status: int = 200, **extra) -> HttpResponse:
+    lab = get_lab(run.lab)
+    context = {
+        "run": run,
+        "lab": lab,
+        "view": present_run(run, lab),
+        "panel": present_panel(run, lab, request.user),
+        **extra,
+    }
+    if run.owner_id == request.user.pk:
+        context.setdefault("label_form", RunLabelForm(instance=run))
+    return render(request, "labs/run.html", context, status=status)
