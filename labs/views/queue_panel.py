@@ -43,38 +43,26 @@ def queue_panel(request: HttpRequest, run_id) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def queue_redrive(request: HttpRequest, run_id) -> HttpResponse:
     """Redrive one parked message now, or (no id) the whole DLQ at a bounded rate; then drain."""
-    run, lab = _queue_owned_by(request, run_id)
-    if not run.is_finished:
-        return _panel_response(request, run, lab, STILL_RUNNING, 409)
-    form = RedriveForm(request.POST)
-    if not form.is_valid():
-        return _panel_response(request, run, lab, _errors(form), 422)
-    msg_id = form.cleaned_data["message"]
-    try:
-        _check_queue_open(run)
+
+    def redrive(run: Run, cleaned: dict) -> str:
+        msg_id = cleaned["message"]
         if msg_id:
             if not kept_queue.redrive_one(run.pk, msg_id):
-                return _panel_response(
-                    request, run, lab, f"{msg_id} is not in the dead-letter queue (any more).", 409
-                )
+                raise _Refused(f"{msg_id} is not in the dead-letter queue (any more).", 409)
             done = f"Moved {msg_id} back to the queue; the fixed consumer will make it."
         else:
             count = kept_queue.ask_redrive_all(run.pk)
             if not count:
-                return _panel_response(
-                    request, run, lab, "The dead-letter queue is empty: nothing to redrive.", 409
-                )
+                raise _Refused("The dead-letter queue is empty: nothing to redrive.", 409)
             done = (
                 f"Redriving the {count} message(s) of the DLQ, at most "
                 f"{kept_queue.REDRIVE_RATE_PER_S:g} a second; the fixed consumer makes them "
                 "as they come."
             )
         start_drain(run)
-    except kept_queue.QueueGone as exc:
-        return _panel_response(request, run, lab, str(exc), 410)
-    except redis.RedisError:
-        return _panel_response(request, run, lab, REDIS_DOWN, 503)
-    return _panel_response(request, run, lab, done)
+        return done
+
+    return _panel_action(request, run_id, RedriveForm, redrive)
 
 
 @login_required
@@ -82,22 +70,45 @@ def queue_redrive(request: HttpRequest, run_id) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def queue_purge(request: HttpRequest, run_id) -> HttpResponse:
     """Delete every message of the kept queue or of its DLQ, for good."""
+
+    def purge(run: Run, cleaned: dict) -> str:
+        what = cleaned["what"]
+        deleted = kept_queue.purge(run.pk, what)
+        name = dict(PurgeForm.base_fields["what"].choices)[what]
+        return f"Purged {name}: {deleted} message(s) deleted."
+
+    return _panel_action(request, run_id, PurgeForm, purge)
+
+
+class _Refused(Exception):
+    """An action the queue cannot do now; the panel shows `message` with `status`."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.message, self.status = message, status
+
+
+def _panel_action(request: HttpRequest, run_id, form_class, act) -> HttpResponse:
+    """The shared path of a panel action: owner only, run finished, form valid, queue kept.
+
+    `act(run, cleaned_data)` does the work and returns what to tell the user.
+    """
     run, lab = _queue_owned_by(request, run_id)
     if not run.is_finished:
         return _panel_response(request, run, lab, STILL_RUNNING, 409)
-    form = PurgeForm(request.POST)
+    form = form_class(request.POST)
     if not form.is_valid():
         return _panel_response(request, run, lab, _errors(form), 422)
-    what = form.cleaned_data["what"]
     try:
         _check_queue_open(run)
-        deleted = kept_queue.purge(run.pk, what)
+        done = act(run, form.cleaned_data)
+    except _Refused as exc:
+        return _panel_response(request, run, lab, exc.message, exc.status)
     except kept_queue.QueueGone as exc:
         return _panel_response(request, run, lab, str(exc), 410)
     except redis.RedisError:
         return _panel_response(request, run, lab, REDIS_DOWN, 503)
-    name = dict(form.fields["what"].choices)[what]
-    return _panel_response(request, run, lab, f"Purged {name}: {deleted} message(s) deleted.")
+    return _panel_response(request, run, lab, done)
 
 
 REDIS_DOWN = "The queue panel cannot reach Redis just now. Try again shortly."
