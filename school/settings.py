@@ -35,12 +35,14 @@ INSTALLED_APPS = [
     "django_htmx",
     "labs",
     "teaching",
+    "accounts",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -84,6 +86,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+    # Several checkouts testing against one PostgreSQL each name their own test database.
+    DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DB_NAME", "") or None}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -94,6 +99,9 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
+# The course is taught in Marathi and English. Numbers stay in Western digits in both.
+LANGUAGES = [("en", "English"), ("mr", "मराठी")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "Asia/Kolkata")
 USE_I18N = True
 USE_TZ = True

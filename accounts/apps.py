@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class AccountsConfig(AppConfig):
+    """People's own settings: the language they read in, and first-login password changes."""
+
+    name = "accounts"
+    default_auto_field = "django.db.models.BigAutoField"
