@@ -9,59 +9,27 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
-import uuid
 from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import connection
 from django.urls import reverse
 
 from labs.models import Run
 from tests.base import make_user
 from tests.test_views import GOOD
+from tests.worker_helpers import forget_queue, new_queue_name, spawn_worker, stop_worker
 
 pytestmark = [pytest.mark.e2e, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def database_url() -> str:
-    """The URL of the test database, for the worker process."""
-    db = connection.settings_dict
-    if db["ENGINE"].endswith("sqlite3"):
-        return f"sqlite:///{db['NAME']}"
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 def start_worker(tmp_path: Path, settings, **env: str) -> tuple[subprocess.Popen, Path]:
-    """A real Celery worker on a queue no other worker listens to, in a process group of
-    its own (so a test can kill it and its pool child at once)."""
-    queue = f"e2e-{uuid.uuid4().hex[:8]}"
+    """A real worker on a queue of its own; the test's settings send runs to that queue."""
+    queue = new_queue_name()
     settings.LAB_QUEUE = queue
     log = tmp_path / "worker.log"
-    env = {**os.environ, "DATABASE_URL": database_url(), "LAB_QUEUE": queue, **env}
-    with log.open("w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "school", "worker", "-Q", queue,
-             "--concurrency=1", "--loglevel=INFO", "-n", f"{queue}@%h",
-             "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
-    return proc, log
-
-
-def stop_worker(proc: subprocess.Popen) -> None:
-    if proc.poll() is not None:
-        return
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+    return spawn_worker(queue, log, **env), log
 
 
 @pytest.fixture
@@ -120,22 +88,6 @@ def experiment_keys(run_pk) -> list[str]:
         r.close()
 
 
-def forget_unacked(queue: str) -> None:
-    """Drop the task message a killed worker left unacknowledged in the broker, so no other
-    worker on the shared Redis restores it later into a queue nobody reads."""
-    import redis
-
-    r = redis.Redis.from_url(settings.CELERY_BROKER_URL)
-    try:
-        for tag, raw in r.hscan_iter("unacked"):
-            if queue.encode() in raw:
-                r.hdel("unacked", tag)
-                r.zrem("unacked_index", tag)
-        r.delete(queue)
-    finally:
-        r.close()
-
-
 def test_a_run_whose_worker_is_killed_ends_failed_and_leaves_no_keys(client, tmp_path, settings):
     # A short lease, so the dead worker is noticed in seconds (the default is 20 s).
     proc, log = start_worker(tmp_path, settings, LAB_LEASE_S="3")
@@ -180,4 +132,4 @@ def test_a_run_whose_worker_is_killed_ends_failed_and_leaves_no_keys(client, tmp
         assert experiment_keys(run.pk) == []
     finally:
         stop_worker(proc)
-        forget_unacked(queue)
+        forget_queue(queue)

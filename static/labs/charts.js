@@ -4,6 +4,53 @@
 // htmx removes the old one, Plotly.purge drops its listeners (a responsive plot listens to
 // window resizes), so a minute of redraws does not leave sixty dead plots listening.
 (function () {
+  // Below this width a chart has no toolbar: zoom boxes are no use under a thumb, and the
+  // title needs the whole width.
+  var PHONE_PX = 600;
+  // The toolbar (top right, over the title's line) with the few buttons left below.
+  var TOOLBAR_PX = 130;
+  var TITLE_LINE_PX = 22;
+  var TITLE_FONT = "17px 'Open Sans', verdana, arial, sans-serif";
+  var CONFIG = {
+    responsive: true,
+    displaylogo: false,
+    modeBarButtonsToRemove: ["select2d", "lasso2d", "autoScale2d", "zoomIn2d", "zoomOut2d",
+      "toggleSpikelines", "hoverClosestCartesian", "hoverCompareCartesian"],
+  };
+  var measure = document.createElement("canvas").getContext("2d");
+
+  function textWidth(text) {
+    measure.font = TITLE_FONT;
+    return measure.measureText(text).width * 1.08; // the SVG font may be a little wider
+  }
+
+  // Break a title into lines no wider than `room` pixels, at spaces.
+  function wrap(text, room) {
+    var lines = [], line = "";
+    text.split(/\s+/).forEach(function (word) {
+      var next = line ? line + " " + word : word;
+      if (line && textWidth(next) > room) { lines.push(line); line = word; } else { line = next; }
+    });
+    if (line) lines.push(line);
+    return lines;
+  }
+
+  // A centred title must clear the toolbar on its right (so, by symmetry, as much on its
+  // left) and the chart's edges: wrap it, and make the top margin room for its lines.
+  function fitTitle(layout, width, toolbar) {
+    var title = layout.title;
+    if (!title || !title.text || !width) return;
+    var room = Math.max(width - 2 * (toolbar ? TOOLBAR_PX : 10), 120);
+    var lines = wrap(String(title.text).replace(/<br>/g, " "), room);
+    if (lines.length < 2) return;
+    title.text = lines.join("<br>");
+    var extra = (lines.length - 1) * TITLE_LINE_PX;
+    layout.margin = Object.assign({}, layout.margin);
+    layout.margin.t = (layout.margin.t || 80) + extra;
+    if (layout.height) layout.height += extra;
+    return extra;
+  }
+
   function drawCharts(root) {
     if (!window.Plotly) return;
     root.querySelectorAll("figure.chart:not(.drawn)").forEach(function (box) {
@@ -11,7 +58,12 @@
       var plot = box.querySelector(".plot");
       if (!data || !plot) return;
       var fig = JSON.parse(data.textContent);
-      window.Plotly.newPlot(plot, fig.data, fig.layout, { responsive: true, displaylogo: false });
+      var width = plot.clientWidth || box.clientWidth;
+      var toolbar = width >= PHONE_PX;
+      var extra = fitTitle(fig.layout, width, toolbar);
+      if (extra && plot.style.height) plot.style.height = fig.layout.height + "px";
+      var config = Object.assign({ displayModeBar: toolbar ? "hover" : false }, CONFIG);
+      window.Plotly.newPlot(plot, fig.data, fig.layout, config);
       box.classList.add("drawn");
     });
   }
@@ -21,7 +73,26 @@
       window.Plotly.purge(plot);
     });
   }
+  // After Run (or Run before/after) the form is swapped for a new one: focus goes to the
+  // first field the server refused, else to the run, so a keyboard or screen-reader user
+  // lands on what happened (rather than on <body>). htmx keeps that focus by the run's id
+  // while it polls.
+  function focusResult(elt) {
+    // An outerHTML swap leaves `elt` detached: find its replacement by id.
+    var panel = elt && elt.id ? document.getElementById(elt.id) : null;
+    if (!panel || !panel.matches(".lab-panel")) return;
+    var target = panel.querySelector(".has-error input, .has-error select, .has-error textarea") ||
+      panel.querySelector(".run-body");
+    if (target) target.focus();
+  }
   document.addEventListener("DOMContentLoaded", function () { drawCharts(document); });
   document.addEventListener("htmx:beforeSwap", function (event) { purgeCharts(event.detail.target); });
-  document.addEventListener("htmx:afterSettle", function (event) { drawCharts(event.detail.elt.parentNode || document); });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    drawCharts(event.detail.elt.parentNode || document);
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.requestConfig && event.detail.requestConfig.verb === "post") {
+      focusResult(event.detail.elt);
+    }
+  });
 })();

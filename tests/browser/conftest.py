@@ -1,0 +1,142 @@
+"""A real browser on a live server, with a real Celery worker and the real Redis.
+
+Chromium is Debian's (`./dev test` installs it with apt when missing), launched by path,
+headless and without its sandbox (CI runs as root); Playwright only drives it, so nothing
+downloads a browser. Every test here is marked `browser`: `pytest -m browser` runs them alone.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from tests.worker_helpers import forget_queue, new_queue_name, spawn_worker, stop_worker
+
+HERE = Path(__file__).parent
+WIDE, PHONE = 1280, 390
+# Where the screenshots go when BROWSER_SHOTS names a folder (they are for people to look at).
+SHOTS = os.environ.get("BROWSER_SHOTS", "")
+
+# Playwright's sync API runs an event loop in a greenlet of the test's own thread, which
+# Django's guard takes for async code; the tests only touch the ORM between page calls.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if HERE in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.redis)
+
+
+def chromium_path() -> str:
+    """Debian's Chromium (or CHROMIUM=/path): never a browser Playwright downloads."""
+    path = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(path).exists():
+        pytest.fail("Chromium is not installed: ./dev test installs it (apt-get install chromium)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=chromium_path(), headless=True, args=["--no-sandbox"]
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def lab_worker(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[str]:
+    """One real Celery worker for the whole browser session, on a queue of its own; the
+    live server (a thread of this process) sends runs to it."""
+    from django.test.utils import override_settings
+
+    queue = new_queue_name("browser")
+    log = tmp_path_factory.mktemp("worker") / "worker.log"
+    with django_db_blocker.unblock():
+        proc = spawn_worker(queue, log)
+    with override_settings(LAB_QUEUE=queue):
+        yield log
+    stop_worker(proc)
+    forget_queue(queue)
+
+
+@dataclass
+class Seen:
+    """What went wrong on a page that a student would not see: console errors, uncaught
+    exceptions, requests that failed or answered 4xx/5xx."""
+
+    errors: list[str] = field(default_factory=list)
+
+    def watch(self, page) -> None:
+        page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
+        page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        page.on("requestfailed", lambda r: self.errors.append(f"failed: {r.method} {r.url}"))
+        page.on("response", self._response)
+
+    def _response(self, response) -> None:
+        if response.status >= 400:
+            self.errors.append(f"{response.status}: {response.request.method} {response.url}")
+
+
+@dataclass
+class Site:
+    """The live server, the browser and the worker, with what a test needs to use them."""
+
+    url: str
+    chromium: object
+    worker_log: Path
+    seen: Seen = field(default_factory=Seen)
+    contexts: list = field(default_factory=list)
+
+    def page(self, user=None, *, width: int = WIDE, height: int = 900):
+        """A fresh page (its own cookies), logged in as `user` when given."""
+        context = self.chromium.new_context(
+            viewport={"width": width, "height": height}, accept_downloads=True
+        )
+        self.contexts.append(context)
+        if user is not None:
+            context.add_cookies([self.session_cookie(user)])
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        self.seen.watch(page)
+        return page
+
+    def session_cookie(self, user) -> dict:
+        from django.conf import settings
+        from django.test import Client
+
+        client = Client()
+        client.force_login(user)
+        value = client.cookies[settings.SESSION_COOKIE_NAME].value
+        return {"name": settings.SESSION_COOKIE_NAME, "value": value, "url": self.url}
+
+    def worker_tail(self) -> str:
+        return self.worker_log.read_text()[-3000:]
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def site(live_server, chromium, lab_worker, transactional_db) -> Iterator[Site]:
+    s = Site(url=live_server.url, chromium=chromium, worker_log=lab_worker)
+    yield s
+    s.close()
+
+
+def shot(page, name: str) -> None:
+    """Save a full-page screenshot under BROWSER_SHOTS, when set."""
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)

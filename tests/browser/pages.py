@@ -1,0 +1,135 @@
+"""What the browser tests do on a page and read off it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+RUN_TIMEOUT_MS = 150_000  # a live lab takes seconds; a loaded 2-core machine, much longer
+FINISHED = ".run-body.status-succeeded, .run-body.status-failed"
+
+# For every drawn Plotly chart on the page: its title, and for every x axis the range drawn
+# and the extent of the data on that axis (a bar reaches half its width past its x).
+CHARTS_JS = """
+() => Array.from(document.querySelectorAll("figure.chart .plot")).map((plot) => {
+  const layout = plot._fullLayout, data = plot._fullData;
+  const box = plot.getBoundingClientRect();
+  const title = plot.querySelector(".g-gtitle text");
+  const titleBox = title && title.getBoundingClientRect();
+  const bar = plot.querySelector(".modebar");
+  const barBox = bar && bar.getBoundingClientRect();
+  const out = {
+    drawn: !!(layout && plot.querySelector(".main-svg")),
+    title: (layout && layout.title && layout.title.text) || "",
+    box: {left: box.left, right: box.right, top: box.top},
+    titleBox: titleBox && {left: titleBox.left, right: titleBox.right, top: titleBox.top,
+                           bottom: titleBox.bottom},
+    toolbar: barBox && barBox.width > 0 && {left: barBox.left, right: barBox.right,
+                                            top: barBox.top, bottom: barBox.bottom},
+    axes: [],
+  };
+  if (!out.drawn) return out;
+  for (const key of Object.keys(layout)) {
+    if (!/^xaxis\\d*$/.test(key)) continue;
+    const ax = layout[key];
+    let lo = Infinity, hi = -Infinity, count = 0;
+    for (const t of data) {
+      if ((t.xaxis || "x") !== ax._id || t.visible !== true || !t.x) continue;
+      const xs = Array.from(t.x).filter((v) => typeof v === "number" && isFinite(v));
+      if (!xs.length) continue;
+      let pad = 0;
+      if (t.type === "bar" || t.type === "histogram") {
+        const sorted = [...new Set(xs)].sort((a, b) => a - b);
+        let gap = Infinity;
+        for (let i = 1; i < sorted.length; i++) gap = Math.min(gap, sorted[i] - sorted[i - 1]);
+        pad = isFinite(gap) ? gap / 2 : 0.5;
+      }
+      lo = Math.min(lo, Math.min(...xs) - pad);
+      hi = Math.max(hi, Math.max(...xs) + pad);
+      count += xs.length;
+    }
+    out.axes.push({name: key, type: ax.type, range: ax.range, lo, hi, count,
+                   title: (ax.title && ax.title.text) || ""});
+  }
+  return out;
+})
+"""
+
+
+def open_lab(page, site, slug: str) -> None:
+    page.goto(f"{site.url}/labs/{slug}/")
+    page.wait_for_load_state("load")
+
+
+def run_button(page):
+    return page.get_by_role("button", name="Run", exact=True)
+
+
+def wait_finished(page, site) -> str:
+    """Wait until the run on the page has finished; its status."""
+    body = page.locator(FINISHED)
+    try:
+        body.wait_for(timeout=RUN_TIMEOUT_MS)
+    except Exception as error:  # say what the worker said
+        log = site.worker_tail()
+        raise AssertionError(f"the run did not finish; worker log:\n{log}") from error
+    status = "succeeded" if "status-succeeded" in body.get_attribute("class") else "failed"
+    if status == "succeeded":
+        wait_charts_drawn(page)
+    return status
+
+
+def wait_charts_drawn(page) -> None:
+    page.wait_for_function(
+        "() => Array.from(document.querySelectorAll('figure.chart'))"
+        ".every((f) => f.classList.contains('drawn'))"
+    )
+
+
+def permalink(page) -> str:
+    """The address of the finished run shown on the page."""
+    return page.locator(".run-body .status a", has_text="permalink").evaluate("a => a.href")
+
+
+def charts(page) -> list[dict[str, Any]]:
+    return page.evaluate(CHARTS_JS)
+
+
+def chart_problems(chart: dict[str, Any]) -> list[str]:
+    return x_range_problems(chart) + title_problems(chart)
+
+
+def title_problems(chart: dict[str, Any]) -> list[str]:
+    """A chart's title must fit inside the chart (not cut at its sides) and stay clear of
+    the chart's toolbar."""
+    box, title, bar = chart["box"], chart["titleBox"], chart["toolbar"]
+    if not title:
+        return []
+    problems = []
+    if title["left"] < box["left"] - 1 or title["right"] > box["right"] + 1:
+        problems.append(f"{chart['title']!r}: the title is wider than the chart and is cut")
+    if bar and not (
+        bar["right"] <= title["left"]
+        or title["right"] <= bar["left"]
+        or bar["bottom"] <= title["top"]
+        or title["bottom"] <= bar["top"]
+    ):
+        problems.append(f"{chart['title']!r}: the title is under the chart's toolbar")
+    return problems
+
+
+def x_range_problems(chart: dict[str, Any], margin: float = 0.1) -> list[str]:
+    """Each numeric x axis should show the data, not run far past it: its range must lie
+    within the data's extent widened by `margin` of that extent on each side."""
+    problems = []
+    for ax in chart["axes"]:
+        if ax["type"] not in ("linear",) or not ax["count"]:
+            continue
+        lo, hi = ax["lo"], ax["hi"]
+        slack = max(hi - lo, 1e-9) * margin
+        start, end = sorted(ax["range"])
+        if start < lo - slack or end > hi + slack:
+            problems.append(
+                f"{chart['title']!r} {ax['name']}: drawn {start:.4g}..{end:.4g}"
+                f" for data {lo:.4g}..{hi:.4g}"
+            )
+    return problems

@@ -1,0 +1,49 @@
+"""A student with only a keyboard: Tab to Run, Enter, and the focus is on what happened."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.base import make_user
+from tests.browser.pages import open_lab, wait_finished
+
+FOCUSED = "() => document.activeElement"
+
+
+def tab_to(page, selector: str, limit: int = 80) -> int:
+    """Press Tab until `selector` has the focus; how many presses it took."""
+    for presses in range(1, limit + 1):
+        page.keyboard.press("Tab")
+        if page.evaluate(f"() => document.activeElement.matches({selector!r})"):
+            return presses
+    raise AssertionError(f"{limit} presses of Tab never reached {selector}")
+
+
+def test_tab_to_run_and_enter_leaves_the_focus_on_the_result(site):
+    page = site.page(make_user("asha"))
+    open_lab(page, site, "drain")
+    tab_to(page, "button.run:not(.secondary)")
+    page.keyboard.press("Enter")
+    assert wait_finished(page, site) == "succeeded"
+    # Polled and swapped every second until it finished: the focus followed the run.
+    focus = page.evaluate(
+        "() => { const r = document.activeElement.closest('.run-body');"
+        " return r && {id: r.id, text: r.innerText}; }"
+    )
+    assert focus is not None, page.evaluate("() => document.activeElement.outerHTML.slice(0, 200)")
+    assert "The backlog peaked at 800 jobs." in focus["text"]
+    expect(page.locator(f"#{focus['id']}")).to_be_in_viewport()
+    assert not site.seen.errors, "\n".join(site.seen.errors)
+
+
+def test_a_refused_value_takes_the_focus_to_its_field(site):
+    page = site.page(make_user("asha"))
+    open_lab(page, site, "drain")
+    page.fill("#id_arrivals", "50, lots")
+    page.focus("#id_arrivals")
+    tab_to(page, "button.run:not(.secondary)")
+    page.keyboard.press("Enter")
+    page.locator(".has-error").wait_for()
+    assert page.evaluate("() => document.activeElement.id") == "id_arrivals"
+    # The refusal is a 422 the page shows in place (Chromium logs it); nothing else failed.
+    assert [e for e in site.seen.errors if "422" not in e] == []

@@ -1,0 +1,74 @@
+"""A real Celery worker process for the tests that need one (tests/test_e2e.py, tests/browser/).
+
+No eager mode: the worker is a separate process listening on a queue of its own, reading and
+writing the same test database the test (or the live server) uses, through the real Redis.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def database_url() -> str:
+    """The URL of the test database, for the worker process."""
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def new_queue_name(prefix: str = "e2e") -> str:
+    """A queue no other worker on the shared Redis listens to."""
+    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+def spawn_worker(queue: str, log: Path, *, concurrency: int = 1, **env: str) -> subprocess.Popen:
+    """A real Celery worker on `queue`, in a process group of its own (so a test can kill it
+    and its pool child at once), writing to `log`."""
+    env = {**os.environ, "DATABASE_URL": database_url(), "LAB_QUEUE": queue, **env}
+    with log.open("w") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "school", "worker", "-Q", queue,
+             f"--concurrency={concurrency}", "--loglevel=INFO", "-n", f"{queue}@%h",
+             "--without-gossip", "--without-mingle", "--without-heartbeat"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+
+
+def stop_worker(proc: subprocess.Popen) -> None:
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def forget_queue(queue: str) -> None:
+    """Drop what a stopped or killed worker left in the broker for `queue` (unacknowledged
+    task messages, the queue itself), so no other worker on the shared Redis restores it
+    later into a queue nobody reads."""
+    import redis
+    from django.conf import settings
+
+    r = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    try:
+        for tag, raw in r.hscan_iter("unacked"):
+            if queue.encode() in raw:
+                r.hdel("unacked", tag)
+                r.zrem("unacked_index", tag)
+        r.delete(queue)
+    finally:
+        r.close()
