@@ -255,6 +255,17 @@ def test_it_exports_a_runs_series_as_csv(client, people):
     assert len(lines) == 11
 
 
+def test_it_downloads_a_run_as_a_json_file_like_the_csv(client, people):
+    run = finished_run(people.alice)
+    client.force_login(people.alice)
+    response = client.get(reverse("run-json", args=[run.id]))
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    disposition = response["Content-Disposition"]
+    assert disposition == f'attachment; filename="drain-{str(run.id)[:8]}.json"'
+    saved = response.json()
+    assert saved["id"] == str(run.id) and saved["result"]["summary"]["peak_backlog"] == 800
+
+
 def test_it_has_no_csv_for_an_unfinished_run(client, people):
     run = make_run(people.alice)
     client.force_login(people.alice)

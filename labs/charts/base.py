@@ -7,7 +7,7 @@ vendored plotly.js. They are checked against Plotly's schema in the tests.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 # Lines and bars with no meaning of their own: no green, red or amber, which mean
@@ -175,7 +175,33 @@ def figure(
         layout["annotations"] = annotations
     if barmode:
         layout["barmode"] = barmode
+    span = None if x_category else data_span(traces)
+    if span and any("lines" in t.get("mode", "") for t in traces):
+        # Plotly widens an automatic range to fit notes written in data coordinates: on a
+        # phone a note's text is wide in data units and a time axis ran far past its data.
+        layout["xaxis"]["range"] = list(span)
     return {"data": traces, "layout": layout}
+
+
+def data_span(traces: Sequence[Mapping[str, Any]], axis: str = "x") -> tuple[float, float] | None:
+    """The smallest and largest x of the traces on `axis` (a bar reaches half its width past
+    its x); None when they have no numbers there or only one."""
+    lo, hi = math.inf, -math.inf
+    for trace in traces:
+        if trace.get("xaxis", "x") != axis or trace.get("visible") is False:
+            continue
+        xs = [v for v in trace.get("x") or () if isinstance(v, int | float)]
+        if not xs:
+            continue
+        if len(xs) != len(trace["x"]):
+            return None  # words on the axis: leave it to Plotly
+        pad = 0.0
+        if trace.get("type") == "bar":
+            ordered = sorted(set(xs))
+            gaps = [b - a for a, b in zip(ordered, ordered[1:], strict=False)]
+            pad = trace.get("width", min(gaps) if gaps else 1) / 2
+        lo, hi = min(lo, min(xs) - pad), max(hi, max(xs) + pad)
+    return (lo, hi) if lo < hi else None
 
 
 def window(

@@ -85,6 +85,16 @@
       panel.querySelector(".run-body");
     if (target) target.focus();
   }
+  // A chart is drawn to the screen's width; printed, the page is narrower (and back again).
+  function fitToPage() {
+    if (!window.Plotly) return;
+    document.querySelectorAll("figure.chart.drawn .plot").forEach(function (plot) {
+      window.Plotly.Plots.resize(plot);
+    });
+  }
+  window.matchMedia("print").addEventListener("change", fitToPage);
+  window.addEventListener("beforeprint", fitToPage);
+  window.addEventListener("afterprint", fitToPage);
   document.addEventListener("DOMContentLoaded", function () { drawCharts(document); });
   document.addEventListener("htmx:beforeSwap", function (event) { purgeCharts(event.detail.target); });
   document.addEventListener("htmx:afterSettle", function (event) {

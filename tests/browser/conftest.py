@@ -75,17 +75,35 @@ class Seen:
     """What went wrong on a page that a student would not see: console errors, uncaught
     exceptions, requests that failed or answered 4xx/5xx."""
 
-    errors: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (url, what went wrong)
+    downloaded: set[str] = field(default_factory=set)
 
     def watch(self, page) -> None:
-        page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
-        page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
-        page.on("requestfailed", lambda r: self.errors.append(f"failed: {r.method} {r.url}"))
+        page.on("console", self._console)
+        page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        page.on("requestfailed", lambda r: self.failed.append((r.url, f"{r.method} {r.failure}")))
         page.on("response", self._response)
+        page.on("download", lambda d: self.downloaded.add(d.url))
+
+    @property
+    def errors(self) -> list[str]:
+        # A link answered with an attachment becomes a download and Chromium aborts its
+        # navigation: that is how a download looks, not a failure.
+        failed = [
+            f"failed: {what} {url}"
+            for url, what in self.failed
+            if not (url in self.downloaded and what.endswith("net::ERR_ABORTED"))
+        ]
+        return self.problems + failed
+
+    def _console(self, message) -> None:
+        if message.type == "error":
+            self.problems.append(f"console: {message.text}")
 
     def _response(self, response) -> None:
         if response.status >= 400:
-            self.errors.append(f"{response.status}: {response.request.method} {response.url}")
+            self.problems.append(f"{response.status}: {response.request.method} {response.url}")
 
 
 @dataclass

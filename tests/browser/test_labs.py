@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from labs.catalogue import LABS
+from labs.catalogue.entries import LABS
 from tests.base import make_user
 from tests.browser.conftest import PHONE, WIDE, shot
 from tests.browser.pages import (

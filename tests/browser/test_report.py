@@ -12,7 +12,7 @@ OVERFLOWING_JS = """
   const page = document.documentElement.clientWidth;
   return Array.from(document.querySelectorAll("main *"))
     .filter((e) => e.getBoundingClientRect().right > page + 1 && e.getClientRects().length)
-    .map((e) => e.tagName + "." + e.className + ": " + (e.innerText || "").slice(0, 60));
+    .map((e) => `${e.tagName}.${e.getAttribute("class")}: ${(e.textContent || "").slice(0, 60)}`);
 }
 """
 
@@ -36,6 +36,10 @@ def test_the_report_reads_on_screen_and_prints_without_cutting_anything(site):
 
     page.emulate_media(media="print")
     page.set_viewport_size({"width": 794, "height": 1123})  # A4 at 96 dpi
+    page.wait_for_function(
+        "() => Array.from(document.querySelectorAll('figure.chart .main-svg'))"
+        ".every((s) => s.getBoundingClientRect().right <= document.documentElement.clientWidth)"
+    )
     assert not page.get_by_role("button", name="Print").is_visible()
     assert page.evaluate(OVERFLOWING_JS) == []
     shot(page, "report-print")

@@ -28,6 +28,7 @@ def run_and_name(page, site, name: str) -> str:
     page.fill("#id_name", name)
     page.get_by_role("button", name="Save name and note").click()
     page.locator("#run-label .muted", has_text="Saved.").wait_for()
+    page.reload()
     assert page.locator("h1").inner_text().startswith(name)
     return page.url
 

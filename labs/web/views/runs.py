@@ -55,9 +55,10 @@ def run_detail(request: HttpRequest, run_id) -> HttpResponse:
 @login_required
 @require_GET
 def run_json(request: HttpRequest, run_id) -> JsonResponse:
-    """The saved run as JSON: parameters, seed, status, timings and result."""
+    """The saved run as JSON: parameters, seed, status, timings and result. A download with
+    a file name, as the CSV is (not a page of raw text in the tab)."""
     run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
-    return JsonResponse(
+    response = JsonResponse(
         {
             "id": str(run.id),
             "lab": run.lab,
@@ -72,8 +73,16 @@ def run_json(request: HttpRequest, run_id) -> JsonResponse:
             "finished_at": run.finished_at.isoformat() if run.finished_at else None,
             "error": run.error,
             "result": run.result,
-        }
+        },
+        json_dumps_params={"indent": 1},
     )
+    response["Content-Disposition"] = f'attachment; filename="{download_name(run)}.json"'
+    return response
+
+
+def download_name(run: Run) -> str:
+    """The file name (without its extension) of a run's downloads: lab and short id."""
+    return f"{run.lab}-{str(run.pk)[:8]}"
 
 
 @login_required
@@ -130,7 +139,7 @@ def run_csv(request: HttpRequest, run_id) -> HttpResponse:
             content_type="text/plain; charset=utf-8",
         )
     columns, rows = series_rows(run.result)
-    return csv_response(f"{run.lab}-{str(run.pk)[:8]}.csv", columns, rows)
+    return csv_response(f"{download_name(run)}.csv", columns, rows)
 
 
 @login_required
