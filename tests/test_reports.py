@@ -197,12 +197,9 @@ def test_it_writes_the_figures_into_the_markdown():
     assert "- After: http://x/runs/a/obligations/" in text
     assert "Before (seed 5): `horizon_s=300`, `base_rps=80`" in text
     assert "`admission_limit` false → true" in text and "`reserve_share` 0 → 0.25" in text
-    assert "python manage.py lab run trapped-service --seed 5\n" in text
-    assert (
-        "python manage.py lab run trapped-service --seed 5 --set admission_limit=true "
-        "--set limit_retries=true --set drop_expired=true --set reconcile_payments=true "
-        "--set reserve_share=0.25\n" in text
-    )
+    # Students repeat a run with its Re-run button: they have no command line.
+    assert "manage.py" not in text and "Re-run with the same parameters and seed" in text
+    assert "- Not tried:" not in text and "- Tried: retry budget of 0.1 per new request" in text
 
 
 def test_it_keeps_pipes_in_a_cell_from_breaking_the_markdown_table():
@@ -224,3 +221,44 @@ def test_it_says_when_the_after_run_recovered_by_itself():
     mild = run("trapped-service", spike_rps=120, trigger_end_s=63, horizon_s=160)
     built = report(pair()[0], mild)
     assert built["outcome"] == "The service recovered by itself at 64 s, and no payment was lost."
+
+
+UNLIMITED = {"limit_retries": True, "drop_expired": True, "reconcile_payments": True}
+
+
+def test_each_step_says_which_of_its_controls_were_tried_and_which_were_not():
+    before, _ = pair()
+    after = run("trapped-service", **UNLIMITED)
+    steps = {s["key"]: s for s in report(before, after)["procedure"]}
+    admit, reopen = steps["admit-below-capacity"], steps["reopen"]
+    # No admission limit: these two steps worked without one, and say so.
+    assert admit["verdict"] == reopen["verdict"] == "worked"
+    assert admit["controls"] == [] and admit["not_tried"] == ["an admission limit"]
+    assert admit["tried_text"] == (
+        "Not tried: an admission limit. "
+        "It worked without a control of its own: the others were enough."
+    )
+    assert reopen["not_tried"] == [
+        "an admission limit",
+        "raising the admission limit step by step",
+    ]
+    assert "reopened at once" not in reopen["figure"]
+    assert "a gradual reopen was not tried" in reopen["figure"]
+    amplification = steps["stop-amplification"]
+    assert amplification["controls"] == ["retry budget of 0.1 per new request"]
+    assert amplification["tried_text"] == (
+        "Tried: retry budget of 0.1 per new request. Not tried: an admission limit."
+    )
+    # The recommended set tries every step's own controls.
+    recommended = report(*pair())["procedure"]
+    assert [s["not_tried"] for s in recommended] == [[]] * 5
+
+
+def test_a_gradual_reopen_is_tried_only_with_an_admission_limit_that_ramps():
+    from labs.capstone.report import untried
+
+    limited = {"admission_limit": True, "reopen_ramp_s": 30}
+    assert untried("reopen", limited) == []
+    assert untried("reopen", limited | {"reopen_ramp_s": 0}) == [
+        "raising the admission limit step by step"
+    ]

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from labs.text import plain
 
 TIMELINE_STEP_S = 10  # one row every 10 simulated seconds keeps the table readable
@@ -59,7 +61,7 @@ def render(report: Mapping[str, Any], *, title: str, links: Mapping[str, str]) -
             "",
             f"- Measured: {step['figure']}",
             f"- Before: {step['before']}",
-            "- Controls used: " + (", ".join(step["controls"]) or "none"),
+            *([f"- {step['tried_text']}"] if step.get("tried_text") else []),
             "",
         ]
     lines += ["## Drain: estimate and actual", ""]
@@ -121,12 +123,12 @@ def render(report: Mapping[str, Any], *, title: str, links: Mapping[str, str]) -
         "",
         *[f"- {line}" for line in report["simulated"]],
         "",
-        "To repeat them:",
-        "",
-        "```sh",
-        runs["before"]["command"],
-        runs["after"]["command"],
-        "```",
+        str(
+            _(
+                "To repeat a run, open its link and press “Re-run with the same parameters "
+                "and seed”: the same seed gives the same result."
+            )
+        ),
         "",
         f"Before (seed {runs['before']['seed']}): {_params(runs['before']['params'])}",
         "",

@@ -16,6 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from labs.capstone.controls import control_words, controls_on
 from labs.catalogue.entries import get_lab
 from labs.text import num, plain
@@ -72,6 +75,25 @@ STEP_TEXTS = (
     ),
 )
 TEXTS = {key: (title, action) for key, title, action in STEP_TEXTS}
+
+# The controls that carry out each step. A step lists which of them the after run tried
+# and which it did not: a step can work without its own control (the others were enough).
+STEP_CONTROLS = {
+    "stop-amplification": ("limit_retries", "admission_limit"),
+    "drop-expired": ("drop_expired", "reserve_share"),
+    "reconcile-payments": ("reconcile_payments",),
+    "admit-below-capacity": ("admission_limit",),
+    "reopen": ("admission_limit", "gradual_reopen"),
+}
+# A control that was off, in words (its words when on come from `control_words`).
+UNTRIED_WORDS = {
+    "admission_limit": gettext_lazy("an admission limit"),
+    "limit_retries": gettext_lazy("a retry budget"),
+    "drop_expired": gettext_lazy("dropping expired reads"),
+    "reconcile_payments": gettext_lazy("reconciling timed-out payments"),
+    "reserve_share": gettext_lazy("keeping workers for fresh work"),
+    "gradual_reopen": gettext_lazy("raising the admission limit step by step"),
+}
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -153,18 +175,47 @@ def _reopen(limits: Sequence[float], drained_at: float | None, end: int) -> dict
     return {"first_rps": seen[0] if seen else None, "open_at_s": open_at}
 
 
-def _step(key: str, controls: list[str], verdict: str, figure: str, before: str) -> dict:
-    """One step of the procedure: what to do, the controls used, the verdict and its figure."""
+def _step(
+    key: str,
+    controls: list[str],
+    verdict: str,
+    figure: str,
+    before: str,
+    not_tried: list[str] | None = None,
+) -> dict:
+    """One step of the procedure: what to do, the controls tried and not tried, the verdict
+    and its figure."""
     title, action = TEXTS[key]
     return {
         "key": key,
         "title": title,
         "action": action,
         "controls": controls,
+        "not_tried": not_tried or [],
         "verdict": verdict,
         "figure": figure,
         "before": before,
     }
+
+
+def untried(key: str, params: Mapping[str, Any]) -> list[str]:
+    """The controls of step `key` that the run with `params` left off, in words."""
+    tried = {name for name, value in params.items() if value and name in UNTRIED_WORDS}
+    if params.get("admission_limit") and params.get("reopen_ramp_s"):
+        tried.add("gradual_reopen")
+    return [str(UNTRIED_WORDS[name]) for name in STEP_CONTROLS[key] if name not in tried]
+
+
+def tried_and_not(step: dict[str, Any]) -> str:
+    """What the step tried and did not, in one sentence for the page and the Markdown."""
+    parts = []
+    if step["controls"]:
+        parts.append(_("Tried: %(controls)s.") % {"controls": ", ".join(step["controls"])})
+    if step["not_tried"]:
+        parts.append(_("Not tried: %(controls)s.") % {"controls": ", ".join(step["not_tried"])})
+    if not step["controls"] and step["verdict"] == WORKED:
+        parts.append(_("It worked without a control of its own: the others were enough."))
+    return " ".join(parts)
 
 
 def steps(
@@ -175,7 +226,10 @@ def steps(
     words = control_words(after_params)
     if not a["seconds_after"]:
         # recover_at_s = horizon_s: no second is left to measure any control in.
-        return [_step(key, [], NOT_REACHED, "The controls never went on.", "") for key in TEXTS]
+        return [
+            _step(key, [], NOT_REACHED, "The controls never went on.", "") | {"tried_text": ""}
+            for key in TEXTS
+        ]
 
     def on(*names: str) -> list[str]:
         return [words[name] for name in names if name in words]
@@ -246,6 +300,9 @@ def steps(
     )
 
     out.append(_reopen_step(b, a, on("admission_limit")))
+    for step in out:
+        step["not_tried"] = untried(step["key"], after_params)
+        step["tried_text"] = tried_and_not(step)
     return out
 
 
@@ -266,7 +323,10 @@ def _reopen_step(b: Mapping[str, Any], a: Mapping[str, Any], controls: list[str]
         )
     limits = a["reopen_limits_rps"]
     if limits["first_rps"] is None:
-        how = "it reopened at once (no admission limit was holding)"
+        how = _(
+            "no admission limit was on, so every request was let in as it came: a gradual "
+            "reopen was not tried"
+        )
     elif limits["open_at_s"] is None:
         how = f"the limit started at {num(limits['first_rps'])}/s and was still rising at the end"
     else:
