@@ -96,5 +96,5 @@ def test_the_page_draws_the_live_chart_from_the_saved_samples(client, people):
     html = client.get(reverse("run-detail", args=[run.pk]), HTTP_HX_REQUEST="true")
     text = html.content.decode()
     assert "<dt>Breaker</dt><dd>open</dd>" in text
-    assert "<dt>Drain estimate</dt><dd>not draining</dd>" in text
+    assert "<dt>Drain estimate</dt><dd>not draining: the queue grows</dd>" in text
     assert "Live: the shared breaker and the queue" in text

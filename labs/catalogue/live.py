@@ -22,10 +22,15 @@ class LiveNumber:
     label: str
     unit: str = ""
     none_text: str = "—"  # what a missing value means here ("not draining", "empty")
+    # A missing value whose sample has `steady_key` true reads `steady_text` instead.
+    steady_key: str = ""
+    steady_text: str = ""
 
     def text(self, sample: Sample) -> str:
         value = sample.get(self.key)
         if value is None:
+            if self.steady_key and sample.get(self.steady_key):
+                return self.steady_text
             return self.none_text
         if isinstance(value, float) and not value.is_integer():
             shown = f"{value:,.2f}"
@@ -58,9 +63,16 @@ QUEUE_NUMBERS = (
     LiveNumber("in_flight", "In flight"),
     LiveNumber("dlq_depth", "DLQ depth"),
     LiveNumber("oldest_age_s", "Oldest message age", "s", none_text="queue empty"),
-    LiveNumber("drain_estimate_s", "Drain estimate", "s", none_text="not draining"),
+    LiveNumber(
+        "drain_estimate_s",
+        "Drain estimate",
+        "s",
+        none_text="not draining: the queue grows",
+        steady_key="keeping_up",
+        steady_text="keeping up (as much done as arrives)",
+    ),
     LiveNumber("done", "Done"),
     LiveNumber("duplicates_delivered", "Duplicates delivered"),
     LiveNumber("duplicate_effects", "Duplicate effects", ""),
 )
-QUEUE_KEYS = ("t_s", *(n.key for n in QUEUE_NUMBERS))
+QUEUE_KEYS = ("t_s", *(n.key for n in QUEUE_NUMBERS), "keeping_up")

@@ -167,6 +167,7 @@ def figure(
     if y_ticks:
         layout["yaxis"]["tickvals"] = list(y_ticks[0])
         layout["yaxis"]["ticktext"] = list(y_ticks[1])
+        layout["yaxis"]["automargin"] = True  # words are wider than numbers: make room
     if y_range:
         layout["yaxis"]["range"] = list(y_range)
     if shapes:
@@ -196,7 +197,7 @@ def data_span(traces: Sequence[Mapping[str, Any]], axis: str = "x") -> tuple[flo
         if len(xs) != len(trace["x"]):
             return None  # words on the axis: leave it to Plotly
         pad = 0.0
-        if trace.get("type") == "bar":
+        if trace.get("type") in ("bar", "heatmap"):  # a bar or a cell is centred on its x
             ordered = sorted(set(xs))
             gaps = [b - a for a, b in zip(ordered, ordered[1:], strict=False)]
             pad = trace.get("width", min(gaps) if gaps else 1) / 2

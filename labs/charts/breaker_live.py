@@ -40,10 +40,12 @@ def _stacked(
         traces=traces, shapes=shapes, annotations=notes, height=440,
     )  # fmt: skip
     fig["layout"]["yaxis"]["domain"] = [0, 0.62]
+    fig["layout"]["yaxis"]["automargin"] = True
     fig["layout"]["yaxis2"] = {
         "domain": [0.72, 1],
         "range": [-0.3, 2.3],
         "title": {"text": "breaker"},
+        "automargin": True,  # room for "half-open" and the title beside it
         **STATE_AXIS,
     }
     return fig

@@ -38,6 +38,21 @@ def grid(result: Mapping[str, Any], plane: int) -> dict[str, Any]:
         "hoverinfo": "text",
     }
     traces: list[dict[str, Any]] = [heat]
+    # Not by colour alone: a ring marks a cell that recovered, a cross one that stayed trapped.
+    for ok, name, symbol in ((True, "recovered", "circle-open"), (False, "trapped", "x-thin-open")):
+        at = [
+            (spike, duration)
+            for duration, row in zip(durations, cells, strict=True)
+            for spike, cell in zip(spikes, row, strict=True)
+            if cell is ok
+        ]
+        if at:
+            mark = markers(
+                [x for x, _ in at], [y for _, y in at], name, color="#1f2328", symbol=symbol
+            )
+            mark["marker"]["line"] = {"width": 2, "color": "#1f2328"}
+            mark["hoverinfo"] = "skip"
+            traces.append(mark)
     # Where the spike leaves one timeout's worth of extra queue: (spike - capacity) x time.
     capacity, limit = s["capacity_rps"], s["timeout_backlog"]
     curve = [(x, limit / (x - capacity)) for x in _fine(spikes) if x > capacity]
@@ -52,7 +67,7 @@ def grid(result: Mapping[str, Any], plane: int) -> dict[str, Any]:
                 dash="dash",
             )
         )
-    title = "Green: recovered by itself. Red: stayed trapped."
+    title = "Green ○: recovered by itself. Red ×: stayed trapped."
     if len(g["base_rps"]) > 1:
         title += f" Normal load {num(base)}/s."
     fig = figure(
@@ -63,7 +78,7 @@ def grid(result: Mapping[str, Any], plane: int) -> dict[str, Any]:
         hovermode="closest",
     )
     fig["layout"]["yaxis"].pop("rangemode")
-    fig["layout"]["showlegend"] = True  # name the dashed line; the cells explain themselves
+    fig["layout"]["showlegend"] = True  # name the dashed line and the cells' marks
     return fig
 
 
@@ -78,7 +93,10 @@ def threshold(result: Mapping[str, Any]) -> dict[str, Any]:
     """Every run by the extra work its spike left, and the backlog it ended with."""
     rows, s = result["series"], result["summary"]
     traces = []
-    for ok, name, colour in ((True, "recovered", OK), (False, "trapped", FAILED)):
+    for ok, name, colour, symbol in (
+        (True, "recovered", OK, "circle"),
+        (False, "trapped", FAILED, "x"),
+    ):
         picked = [i for i, r in enumerate(rows["recovered"]) if r is ok]
         traces.append(
             markers(
@@ -86,6 +104,7 @@ def threshold(result: Mapping[str, Any]) -> dict[str, Any]:
                 [rows["final_backlog"][i] for i in picked],
                 name,
                 color=colour,
+                symbol=symbol,
                 size=8,
                 text=[
                     f"{num(rows['spike_rps'][i])}/s for {num(rows['duration_s'][i])} s "

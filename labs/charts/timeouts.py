@@ -27,7 +27,9 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     level, note = hline(timeout_ms, f"timeout {num(timeout_ms)} ms", FAILED, y_log=True)
     colours = [OK if outcome == "ok" else FAILED for outcome in held["outcome"]]
     # A zero cannot sit on a log axis; show it as 1 ms.
-    caller = bar(calls, [max(1, v) for v in held["held_ms"]], "caller held (green ok, red timeout)")
+    # Each bar says its outcome in words too: colour alone does not reach every reader.
+    words = ["ok" if outcome == "ok" else "timed out" for outcome in held["outcome"]]
+    caller = bar(calls, [max(1, v) for v in held["held_ms"]], "caller held", text=words)
     caller["marker"] = {"color": colours}
     answers = bar(
         calls, [max(1, v) for v in held["latency_ms"]], "service answers after", color=GREY

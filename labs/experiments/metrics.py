@@ -140,6 +140,10 @@ class Sampler:
             (sample["done"] - past["done"]) / dt,
             (sample["sent"] - past["sent"]) / dt,
         )
+        if sample["drain_estimate_s"] is None:
+            # Work comes in as fast as it is done: a healthy queue that is not shrinking is
+            # keeping up, which is not the same as one that grows.
+            sample["keeping_up"] = sample["backlog"] <= past["backlog"]
 
     def _run(self) -> None:
         next_at = time.monotonic()

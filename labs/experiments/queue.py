@@ -90,7 +90,7 @@ local keep, ttl = tonumber(ARGV[6]), ARGV[7]
 local now = now_ms()
 sweep(q, group, expired, stats, keep, now, ttl)
 
-local out, dead, again = {}, 0, 0
+local out, dead, again, retried = {}, 0, 0, 0
 local start = redis.call('GET', cursor) or '0-0'
 local claimed = redis.call('XAUTOCLAIM', q, group, consumer, vis, start, 'COUNT', want)
 redis.call('SET', cursor, claimed[1], 'PX', ttl)
@@ -109,7 +109,12 @@ for _, e in ipairs(claimed[2]) do
       dead = dead + 1
     else
       out[#out + 1] = {id, f.m, f.b, n}
-      again = again + 1
+      -- A retry after a failure its worker reported is not a duplicate delivery.
+      if redis.call('HDEL', errors, 'retry:' .. f.m) == 1 then
+        retried = retried + 1
+      else
+        again = again + 1
+      end
     end
   end
 end
@@ -126,6 +131,7 @@ end
 if #out > 0 then
   redis.call('HINCRBY', stats, 'receives', #out)
   if again > 0 then redis.call('HINCRBY', stats, 'redelivered', again) end
+  if retried > 0 then redis.call('HINCRBY', stats, 'retried', retried) end
 end
 if dead > 0 then
   redis.call('HINCRBY', stats, 'dead', dead)
@@ -165,14 +171,15 @@ redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
 redis.call('HINCRBY', KEYS[2], 'failures', 1)
 redis.call('PEXPIRE', KEYS[3], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
+local p = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[3], ARGV[3], 1)[1]
+if not p then return 0 end
+-- Still this worker's: its next delivery is a retry, not a duplicate (see receive).
+redis.call('HSET', KEYS[3], 'retry:' .. ARGV[4], 1)
 local idle = tonumber(ARGV[6])
 if idle >= 0 then
-  local p = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[3], ARGV[3], 1)[1]
-  if p then
-    -- Same owner, older idle time, JUSTID so the receive count does not move.
-    redis.call('XCLAIM', KEYS[1], ARGV[1], p[2], 0, ARGV[3], 'IDLE', idle, 'JUSTID')
-    return 1
-  end
+  -- Same owner, older idle time, JUSTID so the receive count does not move.
+  redis.call('XCLAIM', KEYS[1], ARGV[1], p[2], 0, ARGV[3], 'IDLE', idle, 'JUSTID')
+  return 1
 end
 return 0
 """
@@ -214,7 +221,7 @@ local function move(did)
   local nid = redis.call('XADD', q, '*', 'm', f.m, 'b', f.b)
   redis.call('XDEL', dlq, did)
   redis.call('HDEL', dlqidx, f.m)
-  redis.call('HDEL', errors, f.m)
+  redis.call('HDEL', errors, f.m, 'retry:' .. f.m)
   moved[#moved + 1] = {f.m, nid}
 end
 if ARGV[2] == 'first' then
@@ -296,13 +303,17 @@ class QueueStats:
     dlq_depth: int
     sent: int
     receives: int
-    duplicates_delivered: int  # receives of a message that had been received before
+    # Receives of a message that had been received before and not reported failed: its
+    # worker may have done the work (it died, or was too slow). A retry after a reported
+    # failure (a fail-fast while a breaker is open, say) is counted in `retried` instead.
+    duplicates_delivered: int
     done: int  # distinct messages acknowledged
     dead: int
     expired: int  # distinct messages deleted by retention, done or not
     failures: int
     redriven: int
     purged: int
+    retried: int = 0  # receives of a message whose worker reported it failed
 
     @property
     def settled(self) -> int:
@@ -523,6 +534,7 @@ class RedisQueue:
             failures=counters.get("failures", 0),
             redriven=counters.get("redriven", 0),
             purged=counters.get("purged", 0),
+            retried=counters.get("retried", 0),
         )
 
     def done_ids(self) -> set[str]:

@@ -51,6 +51,46 @@
     return extra;
   }
 
+  function rect(node) { return node && node.getBoundingClientRect(); }
+  function overlap(a, b) {
+    return a && b && a.width && b.width && a.left < b.right - 1 && b.left < a.right - 1 &&
+      a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  }
+
+  // Plotly places a legend below the chart in fractions of the plot's height, and grows the
+  // bottom margin to fit it, so on a short or narrow chart it lands on the x axis's title; and
+  // a note written at a level (a deadline, a timeout) can land on a bar's label, or on another
+  // note. Measure what was drawn and move the legend down, and such a note up, until clear.
+  function declutter(plot) {
+    for (var round = 0; round < 3; round++) {
+      var update = {}, size = plot._fullLayout && plot._fullLayout._size;
+      if (!size || !size.h) return;
+      var legend = rect(plot.querySelector(".legend .bg"));
+      var title = rect(plot.querySelector(".g-xtitle text"));
+      if (overlap(legend, title)) {
+        update["legend.y"] = plot._fullLayout.legend.y - (title.bottom + 6 - legend.top) / size.h;
+      }
+      var notes = plot.querySelectorAll(".annotation");
+      var labels = Array.prototype.map.call(plot.querySelectorAll(".bartext"), rect);
+      var placed = [];
+      notes.forEach(function (note) {
+        var index = Number(note.getAttribute("data-index"));
+        var b = rect(note.querySelector(".annotation-text-g text") || note);
+        var lift = 0;
+        labels.concat(placed).forEach(function (other) {
+          if (overlap(b, other)) lift = Math.max(lift, b.bottom - other.top + 2);
+        });
+        if (lift) {
+          var shift = (plot._fullLayout.annotations[index].yshift || 0) + lift;
+          update["annotations[" + index + "].yshift"] = shift;
+        }
+        placed.push(b);
+      });
+      if (!Object.keys(update).length) return;
+      window.Plotly.relayout(plot, update);
+    }
+  }
+
   function drawCharts(root) {
     if (!window.Plotly) return;
     root.querySelectorAll("figure.chart:not(.drawn)").forEach(function (box) {
@@ -64,6 +104,7 @@
       if (extra && plot.style.height) plot.style.height = fig.layout.height + "px";
       var config = Object.assign({ displayModeBar: toolbar ? "hover" : false }, CONFIG);
       window.Plotly.newPlot(plot, fig.data, fig.layout, config);
+      declutter(plot);
       box.classList.add("drawn");
     });
   }

@@ -26,8 +26,25 @@ CHARTS_JS = """
     toolbar: barBox && barBox.width > 0 && {left: barBox.left, right: barBox.right,
                                             top: barBox.top, bottom: barBox.bottom},
     axes: [],
+    labels: [],
   };
   if (!out.drawn) return out;
+  // Words drawn on the chart that must not sit on one another.
+  const kinds = [
+    ["legend", ".legend .bg"], ["axis title", ".g-xtitle text, .g-x2title text, "
+      + ".g-ytitle text, .g-y2title text, .g-y3title text"],
+    ["note", ".annotation-text-g text"], ["bar label", ".bartext"],
+    ["tick", ".ytick text, .y2tick text, .y3tick text"],
+  ];
+  for (const [kind, selector] of kinds) {
+    plot.querySelectorAll(selector).forEach((node) => {
+      const r = node.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0 && (node.textContent || kind === "legend")) {
+        out.labels.push({kind, text: (node.textContent || "").trim().slice(0, 40),
+                         left: r.left, right: r.right, top: r.top, bottom: r.bottom});
+      }
+    });
+  }
   for (const key of Object.keys(layout)) {
     if (!/^xaxis\\d*$/.test(key)) continue;
     const ax = layout[key];
@@ -95,7 +112,39 @@ def charts(page) -> list[dict[str, Any]]:
 
 
 def chart_problems(chart: dict[str, Any]) -> list[str]:
-    return x_range_problems(chart) + title_problems(chart)
+    return x_range_problems(chart) + title_problems(chart) + overlap_problems(chart)
+
+
+def overlaps(a: dict[str, float], b: dict[str, float], slack: float = 1.0) -> bool:
+    return not (
+        a["right"] <= b["left"] + slack
+        or b["right"] <= a["left"] + slack
+        or a["bottom"] <= b["top"] + slack
+        or b["bottom"] <= a["top"] + slack
+    )
+
+
+def overlap_problems(chart: dict[str, Any]) -> list[str]:
+    """No words on a chart drawn over other words: the legend, the axes' titles, the notes
+    and the bars' labels each keep clear of the others."""
+    labels = chart["labels"]
+    problems = [
+        f"{chart['title']!r}: tick {t['text']!r} is cut at the chart's left edge"
+        for t in labels
+        if t["kind"] == "tick" and t["left"] < chart["box"]["left"] - 1
+    ]
+    for i, a in enumerate(labels):
+        for b in labels[i + 1 :]:
+            if a["kind"] == b["kind"] and a["kind"] in ("legend", "axis title", "tick"):
+                continue
+            if "tick" in (a["kind"], b["kind"]) and "axis title" not in (a["kind"], b["kind"]):
+                continue  # a tick label only needs to keep clear of an axis's title
+            if overlaps(a, b):
+                problems.append(
+                    f"{chart['title']!r}: {a['kind']} {a['text']!r} is drawn over"
+                    f" {b['kind']} {b['text']!r}"
+                )
+    return problems
 
 
 def title_problems(chart: dict[str, Any]) -> list[str]:

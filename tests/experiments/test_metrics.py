@@ -79,3 +79,29 @@ def test_a_failing_on_sample_callback_does_not_stop_the_sampler(r, ns):
     samples = sampler.stop()
     assert len(samples) >= 3
     assert sampler.errors and "page gone" in sampler.errors[0]
+
+
+def readings(*rows: tuple[float, int, int, int]):
+    """A sampler's clock and readings played back: (t_s, backlog, done, sent) per sample."""
+    clock = iter([0.0, *(row[0] for row in rows)])
+    values = iter(rows)
+
+    def read():
+        _, backlog, done, sent = next(values)
+        return {"backlog": backlog, "done": done, "sent": sent}
+
+    return clock, read
+
+
+def test_a_queue_that_keeps_up_is_not_called_not_draining(monkeypatch):
+    # As much done as arrives each second: the small backlog holds, then grows.
+    clock, read = readings(
+        (0.0, 5, 0, 5), (1.0, 5, 50, 55), (2.0, 5, 100, 105), (3.0, 40, 110, 150)
+    )
+    monkeypatch.setattr("labs.experiments.metrics.time.monotonic", lambda: next(clock))
+    sampler = Sampler(read, rate_window_s=1.0)
+    sampler._t0 = 0.0
+    for _ in range(4):
+        sampler.sample_now()
+    got = [(s["drain_estimate_s"], s.get("keeping_up")) for s in sampler.samples]
+    assert got == [(None, None), (None, True), (None, True), (None, False)]

@@ -171,3 +171,16 @@ def test_it_acknowledges_a_batch_larger_than_one_script_call(r, ns):
         got += batch
     assert q.ack_many(got + got[:10]) == 2500
     assert q.stats().done == 2500
+
+
+def test_a_retry_after_a_reported_failure_is_not_a_duplicate_delivery(r, ns):
+    q = RedisQueue(r, ns, visibility_timeout_s=0.05)
+    q.send_many([("failed", "x"), ("lost", "y")])
+    first = {m.msg_id: m for m in q.receive("w", 2)}
+    q.fail(first["failed"], "Refused('the breaker is open')", retry_after_s=0)
+    # "lost" is not reported: its worker may have done it, so its next delivery is a duplicate.
+    again = []
+    assert wait_for(lambda: bool(again.extend(q.receive("w", 2)) or len(again) == 2), 2)
+    assert sorted(m.msg_id for m in again) == ["failed", "lost"]
+    stats = q.stats()
+    assert (stats.duplicates_delivered, stats.retried, stats.receives) == (1, 1, 4)
