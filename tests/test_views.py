@@ -287,11 +287,12 @@ def test_it_compares_two_runs_figure_by_figure_with_overlaid_charts(client, peop
     assert "<td>800</td><td>700</td>" in peak_row
     assert [d[0] for d in response.context["cmp"].param_diffs] == ["per_waiting"]
     charts = response.context["cmp"].charts
+    # Titled in the lab's own words for each series, not by its key.
     assert [c["layout"]["title"]["text"] for c in charts] == [
-        "arrived",
-        "workers",
-        "done",
-        "backlog",
+        "Arrived: both runs",
+        "Workers: both runs",
+        "Done: both runs",
+        "Waiting (backlog): both runs",
     ]
     for chart in charts:
         go.Figure(chart)
@@ -385,3 +386,13 @@ def test_it_refuses_an_experiment_too_big_for_a_minute_with_the_reason(client, p
     assert response.status_code == 422
     assert "jobs ÷ (workers × rate) is 400.0 s; keep it at most 40 s" in response.content.decode()
     assert Run.objects.count() == 0 and published == []
+
+
+@pytest.mark.parametrize(
+    ("key", "words"),
+    [("oldest_age_s", "oldest age (s)"), ("held_ms", "held (ms)"), ("backlog", "backlog")],
+)
+def test_a_series_the_lab_does_not_name_is_titled_from_its_key_in_words(key, words):
+    from labs.web.compare import readable
+
+    assert readable(key) == words

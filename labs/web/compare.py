@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+
 from labs.catalogue.lab import Lab
 from labs.charts.base import figure, line
 from labs.runs.models import Run
@@ -71,15 +74,54 @@ def compare_runs(a: Run, b: Run, lab: Lab | None) -> Comparison:
     ]
     comparison.same_summary = sa == sb
     comparison.same_series = a.result.get("series") == b.result.get("series")
-    comparison.charts = overlay_charts(a.result, b.result, run_label(a, "A"), run_label(b, "B"))
+    comparison.charts = overlay_charts(
+        a.result, b.result, run_label(a, "A"), run_label(b, "B"), series_words(lab, a.result)
+    )
     return comparison
 
 
+UNIT_SUFFIXES = (("_ms", "ms"), ("_s", "s"), ("_rps", "per second"), ("_min", "min"))
+
+
+def readable(key: str) -> str:
+    """A series key in words when the lab's charts do not name it: `oldest_age_s` →
+    'oldest age (s)'."""
+    for suffix, unit in UNIT_SUFFIXES:
+        if key.endswith(suffix) and len(key) > len(suffix):
+            return f"{key[: -len(suffix)].replace('_', ' ')} ({unit})"
+    return key.replace("_", " ")
+
+
+def series_words(lab: Lab | None, result: dict[str, Any]) -> dict[str, str]:
+    """What the lab's own charts call each series: the name of the trace that draws it."""
+    words: dict[str, str] = {}
+    if lab is None:
+        return words
+    try:
+        figures = lab.charts(result)
+    except Exception:  # an old result the charts no longer read: fall back to the keys
+        return words
+    series = result.get("series") or {}
+    for fig in figures:
+        for trace in fig.get("data", []):
+            y, name = trace.get("y"), trace.get("name")
+            for key, values in series.items():
+                if name and key not in words and isinstance(values, list) and y == values:
+                    words[key] = name
+    return words
+
+
 def overlay_charts(
-    result_a: dict[str, Any], result_b: dict[str, Any], name_a: str, name_b: str
+    result_a: dict[str, Any],
+    result_b: dict[str, Any],
+    name_a: str,
+    name_b: str,
+    words: dict[str, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """One chart per series, run A solid and run B dashed, against the first series (time)."""
-    columns, _ = series_rows(result_a)
+    """One chart per series, run A solid and run B dashed, against the first series (time),
+    each titled in the lab's words for it (`words`, by series key)."""
+    words = words or {}
+    columns, _rows = series_rows(result_a)
     if not columns:
         return []
     series_a, series_b = result_a["series"], result_b.get("series") or {}
@@ -90,9 +132,10 @@ def overlay_charts(
             continue
         charts.append(
             figure(
-                title=name.replace("_", " "),
-                x_title=x_name.replace("_", " "),
-                y_title=name.replace("_", " "),
+                title=_("%(series)s: both runs")
+                % {"series": capfirst(words.get(name, readable(name)))},
+                x_title=words.get(x_name, readable(x_name)),
+                y_title=words.get(name, readable(name)),
                 traces=[
                     line(series_a[x_name], series_a[name], name_a),
                     line(series_b.get(x_name, []), series_b[name], name_b, dash="dash"),

@@ -114,6 +114,21 @@ class LabForm(forms.Form):
             self.fields[name].disabled = True
             self.fields[name].initial = value
             self.initial[name] = value
+        self._mark_start_values()
+
+    def _mark_start_values(self) -> None:
+        """Write on each field the value the page starts with (the lesson's, or the teacher's
+        preset), so "Reset to the lesson's values" can put it back without a request."""
+        for name, field in self.fields.items():
+            value = field.prepare_value(self.initial.get(name, field.initial))
+            if isinstance(field.widget, forms.CheckboxInput):
+                shown = "true" if value else "false"
+            else:
+                formatted = field.widget.format_value(value)
+                if isinstance(formatted, list):  # a <select> lists its chosen values
+                    formatted = formatted[0] if formatted else None
+                shown = "" if formatted is None else str(formatted)
+            field.widget.attrs["data-start"] = shown
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
