@@ -39,6 +39,8 @@ class SelfCheckForm(forms.Form):
             given = (cleaned.get(q.key) or "").strip()
             if q.kind != CHOICE and given and read_number(given) is None:
                 self.add_error(q.key, NOT_A_NUMBER)
+                # The template shows the message under the field with this id.
+                self.fields[q.key].widget.attrs["aria-describedby"] = f"id_{q.key}-error"
         return cleaned
 
     def answers(self) -> dict[str, str]:

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from labs.sim import (
@@ -385,7 +384,3 @@ SELF_CHECKS: dict[str, tuple[Question, ...]] = {
 
 def questions_for(unit_slug: str) -> tuple[Question, ...]:
     return SELF_CHECKS.get(unit_slug, ())
-
-
-def heading() -> str:
-    return gettext("Check yourself")
