@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
-from labs.units import get_unit
+from labs.catalogue.units import get_unit
 from lessons.forms import SelfCheckForm
 from lessons.marking import mark_all
 from lessons.models import Attempt, keep_recent

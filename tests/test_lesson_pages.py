@@ -8,8 +8,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from labs.runners.common import num
 from labs.sim.capstone import RECOMMENDED_CONTROLS
+from labs.text import num
 from tests.lab_helpers import run
 
 LESSON_LABS = {
