@@ -31,6 +31,15 @@ def test_it_lets_the_teacher_add_a_units_self_check(client, school, frozen):
     assert Assignment.objects.get(title="Scale on backlog").selfcheck == "lesson-12"
 
 
+def test_it_offers_every_units_self_check_on_the_assignment_form(client, school):
+    client.force_login(school.teacher)
+    page = reverse("assignment-new", args=[school.class_a.pk]) + "?lab=drain"
+    html = client.get(page).content.decode()
+    assert '<select name="selfcheck"' in html
+    for unit in ("lesson-07", "lesson-12", "lesson-13", "assignment-05"):
+        assert f'<option value="{unit}">' in html
+
+
 def test_it_refuses_a_unit_without_a_self_check(client, school, frozen):
     frozen(BEFORE)
     client.force_login(school.teacher)
