@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy
 
 from labs.catalogue.lab import Lab
 from labs.catalogue.units import UNITS
@@ -58,6 +58,22 @@ class ClassroomForm(forms.ModelForm):
         return name
 
 
+def classroom_for_code(raw: str) -> Classroom:
+    """The class a typed join code names, read leniently (spaces, dashes, lower case).
+
+    Used by joining and by signing up, so a closed class refuses both.
+    """
+    code = "".join(raw.split()).replace("-", "").upper()
+    classroom = Classroom.objects.filter(join_code=code).select_related("teacher").first()
+    if classroom is None:
+        raise ValidationError(gettext_lazy("No class has this code. Check it with your teacher."))
+    if not classroom.signup_open:
+        raise ValidationError(
+            gettext_lazy("This class is not taking new students. Ask your teacher.")
+        )
+    return classroom
+
+
 class JoinForm(forms.Form):
     """A student types the code the teacher gave them."""
 
@@ -68,10 +84,7 @@ class JoinForm(forms.Form):
         self.student = student
 
     def clean_code(self) -> Classroom:
-        code = "".join(self.cleaned_data["code"].split()).replace("-", "").upper()
-        classroom = Classroom.objects.filter(join_code=code).select_related("teacher").first()
-        if classroom is None:
-            raise ValidationError("No class has this code. Check it with your teacher.")
+        classroom = classroom_for_code(self.cleaned_data["code"])
         if classroom.teacher_id == self.student.pk:
             raise ValidationError("You teach this class, so you cannot join it as a student.")
         return classroom
@@ -102,10 +115,10 @@ def selfcheck_field() -> forms.ChoiceField:
     """Which unit's self-check, if any, the students answer as part of the assignment."""
     units = [(u.slug, f"{u.code} — {u.title}") for u in UNITS if questions_for(u.slug)]
     return forms.ChoiceField(
-        choices=[("", _("None"))] + units,
+        choices=[("", gettext_lazy("None"))] + units,
         required=False,
-        label=_("Self-check"),
-        help_text=_(
+        label=gettext_lazy("Self-check"),
+        help_text=gettext_lazy(
             "The students answer it on the unit's page; the gradebook shows each "
             "student's latest score."
         ),

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("teaching", "0001_classes_assignments_submissions"),
+        ("teaching", "0002_classroom_signup_open"),
     ]
 
     operations = [
