@@ -99,12 +99,6 @@ class Run(models.Model):
         return self.status in self.FINISHED
 
     @property
-    def queue_wait(self) -> timedelta | None:
-        if self.started_at:
-            return self.started_at - self.created_at
-        return None
-
-    @property
     def duration(self) -> timedelta | None:
         if self.started_at and self.finished_at:
             return self.finished_at - self.started_at
