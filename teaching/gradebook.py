@@ -15,7 +15,7 @@ from django.db.models.fields.json import KeyTransform
 
 from lessons.models import Attempt, latest_attempts
 from teaching.criteria import Check, evaluate
-from teaching.models import Assignment, Classroom, Extension, Submission, Timing, timing
+from teaching.models import Assignment, Classroom, Extension, Submission, timing
 
 
 @dataclass
@@ -41,10 +41,6 @@ class Cell:
     @property
     def run_status(self) -> str:
         return self.submission.run.status if self.submission else ""
-
-    @property
-    def is_late(self) -> bool:
-        return self.timing == Timing.LATE
 
 
 @dataclass
