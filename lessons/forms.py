@@ -34,7 +34,7 @@ class SelfCheckForm(forms.Form):
             self.fields[q.key] = field
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         for q in self.questions:
             given = (cleaned.get(q.key) or "").strip()
             if q.kind != CHOICE and given and read_number(given) is None:

@@ -113,9 +113,10 @@ class AddStudentForm(forms.Form):
 
 def selfcheck_field() -> forms.ChoiceField:
     """Which unit's self-check, if any, the students answer as part of the assignment."""
-    units = [(u.slug, f"{u.code} — {u.title}") for u in UNITS if questions_for(u.slug)]
+    choices: list[tuple[str, Any]] = [("", gettext_lazy("None"))]
+    choices += [(u.slug, f"{u.code} — {u.title}") for u in UNITS if questions_for(u.slug)]
     return forms.ChoiceField(
-        choices=[("", gettext_lazy("None"))] + units,
+        choices=choices,
         required=False,
         label=gettext_lazy("Self-check"),
         help_text=gettext_lazy(
