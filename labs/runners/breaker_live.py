@@ -16,6 +16,10 @@ from labs.text import num
 
 MAX_SENDING_S = 30.0
 
+# How the catalogue runs this lab (read by `Lab.from_runner`).
+KIND = "experiment"
+KEEPS_DLQ = True
+
 PARAMS = (
     Param(
         "messages", "Fee payments", "int", 90, "Payments sent to the queue at a steady rate.",
@@ -93,7 +97,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         visibility_timeout_s=params["visibility_timeout_s"],
         max_receives=params["max_receives"],
         seed=seed,
-        **experiment_kwargs(progress, LIVE_KEYS, keep=True),
+        **experiment_kwargs(progress, LIVE_KEYS, keep=KEEPS_DLQ),
     )
     s = result["summary"]
     timeline = result["tables"]["breaker_timeline"]

@@ -21,6 +21,9 @@ MAX_WORKER_RATE_PER_S = 2000.0  # jobs a worker thread does per second of real t
 MAX_TOTAL_RATE_PER_S = 10_000.0  # all workers of both pools: what one Redis takes with room
 POLICIES = ("fixed", "scaled")
 
+# How the catalogue runs this lab (read by `Lab.from_runner`).
+KIND = "experiment"
+
 PARAMS = (
     Param(
         "arrivals", "Jobs arriving each lesson second", "int_list", list(LESSON_12_ARRIVALS),

@@ -16,6 +16,10 @@ from labs.text import num
 
 COUNTS = (1, 3, 5)  # the lesson's maxReceiveCounts, one real queue each
 
+# How the catalogue runs this lab (read by `Lab.from_runner`).
+KIND = "experiment"
+KEEPS_DLQ = True
+
 PARAMS = (
     Param(
         "messages", "PDFs to make", "int", 10,
@@ -71,7 +75,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         visibility_timeout_s=params["visibility_timeout_s"],
         redrive_rate_per_s=0,  # the student redrives from the queue panel instead
         seed=seed,
-        **experiment_kwargs(progress, LIVE_KEYS, keep=True),
+        **experiment_kwargs(progress, LIVE_KEYS, keep=KEEPS_DLQ),
     )
     s, runs = result["summary"], result["tables"]["runs"]
     summary: dict[str, Any] = {"messages": params["messages"], "poison": len(params["poison"])}

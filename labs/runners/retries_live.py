@@ -18,6 +18,11 @@ from labs.text import num
 LATENCY_S = 0.002  # one call to the stand-in payments service
 MAX_WORST_S = 50.0
 
+# How the catalogue runs this lab (read by `Lab.from_runner`).
+KIND = "experiment"
+KEEPS_DLQ = True
+USES_SEED = True
+
 PARAMS = (
     Param(
         "messages", "Fee payments", "int", 100, "Messages on the queue, one fee each.",
@@ -96,7 +101,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         visibility_timeout_s=params["visibility_timeout_s"],
         max_receives=params["max_receives"],
         seed=seed,
-        **experiment_kwargs(progress, LIVE_KEYS, keep=True),
+        **experiment_kwargs(progress, LIVE_KEYS, keep=KEEPS_DLQ),
     )
     s = result["summary"]
     p = params["fail_p"]
