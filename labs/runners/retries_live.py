@@ -11,7 +11,7 @@ from labs.catalogue.params import Param
 from labs.experiments import flaky
 from labs.experiments.retries import backoff_ceiling_s
 from labs.runners.common import table
-from labs.runners.experiment import FOOTER_FIGURES, experiment_kwargs, run_footer
+from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer
 from labs.runs.progress import Progress
 from labs.text import num
 
@@ -101,7 +101,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         visibility_timeout_s=params["visibility_timeout_s"],
         max_receives=params["max_receives"],
         seed=seed,
-        **experiment_kwargs(progress, LIVE_KEYS, keep=KEEPS_DLQ),
+        context=experiment_context(progress, LIVE_KEYS, keep=KEEPS_DLQ),
     )
     s = result["summary"]
     p = params["fail_p"]
