@@ -43,6 +43,21 @@ def test_it_colours_each_cell_by_whether_it_recovered():
     assert [t["name"] for t in threshold["data"]] == ["recovered", "trapped"]
 
 
+def test_it_marks_each_cell_with_a_shape_as_well_as_a_colour():
+    result = run("phase-map", **SMALL_MAP)
+    heat, threshold = lab("phase-map").charts(result)
+    cells = result["tables"]["grid"]["recovered"][0]
+    marks = {t["name"]: t for t in heat["data"][1:] if t.get("mode") == "markers"}
+    assert {n: marks[n]["marker"]["symbol"] for n in marks} == {
+        "recovered": "circle-open",
+        "trapped": "x-thin-open",
+    }
+    assert len(marks["recovered"]["x"]) == sum(ok for row in cells for ok in row)
+    assert len(marks["trapped"]["x"]) == sum(not ok for row in cells for ok in row)
+    assert "○" in heat["layout"]["title"]["text"] and "×" in heat["layout"]["title"]["text"]
+    assert [t["marker"]["symbol"] for t in threshold["data"]] == ["circle", "x"]
+
+
 def test_it_draws_one_map_per_base_load():
     result = run("phase-map", **SMALL_MAP, base_min_rps=60, base_max_rps=80, base_steps=2)
     figures = lab("phase-map").charts(result)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.lab_helpers import headline, refusal, run
+from tests.lab_helpers import headline, lab, refusal, run
 
 
 def test_it_counts_the_lessons_stuck_requests_for_each_wait():
@@ -44,3 +44,9 @@ def test_it_refuses_a_wait_given_twice():
 
 def test_it_refuses_a_zero_timeout():
     assert "timeout_ms" in refusal("timeouts", timeout_ms=0)
+
+
+def test_each_callers_bar_says_its_outcome_in_words_not_only_in_colour():
+    _, held = lab("timeouts").charts(run("timeouts"))
+    caller = next(t for t in held["data"] if t["name"] == "caller held")
+    assert caller["text"] == ["ok", "ok", "timed out", "timed out"]
