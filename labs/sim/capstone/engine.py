@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import heapq
 import math
-import random
 from collections import deque
 from typing import Any
 
 from labs.sim.capstone.obligations import LIVE, STATES, Ledger
 from labs.sim.capstone.params import TrappedParams
+from labs.sim.capstone.streams import ARRIVALS, RETRIES, SERVICE, stream
 
 # Event kinds. At equal times the lower number runs first.
 END, CONTROL, FAIL, ATTEMPT, DONE, DONE_RESERVED = range(6)
@@ -76,8 +76,11 @@ SERIES = (
 
 def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
     """Run one scenario; return per-second series and the facts the report needs."""
-    rng = random.Random(seed)
-    rnd = rng.random
+    # Common random numbers: callers, service times and retry jitter each have a stream,
+    # so the controls (which change how much service and jitter is drawn) never move a caller.
+    arrival_draw = stream(seed, ARRIVALS).random
+    service_draw = stream(seed, SERVICE).random
+    jitter_draw = stream(seed, RETRIES).random
     log = math.log
     push = heapq.heappush
     pop = heapq.heappop
@@ -229,7 +232,7 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                 rate, switch = spike_rps, t_off
             else:
                 rate, switch = base_rps, inf
-            nxt = t - log(1.0 - rnd()) / rate if rate > 0.0 else inf
+            nxt = t - log(1.0 - arrival_draw()) / rate if rate > 0.0 else inf
             real = not redraw
             redraw = nxt >= switch
             next_arrival = switch if redraw else nxt
@@ -239,9 +242,9 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
             n_calls += 1
             call = [
                 n_calls,
-                spread ** rnd() / mean_cost if varied else 1.0,
+                spread ** arrival_draw() / mean_cost if varied else 1.0,
                 1,
-                ledger_new(t) if pay_share and rnd() < pay_share else None,
+                ledger_new(t) if pay_share and arrival_draw() < pay_share else None,
             ]
             if budget_on:
                 budget_tokens += p.retry_budget
@@ -275,7 +278,7 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                         work_queued -= call[1]
                         svc = unit_s * call[1]
                         if expo:
-                            svc *= -log(1.0 - rnd())
+                            svc *= -log(1.0 - service_draw())
                         msg[4] = svc
                         in_service += 1
                         push(heap, (t + svc, DONE_RESERVED, msg))
@@ -328,7 +331,7 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                     continue  # busy discarding
                 svc = unit_s * call[1]
                 if expo:
-                    svc *= -log(1.0 - rnd())
+                    svc *= -log(1.0 - service_draw())
                 msg[4] = svc
                 in_service += 1
                 push(heap, (t + svc, DONE, msg))
@@ -413,7 +416,7 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                     continue
                 svc = unit_s * call[1]
                 if expo:
-                    svc *= -log(1.0 - rnd())
+                    svc *= -log(1.0 - service_draw())
                 if svc > timeout_s:
                     timeouts.append(msg)  # it cannot finish in time: the caller will give up
                 msg[4] = svc
@@ -428,7 +431,7 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
         if n < attempts_per_call and (not budget_on or budget_tokens >= 1.0):
             if budget_on:
                 budget_tokens -= 1.0
-            push(heap, (t + waits[n] * rnd() if jitter else t + waits[n], ATTEMPT, call))
+            push(heap, (t + waits[n] * jitter_draw() if jitter else t + waits[n], ATTEMPT, call))
         else:
             n_gave_up += 1
             if call[3]:
