@@ -47,8 +47,8 @@ WAITING, ANSWERED, SHED = range(3)
 # list rather than 0, so that it still compares with a message list at an equal time.
 NO_MSG: list[Any] = []
 # A call (one caller's request, across its attempts) is a list:
-# [call_id, cost, attempts_sent, payment]. The id comes first so that two events at the
-# same time compare by id and never reach a None.
+# [call_id, cost, attempts_sent, payment, first_sent_s]. The id comes first so that two
+# events at the same time compare by id and never reach a None.
 
 CODEL_TARGET_S = 0.005  # CoDel: once the queue has not been empty for the interval,
 CODEL_INTERVAL_S = 0.100  # anything that waited longer than the target is shed.
@@ -158,6 +158,12 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
     next_sec = 1.0
     snapshot: dict[str, Any] = {}
     drained_at = -1.0
+    # How long each caller answered this second waited: for its last attempt, and for the
+    # whole call since its first attempt (retries and backoff included). One list a second.
+    answered_waits: list[float] = []
+    call_waits: list[float] = []
+    waits_by_second: list[list[float]] = []
+    call_waits_by_second: list[list[float]] = []
 
     while True:
         # The next event is the earliest of the heap's top, the next new caller and the
@@ -195,6 +201,10 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                 ) + tuple(counts[s] for s in STATES)
                 for series, value in zip(outs, row, strict=True):
                     series.append(value)
+                waits_by_second.append(answered_waits)
+                call_waits_by_second.append(call_waits)
+                answered_waits = []
+                call_waits = []
                 n_arr = n_retry = n_adm = n_rej = n_done = n_useful = n_wasted = 0
                 n_expired = n_shed = n_gave_up = 0
                 if snapshot and queued <= workers:
@@ -245,6 +255,7 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                 spread ** arrival_draw() / mean_cost if varied else 1.0,
                 1,
                 ledger_new(t) if pay_share and arrival_draw() < pay_share else None,
+                t,
             ]
             if budget_on:
                 budget_tokens += p.retry_budget
@@ -263,6 +274,8 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                         obj[3] = ANSWERED
                         n_useful += 1
                         useful_work += obj[4]
+                        answered_waits.append(t - obj[0])
+                        call_waits.append(t - call[4])
                         if call[3]:
                             served(call[3], t, True)
                     else:
@@ -444,6 +457,7 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
         "snapshot": snapshot,
         "drained_at_s": drained_at if drained_at >= 0 else None,
         "work": {"useful_s": useful_work, "wasted_s": wasted_work, "drop_s": drop_work},
+        "waits_s": {"attempt": waits_by_second, "call": call_waits_by_second},
     }
 
 
