@@ -28,6 +28,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import deque
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from labs.sim.capstone.obligations import LIVE, STATES, Ledger
@@ -74,13 +75,26 @@ SERIES = (
 ) + tuple(f"payments_{s}" for s in STATES)
 
 
-def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
-    """Run one scenario; return per-second series and the facts the report needs."""
+def simulate(
+    p: TrappedParams,
+    seed: int,
+    *,
+    draws: Mapping[str, Callable[[], float]] | None = None,
+    trace: list[tuple[Any, ...]] | None = None,
+) -> dict[str, Any]:
+    """Run one scenario; return per-second series and the facts the report needs.
+
+    `draws` replaces a named stream by a function giving the next number in [0, 1), so a
+    test can script a tiny scenario by hand; `trace`, when given, receives every step of every
+    call as `(time_s, what, call_id, ...)`: "send" (with the attempt number), "start",
+    "answer", "wasted", "timeout", "rejected", "dropped", "shed" and "gave_up".
+    """
     # Common random numbers: callers, service times and retry jitter each have a stream,
     # so the controls (which change how much service and jitter is drawn) never move a caller.
-    arrival_draw = stream(seed, ARRIVALS).random
-    service_draw = stream(seed, SERVICE).random
-    jitter_draw = stream(seed, RETRIES).random
+    draws = draws or {}
+    arrival_draw = draws.get(ARRIVALS) or stream(seed, ARRIVALS).random
+    service_draw = draws.get(SERVICE) or stream(seed, SERVICE).random
+    jitter_draw = draws.get(RETRIES) or stream(seed, RETRIES).random
     log = math.log
     push = heapq.heappush
     pop = heapq.heappop
@@ -234,6 +248,8 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                 continue
             call = msg[2]
             send = False
+            if trace is not None:
+                trace.append((t, "timeout", call[0]))
         elif src == NEW_CALLER:
             # Draw the next arrival; a rate change restarts the draw (Poisson is memoryless).
             if t < t_on:
@@ -276,11 +292,15 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                         useful_work += obj[4]
                         answered_waits.append(t - obj[0])
                         call_waits.append(t - call[4])
+                        if trace is not None:
+                            trace.append((t, "answer", call[0]))
                         if call[3]:
                             served(call[3], t, True)
                     else:
                         n_wasted += 1
                         wasted_work += obj[4]
+                        if trace is not None:
+                            trace.append((t, "wasted", call[0]))
                         if call[3]:
                             served(call[3], t, False)
                 if kind == DONE_RESERVED:
@@ -295,6 +315,8 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                         msg[4] = svc
                         in_service += 1
                         push(heap, (t + svc, DONE_RESERVED, msg))
+                        if trace is not None:
+                            trace.append((t, "start", call[0]))
                     else:
                         idle_reserved += 1
                     continue
@@ -315,17 +337,23 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                             # The caller is still waiting: a fast 503 lets it decide now.
                             msg[3] = SHED
                             n_shed += 1
+                            if trace is not None:
+                                trace.append((t, "shed", call[0]))
                             if call[3]:
                                 discarded(call[3], t, True)
                             push(heap, (t, FAIL, call))
                         elif not call[3] or pay_discard:
                             n_expired += 1
+                            if trace is not None:
+                                trace.append((t, "dropped", call[0]))
                             if call[3]:
                                 discarded(call[3], t, False)
                         else:
                             break  # an expired payment that may not be dropped: serve it
                     elif dropping and t >= msg[1] and (not call[3] or pay_discard):
                         n_expired += 1
+                        if trace is not None:
+                            trace.append((t, "dropped", call[0]))
                         if call[3]:
                             discarded(call[3], t, False)
                     else:
@@ -348,6 +376,8 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                 msg[4] = svc
                 in_service += 1
                 push(heap, (t + svc, DONE, msg))
+                if trace is not None:
+                    trace.append((t, "start", call[0]))
                 if not dq:
                     last_empty = t
                 continue
@@ -398,6 +428,8 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
 
         if send:
             # Send one attempt: admission first, then the queue's own limit.
+            if trace is not None:
+                trace.append((t, "send", call[0], call[2]))
             if admit_on:
                 tokens += (t - tokens_t) * admit_now
                 tokens_t = t
@@ -436,8 +468,12 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                 in_service += 1
                 last_empty = t
                 push(heap, (t + svc, kind, msg))
+                if trace is not None:
+                    trace.append((t, "start", call[0]))
                 continue
             n_rej += 1  # refused at once (429 or 503): the caller knows now
+            if trace is not None:
+                trace.append((t, "rejected", call[0]))
 
         # The attempt failed (timed out, refused or shed): back off and retry, or give up.
         n = call[2]
@@ -449,6 +485,8 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
             n_gave_up += 1
             if call[3]:
                 ledger.gave_up(call[3], t)
+            if trace is not None:
+                trace.append((t, "gave_up", call[0]))
 
     return {
         "series": out,
