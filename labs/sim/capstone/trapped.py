@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from labs.sim.capstone.engine import SERIES, simulate
+from labs.sim.capstone.engine import SERIES
+from labs.sim.capstone.fast import simulate
 from labs.sim.capstone.latency import series_ms
 from labs.sim.capstone.params import PARAM_SPECS, TrappedParams
 from labs.sim.capstone.report import summarize
