@@ -6,6 +6,7 @@ from labs.capstone.controls import CONTROLS_OFF, pair_params
 from labs.charts.trapped_service import PAYMENT_COLOURS
 from labs.runners.trapped_service import CONTROLS_GROUP
 from labs.sim.capstone import RECOMMENDED_CONTROLS
+from teaching.criteria import parse_line
 from tests.lab_helpers import form, headline, lab, refusal, run
 
 NAIVE = {"drop_expired": True, "limit_retries": True, "drop_payments": True}
@@ -85,7 +86,7 @@ def test_it_says_when_the_service_recovers_by_itself():
 
 
 def test_it_marks_the_trigger_and_the_controls_on_the_timelines():
-    flows, backlog, payments = lab("trapped-service").charts(
+    flows, backlog, payments, _ = lab("trapped-service").charts(
         run("trapped-service", **RECOMMENDED_CONTROLS)
     )
     assert [t["name"] for t in flows["data"]] == [
@@ -129,3 +130,25 @@ def test_it_pairs_the_form_with_the_controls_off_then_on():
     before, after = pair_params(ticked)
     assert not before["drop_expired"] and not before["limit_retries"]
     assert after == ticked  # the student's own choice, not the recommended set
+
+
+def test_it_charts_how_long_answered_callers_waited_against_the_timeout():
+    result = run("trapped-service", **RECOMMENDED_CONTROLS)
+    latency = lab("trapped-service").charts(result)[3]
+    p50, p99, call = latency["data"]
+    assert p99["y"] == result["series"]["latency_p99_ms"]
+    assert call["y"] == result["series"]["call_latency_p99_ms"]
+    assert None in p99["y"]  # the trapped seconds: nobody was answered, a gap not a zero
+    timeout = [shape for shape in latency["layout"]["shapes"] if shape.get("y0") == 1000.0]
+    assert timeout and "timeout (1,000 ms)" in str(latency["layout"]["annotations"])
+
+
+def test_it_reports_p99_figures_a_teacher_can_grade_on():
+    figures = {figure.name: figure for figure in lab("trapped-service").figures}
+    check = parse_line("p99_ms_last_30s < 500", figures)
+    trapped = run("trapped-service")["summary"]
+    freed = run("trapped-service", **RECOMMENDED_CONTROLS)["summary"]
+    assert not check.check(trapped).passed  # nobody answered at all: no value, not a pass
+    assert trapped["p99_ms_last_30s"] is None
+    assert check.check(freed).passed and freed["p99_ms_last_30s"] < 500
+    assert freed["call_p99_ms_after"] >= freed["p99_ms_after"]
