@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -39,10 +39,6 @@ class Figure:
             return isinstance(value, int | float) and not isinstance(value, bool)
         return isinstance(value, str)
 
-    @property
-    def is_number(self) -> bool:
-        return self.kind in ("int", "float")
-
 
 def latency_figures(
     windows: Sequence[tuple[str, Any]], *, calls: bool = False
@@ -59,7 +55,8 @@ def latency_figures(
     return tuple(
         Figure(
             f"{prefix}p{p}_ms" + (f"_{suffix}" if suffix else ""),
-            format_lazy(label, p=f"p{p}", window=words),
+            # A lazy string: shown in the language of the page that renders it.
+            cast(str, format_lazy(label, p=f"p{p}", window=words)),
             "float",
             "ms",
             nullable=True,

@@ -7,11 +7,13 @@ gives the same result, several times faster. The models call `simulate` from her
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from labs.sim.capstone import engine
 from labs.sim.capstone.params import TrappedParams
 
+_compiled: Callable[[TrappedParams, int], dict[str, Any]] | None
 try:
     from labs.sim.capstone._fastloop import simulate as _compiled
 except ImportError:  # not built on this machine: the reference gives the same figures

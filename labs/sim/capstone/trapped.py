@@ -40,7 +40,7 @@ def trapped_service(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
     """
     p = build(TrappedParams, params)
     raw = simulate(p, check_seed(seed))
-    series = {"second": list(range(len(raw["series"]["backlog"])))}
+    series: dict[str, list[Any]] = {"second": list(range(len(raw["series"]["backlog"])))}
     series.update({name: raw["series"][name] for name in SERIES})
     series.update(series_ms(raw["waits_s"]["attempt"], "latency"))
     series.update(series_ms(raw["waits_s"]["call"], "call_latency"))
