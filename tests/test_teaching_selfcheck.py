@@ -74,6 +74,10 @@ def test_it_links_the_student_to_the_self_check(client, school):
     client.force_login(school.alice)
     html = client.get(school.assignment_a.get_absolute_url()).content.decode()
     assert reverse("unit-detail", args=["lesson-13"]) + "#self-check" in html
+    assert "not tried yet" in html
+    Attempt.objects.create(student=school.alice, unit="lesson-13", right=6, total=7)
+    html = client.get(school.assignment_a.get_absolute_url()).content.decode()
+    assert "your latest score: 6/7" in html
 
 
 def test_it_names_the_self_check_in_marathi_in_the_gradebook(client, school):
