@@ -1,4 +1,4 @@
-"""A start-up check for the mistake that turns every page into a 500: no collectstatic.
+"""A start-up warning for the mistake that turns every page into a 500: no collectstatic.
 
 With DEBUG off the hashed-name storage must find each file in its manifest, which only
 `collectstatic` writes; `./dev serve` runs it, a hand-started server may not.
@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.conf import settings
-from django.core.checks import CheckMessage, Error, register
+from django.core.checks import CheckMessage, Warning, register
 from django.utils.module_loading import import_string
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
@@ -23,9 +23,9 @@ def static_files_collected(app_configs=None, **kwargs) -> list[CheckMessage]:
     if manifest.exists():
         return []
     return [
-        Error(
+        Warning(
             f"Static files are not collected ({manifest} is missing): every page would "
             "fail. Run `manage.py collectstatic --noinput` (`./dev serve` does).",
-            id="ops.E001",
+            id="ops.W001",
         )
     ]

@@ -165,7 +165,7 @@ def test_a_missing_collectstatic_is_named_at_start(settings, tmp_path):
     }
     settings.STATIC_ROOT = tmp_path
     (error,) = static_files_collected()
-    assert error.id == "ops.E001"
+    assert error.id == "ops.W001"
     assert "collectstatic" in error.msg
     collected(tmp_path)
     settings.STATIC_ROOT = tmp_path / "staticfiles"
