@@ -6,6 +6,7 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("labs.urls")),
     path("", include("teaching.urls")),
+    path("accounts/", include("accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
 ]
