@@ -13,8 +13,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from labs.catalogue import Lab, get_lab
-from labs.models import Run
+from labs.catalogue.entries import get_lab
+from labs.catalogue.lab import Lab
+from labs.runs.models import Run
 from teaching.criteria import Criterion
 
 # No 0/O or 1/I: a code read aloud in class or copied from a projector comes out right.
