@@ -165,8 +165,8 @@ def visible_text(html: str) -> str:
 
 def pages(school, submission) -> list[tuple[str, object, str]]:
     """(what, who, url) for every page a person can open."""
-    from labs.catalogue import LABS
-    from labs.units import UNITS
+    from labs.catalogue.entries import LABS
+    from labs.catalogue.units import UNITS
 
     a, c = school.assignment_a, school.class_a
     everyone = [
