@@ -57,6 +57,22 @@ class ClassroomForm(forms.ModelForm):
         return name
 
 
+def classroom_for_code(raw: str) -> Classroom:
+    """The class a typed join code names, read leniently (spaces, dashes, lower case).
+
+    Used by joining and by signing up, so a closed class refuses both.
+    """
+    code = "".join(raw.split()).replace("-", "").upper()
+    classroom = Classroom.objects.filter(join_code=code).select_related("teacher").first()
+    if classroom is None:
+        raise ValidationError(gettext_lazy("No class has this code. Check it with your teacher."))
+    if not classroom.signup_open:
+        raise ValidationError(
+            gettext_lazy("This class is not taking new students. Ask your teacher.")
+        )
+    return classroom
+
+
 class JoinForm(forms.Form):
     """A student types the code the teacher gave them."""
 
@@ -67,10 +83,7 @@ class JoinForm(forms.Form):
         self.student = student
 
     def clean_code(self) -> Classroom:
-        code = "".join(self.cleaned_data["code"].split()).replace("-", "").upper()
-        classroom = Classroom.objects.filter(join_code=code).select_related("teacher").first()
-        if classroom is None:
-            raise ValidationError(_("No class has this code. Check it with your teacher."))
+        classroom = classroom_for_code(self.cleaned_data["code"])
         if classroom.teacher_id == self.student.pk:
             raise ValidationError(_("You teach this class, so you cannot join it as a student."))
         return classroom
