@@ -111,7 +111,6 @@ KNOWN_ENGLISH = (
     "Log out",
     "Simulations run on the server",
     "Back to the course",
-    "Demo accounts are listed",
     "Classes I teach",
     "Classes I am in",
     "Join a class",
