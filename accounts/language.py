@@ -8,6 +8,8 @@ site stays in that language after logging out and on the login page next time.
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
@@ -22,7 +24,7 @@ from accounts.models import Profile
 SESSION_KEY = "profile_language"  # "" = the profile follows the browser
 
 
-def supported(code: str | None) -> bool:
+def supported(code: str | None) -> TypeGuard[str]:
     return bool(code) and code in dict(settings.LANGUAGES)
 
 
