@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from labs.experiments.context import ExperimentContext
 from labs.experiments.fanout import fanout
 from tests.experiments.helpers import assert_lab_result
 
@@ -20,8 +21,7 @@ def test_the_measured_time_follows_the_formula_and_a_crash_costs_one_duplicate_d
         rate_per_worker=60,
         crashes=1,
         visibility_timeout_s=0.3,
-        on_sample=seen.append,
-        sample_interval_s=0.05,
+        context=ExperimentContext(on_sample=seen.append, sample_interval_s=0.05),
     )
     s = result["summary"]
     assert s["formula_s"] == 0.5
@@ -72,7 +72,7 @@ def test_it_stops_when_asked_and_still_cleans_up(r):
         jobs=400,
         workers=2,
         rate_per_worker=20,
-        should_stop=lambda: time.monotonic() - started > 0.3,
+        context=ExperimentContext(should_stop=lambda: time.monotonic() - started > 0.3),
     )
     s = result["summary"]
     assert s["stopped_early"] and s["stop_reason"] == "cancelled"
