@@ -37,6 +37,7 @@ def worker(tmp_path, settings):
     proc, log = start_worker(tmp_path, settings)
     yield proc, log
     stop_worker(proc)
+    forget_queue(settings.LAB_QUEUE)
 
 
 def wait_for(run: Run, statuses: set[str], log: Path, timeout_s: float = 60) -> Run:

@@ -57,9 +57,10 @@ def stop_worker(proc: subprocess.Popen) -> None:
 
 
 def forget_queue(queue: str) -> None:
-    """Drop what a stopped or killed worker left in the broker for `queue` (unacknowledged
-    task messages, the queue itself), so no other worker on the shared Redis restores it
-    later into a queue nobody reads."""
+    """Drop what the broker keeps for a test's own queue once its worker is gone: the task
+    messages a killed worker left unacknowledged (or another worker on the shared Redis
+    would restore them into a queue nobody reads), kombu's `_kombu.binding.<queue>` set and
+    the queue's lists (one per priority), so test runs do not pile up keys."""
     import redis
     from django.conf import settings
 
@@ -69,6 +70,7 @@ def forget_queue(queue: str) -> None:
             if queue.encode() in raw:
                 r.hdel("unacked", tag)
                 r.zrem("unacked_index", tag)
-        r.delete(queue)
+        keys = [f"_kombu.binding.{queue}", *r.scan_iter(match=f"{queue}*", count=1000)]
+        r.delete(*keys)
     finally:
         r.close()
