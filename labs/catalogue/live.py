@@ -2,7 +2,8 @@
 
 The runner reports samples (one reading of the real queue every 0.1 s) through its
 `Progress`; the run's row keeps the last few hundred, and the page, polled every second,
-shows the newest sample's figures and a chart of all of them. Django-free, like the runners.
+shows the newest sample's figures and a chart of all of them. Django only for its lazy
+translations, like the runners.
 """
 
 from __future__ import annotations
@@ -10,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from django.utils.functional import Promise as StrPromise
+from django.utils.translation import gettext_lazy
 
 Sample = Mapping[str, Any]
 
@@ -21,17 +25,17 @@ class LiveNumber:
     key: str
     label: str
     unit: str = ""
-    none_text: str = "—"  # what a missing value means here ("not draining", "empty")
+    none_text: str | StrPromise = "—"  # what a missing value means ("not draining", "empty")
     # A missing value whose sample has `steady_key` true reads `steady_text` instead.
     steady_key: str = ""
-    steady_text: str = ""
+    steady_text: str | StrPromise = ""
 
     def text(self, sample: Sample) -> str:
         value = sample.get(self.key)
         if value is None:
             if self.steady_key and sample.get(self.steady_key):
-                return self.steady_text
-            return self.none_text
+                return str(self.steady_text)
+            return str(self.none_text)
         if isinstance(value, float) and not value.is_integer():
             shown = f"{value:,.2f}"
         else:
@@ -67,9 +71,9 @@ QUEUE_NUMBERS = (
         "drain_estimate_s",
         "Drain estimate",
         "s",
-        none_text="not draining: the queue grows",
+        none_text=gettext_lazy("not draining: the queue grows"),
         steady_key="keeping_up",
-        steady_text="keeping up (as much done as arrives)",
+        steady_text=gettext_lazy("keeping up (as much done as arrives)"),
     ),
     LiveNumber("done", "Done"),
     LiveNumber("duplicates_delivered", "Duplicates delivered"),

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from labs.charts.base import FAILED, GREY, OK, figure, line, markers, vline
 from labs.text import num
 
@@ -67,7 +69,7 @@ def grid(result: Mapping[str, Any], plane: int) -> dict[str, Any]:
                 dash="dash",
             )
         )
-    title = "Green ○: recovered by itself. Red ×: stayed trapped."
+    title = _("Green ○: recovered by itself. Red ×: stayed trapped.")
     if len(g["base_rps"]) > 1:
         title += f" Normal load {num(base)}/s."
     fig = figure(

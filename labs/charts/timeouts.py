@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from labs.charts.base import FAILED, GREY, OK, bar, figure, hline
 from labs.text import num
 
@@ -28,8 +30,8 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     colours = [OK if outcome == "ok" else FAILED for outcome in held["outcome"]]
     # A zero cannot sit on a log axis; show it as 1 ms.
     # Each bar says its outcome in words too: colour alone does not reach every reader.
-    words = ["ok" if outcome == "ok" else "timed out" for outcome in held["outcome"]]
-    caller = bar(calls, [max(1, v) for v in held["held_ms"]], "caller held", text=words)
+    words = [_("ok") if outcome == "ok" else _("timed out") for outcome in held["outcome"]]
+    caller = bar(calls, [max(1, v) for v in held["held_ms"]], _("caller held"), text=words)
     caller["marker"] = {"color": colours}
     answers = bar(
         calls, [max(1, v) for v in held["latency_ms"]], "service answers after", color=GREY
