@@ -22,9 +22,6 @@ WIDE, PHONE = 1280, 390
 # Where the screenshots go when BROWSER_SHOTS names a folder (they are for people to look at).
 SHOTS = os.environ.get("BROWSER_SHOTS", "")
 
-# Playwright's sync API runs an event loop in a greenlet of the test's own thread, which
-# Django's guard takes for async code; the tests only touch the ORM between page calls.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -147,7 +144,11 @@ class Site:
 
 
 @pytest.fixture
-def site(live_server, chromium, lab_worker, transactional_db) -> Iterator[Site]:
+def site(live_server, chromium, lab_worker, transactional_db, monkeypatch) -> Iterator[Site]:
+    # Playwright's sync API runs an event loop in a greenlet of the test's own thread, which
+    # Django's guard takes for async code; the tests only touch the ORM between page calls.
+    # Only for the test itself: set for the whole process, it would reach `check --deploy`.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     s = Site(url=live_server.url, chromium=chromium, worker_log=lab_worker)
     yield s
     s.close()
