@@ -23,7 +23,6 @@ WIDE, PHONE = 1280, 390
 SHOTS = os.environ.get("BROWSER_SHOTS", "")
 
 
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if HERE in Path(item.fspath).parents:
