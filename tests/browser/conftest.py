@@ -143,11 +143,18 @@ class Site:
 
 
 @pytest.fixture
-def site(live_server, chromium, lab_worker, transactional_db, monkeypatch) -> Iterator[Site]:
-    # Playwright's sync API runs an event loop in a greenlet of the test's own thread, which
-    # Django's guard takes for async code; the tests only touch the ORM between page calls.
-    # Only for the test itself: set for the whole process, it would reach `check --deploy`.
+def orm_beside_playwright(monkeypatch) -> None:
+    """Playwright's sync API runs an event loop in a greenlet of the test's own thread, which
+    Django's guard takes for async code; the tests only touch the ORM between page calls.
+    Only around each browser test (the database's flush after it included): set for the
+    whole process, it would reach `manage.py check --deploy`."""
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture
+def site(
+    orm_beside_playwright, live_server, chromium, lab_worker, transactional_db
+) -> Iterator[Site]:
     s = Site(url=live_server.url, chromium=chromium, worker_log=lab_worker)
     yield s
     s.close()
