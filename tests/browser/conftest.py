@@ -38,8 +38,10 @@ def chromium_path() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def chromium() -> Iterator[object]:
+    """A browser for one test, closed before the test's database is flushed: while
+    Playwright's event loop runs, Django takes this thread for async code."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -146,8 +148,7 @@ class Site:
 def orm_beside_playwright(monkeypatch) -> None:
     """Playwright's sync API runs an event loop in a greenlet of the test's own thread, which
     Django's guard takes for async code; the tests only touch the ORM between page calls.
-    Only around each browser test (the database's flush after it included): set for the
-    whole process, it would reach `manage.py check --deploy`."""
+    Only for the test's body: set for the whole process, it would reach `check --deploy`."""
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
