@@ -15,7 +15,7 @@ from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, cold_cache
 from labs.sim.capstone.cold_cache import ColdCacheParams
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
-from labs.text import gettext_noop, listed, num
+from labs.text import gettext, gettext_noop, listed, num
 
 # How the catalogue runs this lab (read by `Lab.from_runner`).
 USES_SEED = True
@@ -60,10 +60,10 @@ LAYOUT = (
 )
 PARAMS = params_from_specs(LAB_PARAM_SPECS["cold_cache"], LAYOUT)
 OUTCOME_WORDS = {
-    "hit": "fresh hits",
-    "stale": "bounded-stale answers",
-    "coalesced": "joined a fetch already on its way",
-    "rejected": "fast 429s",
+    "hit": gettext_noop("%(n)s fresh hits"),
+    "stale": gettext_noop("%(n)s bounded-stale answers"),
+    "coalesced": gettext_noop("%(n)s joined a fetch already on its way"),
+    "rejected": gettext_noop("%(n)s fast 429s"),
 }
 
 
@@ -89,55 +89,86 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     offered = s["first_10s_offered_rps"]
     fetched = s["first_10s_fetched_rps"]
     rest = [
-        f"{num(s[f'first_10s_{o}_rps'])} {words}"
+        gettext(words) % {"n": num(s[f"first_10s_{o}_rps"])}
         for o, words in OUTCOME_WORDS.items()
         if s[f"first_10s_{o}_rps"]
     ]
-    budget = (
-        f"budget {num(s['origin_budget_rps'])}/s"
-        if p["origin_budget"]
-        else "no budget, capacity " + f"{num(s['origin_capacity_rps'])}/s"
-    )
+    took = {
+        "offered": num(offered),
+        "fetched": num(fetched),
+        "peak": num(s["origin_peak_rps"]),
+        "budget": num(s["origin_budget_rps"]),
+        "capacity": num(s["origin_capacity_rps"]),
+    }
+    if p["origin_budget"]:
+        first = gettext(
+            "In the first 10 s the cache got %(offered)s reads/s. The origin took %(fetched)s/s "
+            "on average (peak %(peak)s/s, budget %(budget)s/s)."
+        )
+    else:
+        first = gettext(
+            "In the first 10 s the cache got %(offered)s reads/s. The origin took %(fetched)s/s "
+            "on average (peak %(peak)s/s, no budget, capacity %(capacity)s/s)."
+        )
     lines = [
-        f"In the first 10 s the cache got {num(offered)} reads/s. The origin took "
-        f"{num(fetched)}/s on average (peak {num(s['origin_peak_rps'])}/s, {budget}).",
-        f"The other {num(round(offered - fetched, 1))}/s: " + (listed(rest) or "none") + ".",
+        first % took,
+        gettext("The other %(n)s/s: %(rest)s.")
+        % {
+            "n": num(round(offered - fetched, 1)),
+            "rest": listed(rest, gettext("and")) or gettext("none"),
+        },
     ]
     if s["every_read_accounted"]:
         lines.append(
-            "Every read, every second, was exactly one of: hit, stale, joined, fetched, 429."
+            gettext(
+                "Every read, every second, was exactly one of: hit, stale, joined, fetched, 429."
+            )
         )
     else:
-        lines.append("Some reads are not accounted for: this is a bug in the model.")
+        lines.append(gettext("Some reads are not accounted for: this is a bug in the model."))
     if p["origin_budget"]:
         lines.append(
-            "The origin stayed within its budget."
+            gettext("The origin stayed within its budget.")
             if s["origin_within_budget"]
-            else "The origin went over its budget."
+            else gettext("The origin went over its budget.")
         )
     elif not s["origin_within_capacity"]:
         lines.append(
-            f"With no budget the origin was asked for {num(s['origin_peak_rps'])} fetches in one "
-            f"second: more than the {num(s['origin_capacity_rps'])}/s it can do."
+            gettext(
+                "With no budget the origin was asked for %(peak)s fetches in one second: more "
+                "than the %(capacity)s/s it can do."
+            )
+            % took
         )
     first_ttl = int(p["ttl_s"] * (1 - p["ttl_jitter"]))  # the model's "first expiry" second
     if first_ttl < p["horizon_s"]:
-        spread = (
-            f" (TTL jitter of ±{num(round(100 * p['ttl_jitter']))}% spread the expiries)"
-            if p["ttl_jitter"]
-            else ""
-        )
-        lines.append(
-            f"Once the first copies expired (from {first_ttl} s), the origin's busiest second "
-            f"had {num(s['origin_peak_after_first_ttl_rps'])} fetches{spread}."
-        )
+        expiry = {
+            "t": first_ttl,
+            "n": num(s["origin_peak_after_first_ttl_rps"]),
+            "jitter": num(round(100 * p["ttl_jitter"])),
+        }
+        if p["ttl_jitter"]:
+            line = gettext(
+                "Once the first copies expired (from %(t)s s), the origin's busiest second had "
+                "%(n)s fetches (TTL jitter of ±%(jitter)s%% spread the expiries)."
+            )
+        else:
+            line = gettext(
+                "Once the first copies expired (from %(t)s s), the origin's busiest second had "
+                "%(n)s fetches."
+            )
+        lines.append(line % expiry)
     if p["keys"] == 1:
         lines.append(
-            "One hot key expires at one moment whatever its TTL: only shared fetches, stale "
-            "copies and the budget stand between it and the origin."
+            gettext(
+                "One hot key expires at one moment whatever its TTL: only shared fetches, stale "
+                "copies and the budget stand between it and the origin."
+            )
         )
     if s["timed_out_total"]:
-        lines.append(f"{num(s['timed_out_total'])} reads gave up waiting for a fetch.")
+        lines.append(
+            gettext("%(n)s reads gave up waiting for a fetch.") % {"n": num(s["timed_out_total"])}
+        )
     return lines
 
 

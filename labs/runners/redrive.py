@@ -10,7 +10,7 @@ from labs.catalogue.params import Param
 from labs.runners.common import table
 from labs.runs.progress import Progress
 from labs.sim import receive_log, redrive
-from labs.text import gettext_noop, listed, num
+from labs.text import gettext, gettext_noop, listed, num
 
 PARAMS = (
     Param(
@@ -120,29 +120,57 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
 
 def headline(result: Mapping[str, Any]) -> list[str]:
     s, data = result["summary"], result["tables"]["compare_data"]
-    lines = [
-        f"With maxReceiveCount {s['max_receives']}: {num(s['made'])} PDFs made, "
-        f"{num(s['dlq'])} moved to the DLQ"
-        + (f" ({s['dlq_messages']})" if s["dlq"] else "")
-        + f", {num(s['receives'])} receives in all.",
-    ]
+    words = {
+        "mr": s["max_receives"],
+        "made": num(s["made"]),
+        "dlq": num(s["dlq"]),
+        "which": s["dlq_messages"],
+        "receives": num(s["receives"]),
+    }
+    if s["dlq"]:
+        first = gettext(
+            "With maxReceiveCount %(mr)s: %(made)s PDFs made, %(dlq)s moved to the DLQ "
+            "(%(which)s), %(receives)s receives in all."
+        )
+    else:
+        first = gettext(
+            "With maxReceiveCount %(mr)s: %(made)s PDFs made, %(dlq)s moved to the DLQ, "
+            "%(receives)s receives in all."
+        )
+    lines = [first % words]
     if s["dlq"]:
         lines.append(
-            f"{num(s['receives_on_poison'])} of those receives were spent on messages "
-            "that could never succeed."
+            gettext("%(n)s of those receives were spent on messages that could never succeed.")
+            % {"n": num(s["receives_on_poison"])}
         )
-    counts = "maxReceiveCount " + listed([str(n) for n in data["max_receives"]])
-    receives = listed([num(n) for n in data["receives"]])
+    and_word = gettext("and")
+    counts = listed([str(n) for n in data["max_receives"]], and_word)
+    receives = listed([num(n) for n in data["receives"]], and_word)
     if len(set(data["made"])) == 1 and len(set(data["dlq"])) == 1:
         lines.append(
-            f"{counts}: {num(data['made'][0])} made and {num(data['dlq'][0])} in the DLQ "
-            f"every time, with {receives} receives: a higher count parks the same "
-            "messages, only later."
+            gettext(
+                "maxReceiveCount %(counts)s: %(made)s made and %(dlq)s in the DLQ every time, "
+                "with %(receives)s receives: a higher count parks the same messages, only later."
+            )
+            % {
+                "counts": counts,
+                "made": num(data["made"][0]),
+                "dlq": num(data["dlq"][0]),
+                "receives": receives,
+            }
         )
     else:
         lines.append(
-            f"{counts}: made {listed([num(n) for n in data['made']])}, in the DLQ "
-            f"{listed([num(n) for n in data['dlq']])}, receives {receives}."
+            gettext(
+                "maxReceiveCount %(counts)s: made %(made)s, in the DLQ %(dlq)s, receives "
+                "%(receives)s."
+            )
+            % {
+                "counts": counts,
+                "made": listed([num(n) for n in data["made"]], and_word),
+                "dlq": listed([num(n) for n in data["dlq"]], and_word),
+                "receives": receives,
+            }
         )
     return lines
 
