@@ -109,6 +109,9 @@ def test_operator_switches_while_trapped_recover_it_without_losing_a_payment(r):
     # Applied while trapped, within a generous bound (the tight figure is in bench/).
     assert all(0 <= e["latency_ms"] < 5000 for e in timeline)
     assert timeline[0]["t_s"] >= 17
+    # The first expired request thrown away after "drop expired": the effect, not the stamp.
+    assert 0 <= timeline[0]["first_discard_ms"] < 5000
+    assert all(0 <= e["effect_ms"] < 5000 for e in timeline)
     # Stamped on the live samples too, so the page's timeline can show it.
     assert any("drop_expired on" in sample["switched"] for sample in samples)
     assert s["recovered"] is True

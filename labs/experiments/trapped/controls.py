@@ -118,6 +118,7 @@ class ControlState:
     # service reopens) and how many times the limit was switched on (a new bucket each time).
     admit_now_rps: float = 0.0
     admit_epoch: int = 0
+    version: int = 0  # one more for every command applied
 
     def with_command(self, command: Command) -> ControlState:
         """The state after `command`. Reconciling and naive dropping exclude each other."""
@@ -142,7 +143,7 @@ class ControlState:
             changes = {"reserve": on} | ({} if v is None else {"reserve_share": v})
         elif c == "reopen_ramp":
             changes = {"reopen_ramp": on} | ({} if v is None else {"reopen_ramp_s": v})
-        return dataclasses.replace(self, **changes)
+        return dataclasses.replace(self, version=self.version + 1, **changes)
 
     @property
     def payments_may_go(self) -> bool:

@@ -285,6 +285,8 @@ class LiveService:
                 "value": command.value if command else None,
                 "source": source,
                 "label": label,
+                "version": after.version,
+                "sent_ms": sent_ms,
                 "latency_ms": None if sent_ms is None or applied_ms is None
                 else applied_ms - sent_ms,
             }
@@ -402,6 +404,7 @@ class LiveService:
         summary = summarize(p_eff, raw)
         seconds, micros = self.run.redis.time()
         now_ms = int(seconds) * 1000 + int(micros) // 1000
+        self._effects()
         latencies = [e["latency_ms"] for e in self.timeline if e["latency_ms"] is not None]
         summary |= {
             "time_scale": scale,
@@ -433,6 +436,23 @@ class LiveService:
                 "errors": (self.servers.errors + self.callers.errors)[:20],
             },
         }
+
+    def _effects(self) -> None:
+        """When each command first acted: a worker's first step under it (Redis ms - sent).
+
+        A busy worker sees new controls when it finishes its current request, so this is
+        the applied stamp plus up to one service time. For "drop expired" switched on, also
+        the first expired request actually thrown away.
+        """
+        steps, discards = self.servers.first_step_ms, self.servers.first_discard_ms
+        for event in self.timeline:
+            version, sent = event["version"], event.pop("sent_ms")
+            # A command superseded before any worker stepped acted with the next one.
+            step = min((ms for v, ms in steps.items() if v >= version), default=None)
+            discard = min((ms for v, ms in discards.items() if v >= version), default=None)
+            event["effect_ms"] = step - sent if step and sent else None
+            dropping = event["control"] == "drop_expired" and event["on"]
+            event["first_discard_ms"] = discard - sent if dropping and discard and sent else None
 
 
 def scheduled_commands(p: TrappedParams) -> list[Command]:

@@ -55,6 +55,10 @@ class Servers:
         self.tally = tally
         self.url = url
         self.errors: list[str] = []
+        # Redis ms of the first worker step (and the first discard) made under each version
+        # of the controls: when a command first acted on the queue, for the timeline.
+        self.first_step_ms: dict[int, int] = {}
+        self.first_discard_ms: dict[int, int] = {}
         self.wanted = {"oldest": p.workers, "fresh": 0}
         self._changed = threading.Condition()
         self._stop = threading.Event()
@@ -149,7 +153,7 @@ class Servers:
             "reconcile_delay_ms": self.delay_ms,
         }
         step = queue.next(None if held is None else held[0], fresh=kind == "fresh", **options)
-        self._answered(step, 0.0 if held is None else held[1])
+        self._answered(step, 0.0 if held is None else held[1], ctl.version)
         if step.request is not None or step.discarded:
             return step.request
         if kind == "fresh":
@@ -159,13 +163,15 @@ class Servers:
         if popped is None:
             return None
         step = queue.next(None, popped=popped, **options)
-        self._answered(step, 0.0)
+        self._answered(step, 0.0, ctl.version)
         return step.request
 
-    def _answered(self, step: Next, work_s: float) -> None:
+    def _answered(self, step: Next, work_s: float, version: int = -1) -> None:
+        self.first_step_ms.setdefault(version, step.now_ms)
         if step.answered:
             self.tally.answered(step.useful, step.latency_ms / self.scale, work_s)
         if step.discarded:
+            self.first_discard_ms.setdefault(version, step.now_ms)
             cost_s = self.p.drop_cost_ms / 1000.0 * step.discarded
             self.tally.dropped(step.discarded, step.discarded_payments, cost_s)
             time.sleep(cost_s * self.scale)  # checking and discarding costs a little time
