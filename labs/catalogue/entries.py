@@ -32,6 +32,7 @@ from labs.charts import redrive as redrive_charts
 from labs.charts import retries_live as retries_live_charts
 from labs.charts import retry_storm as retry_storm_charts
 from labs.charts import timeouts as timeouts_charts
+from labs.charts import trapped_live as trapped_live_charts
 from labs.charts import trapped_service as trapped_service_charts
 from labs.runners import availability as availability_runner
 from labs.runners import backoff as backoff_runner
@@ -53,6 +54,7 @@ from labs.runners import redrive as redrive_runner
 from labs.runners import retries_live as retries_live_runner
 from labs.runners import retry_storm as retry_storm_runner
 from labs.runners import timeouts as timeouts_runner
+from labs.runners import trapped_live as trapped_live_runner
 from labs.runners import trapped_service as trapped_service_runner
 from labs.sim import RETRY_STORM_SEED
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
@@ -424,6 +426,49 @@ LABS: tuple[Lab, ...] = (
         before_after=True,
         links=capstone_links.run_links,
         figures=trapped_service_runner.FIGURES,
+    ),
+    Lab(
+        slug="trapped-live",
+        unit="assignment-05",
+        title="The trapped service, live: rescue it from the operator panel",
+        intro=(
+            "The same service on a real Redis: callers that really time out and retry, a real "
+            "queue and real workers. Watch it stay stuck after the spike, then switch the "
+            "controls from the panel while it drowns and see it recover without losing a "
+            "payment. Time runs four times faster than in the model (set below)."
+        ),
+        params=trapped_live_runner.PARAMS,
+        run=trapped_live_runner.run,
+        charts=trapped_live_charts.build,
+        headline=trapped_live_runner.headline,
+        check=trapped_live_runner.check,
+        kind="experiment",
+        uses_seed=True,
+        default_seed=CAPSTONE_SEED,
+        # The run stops itself at 100 s of wall time at most (labs.experiments.trapped).
+        time_limit_s=115,
+        before_after=True,
+        links=capstone_links.run_links,
+        figures=trapped_live_runner.FIGURES,
+        live=LiveView(
+            (
+                LiveNumber("second", "Simulated second"),
+                LiveNumber("backlog", "Backlog", "requests"),
+                LiveNumber("oldest_age_s", "Oldest request has waited", "s"),
+                LiveNumber("useful", "Useful answers this second"),
+                LiveNumber("wasted", "Wasted answers this second"),
+                LiveNumber("retries", "Retries this second"),
+                LiveNumber(
+                    "latency_p99_ms",
+                    "p99 wait of answered requests",
+                    "ms",
+                    none_text="nobody answered",
+                ),
+                LiveNumber("payments_unknown", "Payments nobody owns"),
+                LiveNumber("payments_lost", "Payments lost"),
+            ),
+            trapped_live_charts.live_chart,
+        ),
     ),
     Lab(
         slug="phase-map",
