@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from labs.capstone import control_panel
 from labs.capstone import links as capstone_links
 from labs.catalogue.lab import Lab
 from labs.catalogue.live import QUEUE_NUMBERS, LiveNumber, LiveView
@@ -450,6 +451,7 @@ LABS: tuple[Lab, ...] = (
         before_after=True,
         links=capstone_links.run_links,
         figures=trapped_live_runner.FIGURES,
+        operator_panel=control_panel.panel_for,
         live=LiveView(
             (
                 LiveNumber("second", "Simulated second"),

@@ -45,6 +45,9 @@ class Lab:
     # Links a finished run's page shows under its facts, as (words, url): a feature of one
     # lab (the capstone's report) hooks in here instead of into the shared run page.
     links: Callable[[Any], list[tuple[str, str]]] | None = None
+    # (run, user) -> the live controls its owner may switch while it runs (the capstone's
+    # operator panel), or None: the run page shows it beside the live view.
+    operator_panel: Callable[[Any, Any], dict[str, Any] | None] | None = None
 
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}
