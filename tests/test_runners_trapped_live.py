@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from labs.capstone import report as reports
 from labs.capstone.operator import obligations_view
-from tests.lab_helpers import default_result, headline, lab, refusal
+from tests.lab_helpers import SHORTER, default_result, headline, lab, refusal, run
 
 
 @pytest.mark.redis
@@ -59,3 +60,27 @@ def test_it_refuses_values_past_the_live_bounds_at_the_field():
     assert refusal("trapped-live", workers=20)["workers"]
     assert refusal("trapped-live", queue_limit=6000)["queue_limit"]
     assert refusal("trapped-live", time_scale=0.05)["time_scale"]
+
+
+@pytest.mark.redis
+def test_the_before_after_report_reads_two_live_runs_and_judges_the_after_one():
+    before = default_result("trapped-live")
+    after = run(
+        "trapped-live",
+        seed=7,
+        **SHORTER["trapped-live"]
+        | {"recover_at_s": 20, "drop_expired": True, "limit_retries": True,
+           "reconcile_payments": True},
+    )  # fmt: skip
+    built = reports.build(
+        {"id": "b", "owner": "alice", "result": before},
+        {"id": "a", "owner": "alice", "result": after},
+    )
+    assert built["lab"] == "trapped-live"
+    steps = {step["key"]: step["verdict"] for step in built["procedure"]}
+    assert steps["reconcile-payments"] == "worked"
+    assert steps["drop-expired"] == "worked"
+    compared = {row["figure"]: row for row in built["compared"]}
+    assert compared["Recovered"]["before"] is False and compared["Recovered"]["after"] is True
+    assert compared["Payments lost"]["after"] == 0
+    assert "python manage.py lab run trapped-live --seed 7" in built["runs"]["after"]["command"]

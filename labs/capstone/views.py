@@ -34,7 +34,7 @@ from labs.web.views.runs import run_page
 @require_GET
 def run_obligations(request: HttpRequest, run_id) -> HttpResponse:
     """The operator view of a trapped-service run: its payments by state, and who owns them."""
-    run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id, lab=reports.LAB)
+    run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id, lab__in=reports.LABS)
     view = None
     if run.status == Run.Status.SUCCEEDED:
         view = obligations_view(run.result)
@@ -94,7 +94,8 @@ def _control_response(request: HttpRequest, run: Run, message: str, status: int)
 @vary_on_headers("HX-Request")
 def report_pair(request: HttpRequest) -> HttpResponse:
     """Run the lab's form twice with one seed, controls off then on, and open their report."""
-    lab = get_lab(reports.LAB)
+    slug = request.POST.get("lab", reports.LAB)
+    lab = get_lab(slug if slug in reports.LABS else reports.LAB)
     if not request.user.is_authenticated:
         return login_needed(request)
     form = LabForm(lab, request.POST)
@@ -174,8 +175,11 @@ def report_json(request: HttpRequest, before_id, after_id) -> JsonResponse:
 
 def _report_runs(request: HttpRequest, before_id, after_id) -> tuple[Run, Run]:
     """Both runs, if this user may open both and both are of the report's lab; else 404."""
-    runs = Run.objects.visible_to(request.user).filter(lab=reports.LAB)
-    return get_object_or_404(runs, pk=before_id), get_object_or_404(runs, pk=after_id)
+    runs = Run.objects.visible_to(request.user).filter(lab__in=reports.LABS)
+    before, after = get_object_or_404(runs, pk=before_id), get_object_or_404(runs, pk=after_id)
+    if before.lab != after.lab:
+        raise Http404("A report compares two runs of one lab.")
+    return before, after
 
 
 def _finished_report(request: HttpRequest, before_id, after_id):
@@ -186,7 +190,7 @@ def _finished_report(request: HttpRequest, before_id, after_id):
 
 
 def _report_title(view) -> str:
-    return f"Before/after report: {reports.LAB}, seed {view.before.seed} / {view.after.seed}"
+    return f"Before/after report: {view.before.lab}, seed {view.before.seed} / {view.after.seed}"
 
 
 def _report_filename(view) -> str:
