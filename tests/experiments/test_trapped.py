@@ -63,9 +63,12 @@ def test_left_alone_it_stays_trapped_after_the_trigger(r):
 
 
 def test_a_small_trigger_recovers_by_itself(r):
-    result = trapped_live(time_scale=SCALE, **SHORT | {"spike_rps": 60, "trigger_end_s": 7})
+    # 10 extra requests: a fifth of a second of work, well under the 1 s timeout. (2 s of
+    # it sits near the border: the model recovers 20 times in 20, the live service on a
+    # loaded machine about 5 in 6, and a stalled CPU can tip it into the trap.)
+    result = trapped_live(time_scale=SCALE, **SHORT | {"spike_rps": 60, "trigger_end_s": 6})
     s = result["summary"]
-    assert s["recovered"] is True
+    assert s["recovered"] is True, result["series"]["oldest_age_s"]
     assert s["goodput_after_rps"] > 0.8 * s["goodput_before_rps"]
     assert max(result["series"]["backlog"][-10:]) < 100
     _accounted(s)

@@ -32,6 +32,7 @@ from labs.experiments.trapped.callers import Callers
 from labs.experiments.trapped.controls import (
     Command,
     ControlState,
+    channel_key,
     entry_ms,
     open_channel,
     parse_command,
@@ -304,6 +305,8 @@ class LiveService:
 
     def _close_second(self, second: int) -> None:
         counts, latencies = self.tally.close_second()
+        # The channel is written only by commands: keep it alive as long as the run is.
+        self.run.redis.pexpire(channel_key(self.run.ns), self.run.ns.ttl_ms)
         stats = self.queue.stats()
         ledger = self.queue.ledger.counts()
         state = self.state

@@ -29,6 +29,7 @@ from labs.sim.capstone.params import TrappedParams
 POP_WAIT_S = 0.05  # an idle worker's blocking wait; it looks at the stop signal in between
 FRESH_POLL_S = 0.002  # a reserved worker with nothing fresh to take looks again after this
 PARKED_WAIT_S = 0.2  # a slot past the wanted size checks again after this
+CATCH_UP = 4  # mean service times a stalled busy worker may make up (see `_run`)
 
 
 class Servers:
@@ -108,9 +109,9 @@ class Servers:
             self._ready.release()
         held: tuple[Request, float] | None = None
         # The worker's clock: when its current request is done. A worker held up by a busy
-        # CPU or a slow round trip may make up at most one mean service time of it, so its
-        # capacity stays what the params say without bursting after a stall.
-        slack_s = self.p.service_ms / 1000.0 * self.scale
+        # CPU or a slow round trip may make up at most `CATCH_UP` mean service times of it,
+        # so its capacity stays what the params say without a long burst after a stall.
+        slack_s = CATCH_UP * self.p.service_ms / 1000.0 * self.scale
         free_at = time.monotonic()
         try:
             while not self._stop.is_set():
