@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "labs",
     "teaching",
     "accounts",
+    "lessons",
     "ops",
 ]
 

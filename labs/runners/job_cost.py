@@ -11,7 +11,12 @@ from labs.runners.common import model_errors, table
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, job_cost
 from labs.sim.capstone.job_cost import JobCostParams
+from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 from labs.text import num
+
+# How the catalogue runs this lab (read by `Lab.from_runner`).
+USES_SEED = True
+DEFAULT_SEED = CAPSTONE_SEED
 
 LAYOUT = (
     (

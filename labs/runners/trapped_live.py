@@ -22,7 +22,14 @@ from labs.runners.experiment import FOOTER_FIGURES, experiment_kwargs, run_foote
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS
 from labs.sim.capstone.params import TrappedParams
+from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 from labs.text import num
+
+KIND = "experiment"
+USES_SEED = True
+DEFAULT_SEED = CAPSTONE_SEED
+# The run stops itself at 100 s of wall time at most (labs.experiments.trapped.params).
+TIME_LIMIT_S = 115
 
 # Every request costs the same and the queue is FIFO here: those two model params stay out.
 NOT_LIVE = ("cost_spread", "discipline")

@@ -16,7 +16,13 @@ from labs.runners.common import model_errors
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, trapped_service
 from labs.sim.capstone.params import TrappedParams
+from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 from labs.text import listed, num
+
+# How the catalogue runs this lab (read by `Lab.from_runner`).
+USES_SEED = True
+DEFAULT_SEED = CAPSTONE_SEED  # the seed the assignment's figures come from
+TIME_LIMIT_S = 60
 
 CONTROLS_GROUP = "Recovery controls"
 LAYOUT = (
