@@ -33,6 +33,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from labs.experiments.context import ExperimentContext  # noqa: E402
 from labs.experiments.namespace import Namespace, connect  # noqa: E402
 from labs.experiments.trapped import parse_command, send_command, trapped_live  # noqa: E402
 
@@ -52,7 +53,8 @@ def one_run(seed: int) -> tuple[list[float], list[float], dict]:
     out: dict = {}
 
     def play() -> None:
-        out["result"] = trapped_live(seed, namespace=ns, on_sample=samples.append, **RUN)
+        context = ExperimentContext(namespace=ns, on_sample=samples.append)
+        out["result"] = trapped_live(seed, context=context, **RUN)
 
     runner = threading.Thread(target=play)
     runner.start()

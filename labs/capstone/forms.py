@@ -42,13 +42,11 @@ class ReportPickForm(forms.Form):
         cleaned = super().clean()
         if cleaned.get("before") and cleaned.get("before") == cleaned.get("after"):
             self.add_error("after", "Pick two different runs.")
-        elif (
-            cleaned.get("before")
-            and cleaned.get("after")
-            and cleaned["before"].lab != cleaned["after"].lab
-        ):
-            self.add_error(
-                "after",
-                gettext("Pick two runs of the same lab: both simulated or both live on Redis."),
-            )
+        else:
+            before, after = cleaned.get("before"), cleaned.get("after")
+            if before and after and before.lab != after.lab:
+                self.add_error(
+                    "after",
+                    gettext("Pick two runs of the same lab: both simulated or both live on Redis."),
+                )
         return cleaned

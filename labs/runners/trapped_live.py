@@ -18,7 +18,7 @@ from labs.experiments.trapped import LIVE_DEFAULTS, trapped_live
 from labs.experiments.trapped import params as live
 from labs.runners import trapped_service as model_runner
 from labs.runners.common import model_errors, table
-from labs.runners.experiment import FOOTER_FIGURES, experiment_kwargs, run_footer
+from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS
 from labs.sim.capstone.params import TrappedParams
@@ -130,7 +130,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         time_scale=params["time_scale"],
         **model,
         # One sample a model second, taken by the experiment itself; no DLQ to keep.
-        **experiment_kwargs(progress, LIVE_KEYS, keep=False, sample_interval_s=None),
+        context=experiment_context(progress, LIVE_KEYS, keep=False, sample_interval_s=None),
     )
     s = result["summary"]
     summary = {f.name: s[f.name] for f in FIGURES if f not in FOOTER_FIGURES} | run_footer(s)

@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from labs.experiments.context import ExperimentContext
 from labs.experiments.namespace import Namespace
 from labs.experiments.trapped import parse_command, send_command, trapped_live
 from labs.experiments.trapped.controls import channel_key
@@ -83,7 +84,9 @@ def test_operator_switches_while_trapped_recover_it_without_losing_a_payment(r):
 
     def play() -> None:
         out["result"] = trapped_live(
-            time_scale=SCALE, namespace=ns, on_sample=samples.append, **SHORT | LONGER
+            time_scale=SCALE,
+            context=ExperimentContext(namespace=ns, on_sample=samples.append),
+            **SHORT | LONGER,
         )
 
     runner = threading.Thread(target=play)
@@ -149,7 +152,9 @@ def test_naive_dropping_recovers_too_but_loses_payments(r):
 def test_stopping_mid_run_ends_it_early_and_leaves_no_keys(r):
     started = time.monotonic()
     result = trapped_live(
-        time_scale=SCALE, should_stop=lambda: time.monotonic() - started > 2, **SHORT
+        time_scale=SCALE,
+        context=ExperimentContext(should_stop=lambda: time.monotonic() - started > 2),
+        **SHORT,
     )
     s = result["summary"]
     assert s["stopped_early"] is True and s["stop_reason"] == "cancelled"

@@ -25,9 +25,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from labs.experiments.harness import Run, ShouldStop, finish
+from labs.experiments.context import LOCAL, ExperimentContext
+from labs.experiments.harness import Run, finish
 from labs.experiments.metrics import OnSample
-from labs.experiments.namespace import Namespace, connect
+from labs.experiments.namespace import connect
 from labs.experiments.trapped.callers import Callers
 from labs.experiments.trapped.controls import (
     Command,
@@ -78,21 +79,23 @@ def trapped_live(
     seed: int = DEFAULT_SEED,
     *,
     time_scale: float = DEFAULT_TIME_SCALE,
-    on_sample: OnSample | None = None,
-    should_stop: ShouldStop | None = None,
-    redis_url: str | None = None,
-    namespace: Namespace | None = None,
+    context: ExperimentContext = LOCAL,
     **params: Any,
 ) -> dict[str, Any]:
-    """Run the trapped service live; `params` are the model's (see `params.LIVE_DEFAULTS`)."""
+    """Run the trapped service live; `params` are the model's (see `params.LIVE_DEFAULTS`).
+
+    `context` says where the keys live, where live samples go (one per simulated second)
+    and when to stop; its sample interval is not used.
+    """
     p = live_params(params)
     scale = check_time_scale(p, time_scale)
     check_seed(seed)
-    with Run(seed=seed, url=redis_url, should_stop=should_stop, namespace=namespace) as run:
+    with context.run(seed) as run:
         # This lab runs longer than the other experiments' 60 s: its own cap is checked by
         # `check_time_scale`, and the margin covers start-up and the last second's reading.
         run.max_wall_s = p.horizon_s * scale + 10.0
-        result = LiveService(run, p, scale, seed, on_sample, redis_url).play()
+        service = LiveService(run, p, scale, seed, context.on_sample, context.redis_url)
+        result = service.play()
     return finish(run, result)
 
 

@@ -19,6 +19,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from labs.experiments.namespace import connect
 from labs.experiments.trapped.controls import ControlState
@@ -147,7 +148,7 @@ class Servers:
     ) -> Request | None:
         """Answer the held request and take the next; wait a little if there is none."""
         ctl = self.controls()
-        options = {
+        options: dict[str, Any] = {
             "dropping": ctl.drop_expired,
             "payments_may_go": ctl.payments_may_go,
             "reconcile": ctl.reconcile_payments,
