@@ -36,13 +36,14 @@ MAX_SEND_BATCH = 400  # attempts per round trip
 class Call:
     """One caller's request across its attempts."""
 
-    __slots__ = ("attempts", "call_id", "operation_id", "registered")
+    __slots__ = ("attempts", "call_id", "first_ms", "operation_id", "registered")
 
     def __init__(self, call_id: int, operation_id: str) -> None:
         self.call_id = call_id
         self.attempts = 0
         self.operation_id = operation_id  # '' for a read
         self.registered = False  # the payment is in the ledger
+        self.first_ms = 0  # Redis ms of its first attempt, once sent
 
 
 class Callers:
@@ -184,6 +185,7 @@ class Callers:
                     f"c{call.call_id}.{call.attempts}",
                     call.operation_id,
                     bool(call.operation_id) and not call.registered,
+                    call.first_ms,
                 )
             )
             call.registered = True
@@ -195,11 +197,13 @@ class Callers:
                 "admit_per_ms": rate / self.scale / 1000.0,
                 "admit_burst": rate * ADMISSION_BURST_S,
             }
-        _, codes = queue.send(
+        now_ms, codes = queue.send(
             attempts, timeout_ms=self.timeout_ms, queue_limit=self.p.queue_limit, **admit
         )
         deadline = time.monotonic() + self.timeout_wall_s
-        for call, (attempt, _, _), code in zip(calls, attempts, codes, strict=True):
+        for call, (attempt, _, _, _), code in zip(calls, attempts, codes, strict=True):
+            if not call.first_ms:
+                call.first_ms = now_ms  # the call's wait counts from its first attempt
             if code == ADMITTED:
                 self.tally.add("admitted")
                 self._deadlines.append((deadline, attempt, call))

@@ -45,6 +45,7 @@ from labs.experiments.trapped.servers import Servers
 from labs.experiments.trapped.service import ServiceQueue
 from labs.experiments.trapped.tally import Tally, percentile
 from labs.sim.capstone.engine import SERIES, _snapshot
+from labs.sim.capstone.latency import PERCENTILES, percentiles_ms
 from labs.sim.capstone.obligations import STATES
 from labs.sim.capstone.params import TrappedParams
 from labs.sim.capstone.report import summarize
@@ -54,7 +55,10 @@ from labs.sim.capstone.trapped import trapped_service
 DEFAULT_SEED = 5
 CONTROL_BLOCK_MS = 50  # the control thread's blocking read; it checks the stop signal between
 SETTLE_EVERY_S = 0.05
-LIVE_SERIES = SERIES + ("latency_p50_ms", "latency_p99_ms")
+LATENCY_SERIES = tuple(
+    f"{prefix}_p{p}_ms" for prefix in ("latency", "call_latency") for p in PERCENTILES
+)
+LIVE_SERIES = SERIES + LATENCY_SERIES
 MODEL_SERIES = ("backlog", "useful", "oldest_age_s", "retries", "wasted")
 CONTROL_FLAGS = (
     "admission_limit",
@@ -133,6 +137,7 @@ class LiveService:
         self.refused: list[dict[str, Any]] = []
         self.rows: dict[str, list[Any]] = {name: [] for name in LIVE_SERIES}
         self.t_s: list[float] = []
+        self.waits: dict[str, list[list[float]]] = {"attempt": [], "call": []}
         self.snapshot: dict[str, Any] = {}
         self.ever_on: set[str] = set()
         self.drained_at: int | None = None
@@ -307,7 +312,9 @@ class LiveService:
     # -- one row a model second --------------------------------------------------------------
 
     def _close_second(self, second: int) -> None:
-        counts, latencies = self.tally.close_second()
+        counts, waits, call_waits = self.tally.close_second()
+        self.waits["attempt"].append(waits)
+        self.waits["call"].append(call_waits)
         # The channel is written only by commands: keep it alive as long as the run is.
         self.run.redis.pexpire(channel_key(self.run.ns), self.run.ns.ttl_ms)
         stats = self.queue.stats()
@@ -321,9 +328,9 @@ class LiveService:
             "oldest_age_s": round(stats.oldest_age_ms / 1000.0 / self.scale, 3),
             "work_queued": float(stats.queued),
             "admit_limit_rps": round(state.admit_now_rps, 3) if state.admission_limit else 0.0,
-            "latency_p50_ms": percentile(latencies, 50),
-            "latency_p99_ms": percentile(latencies, 99),
         }
+        for prefix, values in (("latency", waits), ("call_latency", call_waits)):
+            row |= {f"{prefix}_p{p}_ms": ms for p, ms in percentiles_ms(values).items()}
         row |= {f"payments_{s}": ledger.counts[s] for s in STATES}
         for name in LIVE_SERIES:
             self.rows[name].append(row[name])
@@ -406,6 +413,7 @@ class LiveService:
             "snapshot": self.snapshot,
             "drained_at_s": self.drained_at,
             "work": self.tally.work(),
+            "waits_s": self.waits,
         }
         summary = summarize(p_eff, raw)
         seconds, micros = self.run.redis.time()

@@ -171,7 +171,9 @@ class Servers:
     def _answered(self, step: Next, work_s: float, version: int = -1) -> None:
         self.first_step_ms.setdefault(version, step.now_ms)
         if step.answered:
-            self.tally.answered(step.useful, step.latency_ms / self.scale, work_s)
+            self.tally.answered(
+                step.useful, step.latency_ms / self.scale, step.call_ms / self.scale, work_s
+            )
         if step.discarded:
             self.first_discard_ms.setdefault(version, step.now_ms)
             cost_s = self.p.drop_cost_ms / 1000.0 * step.discarded

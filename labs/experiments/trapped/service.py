@@ -6,10 +6,11 @@ can take from at either end - the oldest request (FIFO) for an ordinary worker, 
 for a worker kept for fresh requests - and a blocking take, so an idle worker wakes the
 moment a request arrives instead of polling. A list gives all three.
 
-A queued request is the string `attempt|sent_ms|deadline_ms|operation_id` (no operation id
-for a read). The set `waiting` holds the attempts whose caller still waits: the caller
-removes its attempt when its timeout fires, a worker when it answers, and whichever comes
-first decides whether the work was useful. Every step that touches a payment changes the
+A queued request is the string `attempt|sent_ms|deadline_ms|first_ms|operation_id`
+(first_ms: when the call's first attempt was sent; no operation id for a read). The set
+`waiting` holds the attempts whose caller still waits: the caller removes its attempt when
+its timeout fires, a worker when it answers, and whichever comes first decides whether
+the work was useful. Every step that touches a payment changes the
 ledger in the same script (`labs.experiments.trapped.ledger`).
 """
 
@@ -31,13 +32,14 @@ _FIRST_LEDGER_KEY = len(_QUEUE_KEYS) + 1
 
 _PARSE = """
 local function parse(item)
-  local att, sent, deadline, op = string.match(item, '^([^|]*)|(%d+)|(%d+)|(.*)$')
-  return att, tonumber(sent), tonumber(deadline), op
+  local att, sent, deadline, first, op = string.match(item, '^([^|]*)|(%d+)|(%d+)|(%d+)|(.*)$')
+  return att, tonumber(sent), tonumber(deadline), op, tonumber(first)
 end
 """
 
 # ARGV: ttl_ms, timeout_ms, queue_limit, admit_epoch (0 = no limit), admit_per_ms,
-# admit_burst, then (attempt, operation id, new payment 0/1) triples.
+# admit_burst, then (attempt, operation id, new payment 0/1, the call's first attempt's
+# Redis ms or 0 for this one) quadruples.
 _SEND = (
     ledger_prelude(_FIRST_LEDGER_KEY)
     + """
@@ -55,8 +57,10 @@ if epoch ~= '0' then
 end
 local out = {now}
 local length = redis.call('LLEN', q)
-for i = 7, #ARGV, 3 do
+for i = 7, #ARGV, 4 do
   local att, op = ARGV[i], ARGV[i + 1]
+  local first = ARGV[i + 3]
+  if first == '0' then first = now end
   if ARGV[i + 2] == '1' then pay_new(op) end
   local code = 1
   if epoch ~= '0' then
@@ -64,7 +68,7 @@ for i = 7, #ARGV, 3 do
   end
   if code == 1 and length >= limit then code = 3 end
   if code == 1 then
-    redis.call('LPUSH', q, att .. '|' .. now .. '|' .. (now + timeout) .. '|' .. op)
+    redis.call('LPUSH', q, att .. '|' .. now .. '|' .. (now + timeout) .. '|' .. first .. '|' .. op)
     redis.call('SADD', waiting, att)
     if op ~= '' then redis.call('HINCRBY', L.live, op, 1) end
     length = length + 1
@@ -80,27 +84,28 @@ end
 )
 
 # A worker's one round trip per request: answer the request it just finished (if any),
-# then take the next one. ARGV: ttl_ms, then the answer (attempt, operation id, sent_ms; ''
-# for none), then how to take: 'oldest', 'fresh' or 'none', an item already popped ('' = pop here),
-# dropping, payments may go, reconcile, delay_ms, max_discards.
-# Returns {now, useful (1/0, -1 = no answer), ms since the answered one was sent,
-# the item to serve or '', discarded, payments discarded}.
+# then take the next one. ARGV: ttl_ms, then the answer (attempt, operation id, sent_ms,
+# first_ms; '' for none), then how to take: 'oldest', 'fresh' or 'none', an item already
+# popped ('' = pop here), dropping, payments may go, reconcile, delay_ms, max_discards.
+# Returns {now, useful (1/0, -1 = no answer), ms since the answered one was sent, ms since
+# its call's first attempt, the item to serve or '', discarded, payments discarded}.
 _NEXT = (
     ledger_prelude(_FIRST_LEDGER_KEY)
     + _PARSE
     + """
 local q, waiting, stats = KEYS[1], KEYS[2], KEYS[4]
-local useful, latency = -1, 0
+local useful, latency, call_wait = -1, 0, 0
 if ARGV[2] ~= '' then
   useful = redis.call('SREM', waiting, ARGV[2])
   latency = now - tonumber(ARGV[4])
+  call_wait = now - tonumber(ARGV[5])
   redis.call('HINCRBY', stats, 'busy', -1)
   if ARGV[3] ~= '' then pay_served(ARGV[3], useful == 1) end
 end
 local item, dropped, dropped_pay = nil, 0, 0
-if ARGV[5] == 'none' then
+if ARGV[6] == 'none' then
   item = nil  -- a worker leaving: it only answers
-elseif ARGV[5] == 'fresh' then
+elseif ARGV[6] == 'fresh' then
   -- A reserved worker takes the newest request, and only while its caller still waits.
   local newest = redis.call('LINDEX', q, 0)
   if newest then
@@ -108,9 +113,9 @@ elseif ARGV[5] == 'fresh' then
     if now < deadline then item = redis.call('LPOP', q) end
   end
 else
-  local dropping, pay_go, reconcile = ARGV[7] == '1', ARGV[8] == '1', ARGV[9] == '1'
-  local delay, most = tonumber(ARGV[10]), tonumber(ARGV[11])
-  if ARGV[6] ~= '' then item = ARGV[6] else item = redis.call('RPOP', q) end
+  local dropping, pay_go, reconcile = ARGV[8] == '1', ARGV[9] == '1', ARGV[10] == '1'
+  local delay, most = tonumber(ARGV[11]), tonumber(ARGV[12])
+  if ARGV[7] ~= '' then item = ARGV[7] else item = redis.call('RPOP', q) end
   while item do
     local att, _, deadline, op = parse(item)
     if not (dropping and now >= deadline and (op == '' or pay_go)) then break end
@@ -127,7 +132,7 @@ end
 if item then redis.call('HINCRBY', stats, 'busy', 1) end
 """
     + touch_lua("ARGV[1]")
-    + "return {now, useful, latency, item or '', dropped, dropped_pay}\n"
+    + "return {now, useful, latency, call_wait, item or '', dropped, dropped_pay}\n"
 )
 
 # Callers whose timeout fired. ARGV: attempts. Returns 1 per attempt the caller gave up on
@@ -165,12 +170,13 @@ class Request:
     attempt: str
     sent_ms: int
     deadline_ms: int
+    first_ms: int  # when the call's first attempt was sent
     operation_id: str  # '' for a read
 
     @classmethod
     def parse(cls, item: str) -> Request:
-        attempt, sent, deadline, op = item.split("|", 3)
-        return cls(attempt, int(sent), int(deadline), op)
+        attempt, sent, deadline, first, op = item.split("|", 4)
+        return cls(attempt, int(sent), int(deadline), int(first), op)
 
 
 @dataclass(frozen=True)
@@ -181,6 +187,7 @@ class Next:
     answered: bool  # it answered a request
     useful: bool  # ... whose caller still waited
     latency_ms: int  # ... this long after it was sent (Redis time)
+    call_ms: int  # ... this long after its call's first attempt
     request: Request | None
     discarded: int
     discarded_payments: int
@@ -226,7 +233,7 @@ class ServiceQueue:
 
     def send(
         self,
-        attempts: Sequence[tuple[str, str, bool]],
+        attempts: Sequence[tuple[str, str, bool, int]],
         *,
         timeout_ms: int,
         queue_limit: int,
@@ -234,7 +241,9 @@ class ServiceQueue:
         admit_per_ms: float = 0.0,
         admit_burst: float = 1.0,
     ) -> tuple[int, list[int]]:
-        """Offer `(attempt, operation id, new payment)` attempts; Redis ms and a code each.
+        """Offer `(attempt, operation id, new payment, first attempt's ms or 0)` attempts.
+
+        Returns the Redis ms they were offered at and a code for each.
 
         `admit_epoch` 0 means no admission limit; any other number is the limit's current
         switch-on, and a new number starts the bucket full.
@@ -247,8 +256,8 @@ class ServiceQueue:
             repr(admit_per_ms),
             repr(max(1.0, admit_burst)),
         ]
-        for attempt, op, new_payment in attempts:
-            args += [attempt, op, "1" if new_payment else "0"]
+        for attempt, op, new_payment, first_ms in attempts:
+            args += [attempt, op, "1" if new_payment else "0", first_ms]
         reply = self._send(keys=self.keys, args=args)
         return int(reply[0]), [int(c) for c in reply[1:]]
 
@@ -279,9 +288,9 @@ class ServiceQueue:
         """
         args: list[object] = [self.ttl_ms]
         if answer is None:
-            args += ["", "", 0]
+            args += ["", "", 0, 0]
         else:
-            args += [answer.attempt, answer.operation_id, answer.sent_ms]
+            args += [answer.attempt, answer.operation_id, answer.sent_ms, answer.first_ms]
         args += [
             ("fresh" if fresh else "oldest") if take else "none",
             popped,
@@ -291,12 +300,14 @@ class ServiceQueue:
             reconcile_delay_ms,
             max_discards,
         ]
-        now, useful, latency, item, dropped, dropped_pay = self._next(keys=self.keys, args=args)
+        reply = self._next(keys=self.keys, args=args)
+        now, useful, latency, call_ms, item, dropped, dropped_pay = reply
         return Next(
             now_ms=int(now),
             answered=int(useful) >= 0,
             useful=int(useful) == 1,
             latency_ms=int(latency),
+            call_ms=int(call_ms),
             request=Request.parse(item.decode()) if item else None,
             discarded=int(dropped),
             discarded_payments=int(dropped_pay),

@@ -20,23 +20,26 @@ class Tally:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._counts: Counter[str] = Counter()
-        self._latencies: list[float] = []
-        self.all_latencies: list[float] = []
+        self._waits: list[float] = []  # model seconds: the answered attempt's wait
+        self._call_waits: list[float] = []  # model seconds: from the call's first attempt
+        self.all_latencies: list[float] = []  # model ms, the whole run
         self.work_s = {"useful_s": 0.0, "wasted_s": 0.0, "drop_s": 0.0}
 
     def add(self, name: str, n: int = 1) -> None:
         with self._lock:
             self._counts[name] += n
 
-    def answered(self, useful: bool, latency_ms: float, work_s: float) -> None:
-        """A worker finished a request after `work_s` model seconds of work."""
+    def answered(self, useful: bool, latency_ms: float, call_ms: float, work_s: float) -> None:
+        """A worker finished a request after `work_s` model seconds of work; the caller (if
+        still waiting) had waited `latency_ms` for this attempt, `call_ms` for the call."""
         with self._lock:
             self._counts["completions"] += 1
             if useful:
                 self._counts["useful"] += 1
                 self.work_s["useful_s"] += work_s
-                if len(self._latencies) < MAX_LATENCIES_PER_S:
-                    self._latencies.append(latency_ms)
+                if len(self._waits) < MAX_LATENCIES_PER_S:
+                    self._waits.append(latency_ms / 1000.0)
+                    self._call_waits.append(call_ms / 1000.0)
             else:
                 self._counts["wasted"] += 1
                 self.work_s["wasted_s"] += work_s
@@ -48,13 +51,13 @@ class Tally:
             self._counts["payments_dropped"] += payments
             self.work_s["drop_s"] += work_s
 
-    def close_second(self) -> tuple[Counter[str], list[float]]:
-        """The open second's counts and latencies; a new second starts empty."""
+    def close_second(self) -> tuple[Counter[str], list[float], list[float]]:
+        """The open second's counts and answered waits (attempt, call; model seconds)."""
         with self._lock:
-            counts, latencies = self._counts, self._latencies
-            self._counts, self._latencies = Counter(), []
-            self.all_latencies += latencies
-        return counts, latencies
+            counts, waits, calls = self._counts, self._waits, self._call_waits
+            self._counts, self._waits, self._call_waits = Counter(), [], []
+            self.all_latencies += [w * 1000.0 for w in waits]
+        return counts, waits, calls
 
     def work(self) -> dict[str, Any]:
         with self._lock:
