@@ -12,19 +12,40 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from labs.experiments.namespace import connect, run_key_for, run_namespace
 from labs.experiments.trapped import CONTROLS, Command, parse_command, send_command
 
 LAB = "trapped-live"
+# The panel's words for each control and its value, in the reader's language.
+LABELS = {
+    "admission_limit": (_("Admission limit"), _("Admitted a second")),
+    "retry_budget": (_("Retry budget"), _("Retries allowed per new request")),
+    "drop_expired": (_("Drop expired work"), ""),
+    "reconcile_payments": (_("Reconcile payments"), ""),
+    "drop_payments": (_("Drop payments too (naive)"), ""),
+    "reserve_share": (_("Reserve for fresh requests"), _("Share of workers")),
+    "reopen_ramp": (_("Reopen ramp"), _("Ramp length")),
+}
 
 
 class ControlForm(forms.Form):
     """One switch: which control, on or off, and its value if it takes one."""
 
-    control = forms.ChoiceField(label=_("Control"), choices=[(c.name, c.label) for c in CONTROLS])
-    state = forms.ChoiceField(label=_("Switch"), choices=[("on", _("on")), ("off", _("off"))])
-    value = forms.CharField(label=_("Value"), required=False, max_length=32)
+    control = forms.ChoiceField(
+        label=_("Control"), choices=[(c.name, LABELS[c.name][0]) for c in CONTROLS]
+    )
+    state = forms.ChoiceField(
+        label=pgettext_lazy("a control", "Switch"),
+        choices=[
+            ("on", pgettext_lazy("a switch", "on")),
+            ("off", pgettext_lazy("a switch", "off")),
+        ],
+    )
+    value = forms.CharField(
+        label=pgettext_lazy("a control's setting", "Value"), required=False, max_length=32
+    )
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -47,8 +68,8 @@ def panel_for(run: Any, user: Any) -> dict[str, Any] | None:
         "controls": [
             {
                 "name": c.name,
-                "label": c.label,
-                "value_label": c.value_label,
+                "label": LABELS[c.name][0],
+                "value_label": LABELS[c.name][1],
                 "unit": c.unit,
                 "min": c.min,
                 "max": c.max,
