@@ -149,9 +149,8 @@ def press_run(student: Student, lab: str, form: dict, barrier: threading.Barrier
 
 
 def lab_form(lab: str, seed: int | None) -> dict[str, str]:
-    from labs.management.commands.lab import _as_form_value
-
     from labs.catalogue import get_lab
+    from labs.management.commands.lab import _as_form_value
 
     entry = get_lab(lab)
     if entry is None:
@@ -243,7 +242,8 @@ class Site:
                 [gunicorn, "school.wsgi", "-b", f"127.0.0.1:{self.port}",
                  "-w", str(self.web_workers), "--threads", "4", "--timeout", "120"],
             )  # fmt: skip
-        for kind, queue in (("quick", self.env["LAB_QUEUE"]), ("heavy", self.env["LAB_HEAVY_QUEUE"])):
+        queues = (("quick", self.env["LAB_QUEUE"]), ("heavy", self.env["LAB_HEAVY_QUEUE"]))
+        for kind, queue in queues:
             self._start(
                 f"worker-{kind}",
                 [py, "-m", "celery", "-A", "school", "worker", "-Q", queue, "--concurrency=2",
@@ -331,13 +331,11 @@ def main() -> None:
             barrier = threading.Barrier(len(students))
             timings: list[Timing] = [None] * len(students)  # type: ignore[list-item]
 
-            def one(i: int, student: Student, lab: str = lab, barrier=barrier) -> None:
+            def one(i: int, student: Student, lab=lab, barrier=barrier, out=timings) -> None:
                 seed = (1000 + i) if args.vary_seed else None
-                timings[i] = press_run(student, lab, lab_form(lab, seed), barrier)
+                out[i] = press_run(student, lab, lab_form(lab, seed), barrier)
 
-            threads = [
-                threading.Thread(target=one, args=(i, s)) for i, s in enumerate(students)
-            ]
+            threads = [threading.Thread(target=one, args=(i, s)) for i, s in enumerate(students)]
             for thread in threads:
                 thread.start()
             for thread in threads:
