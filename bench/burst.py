@@ -149,7 +149,7 @@ def press_run(student: Student, lab: str, form: dict, barrier: threading.Barrier
 
 
 def lab_form(lab: str, seed: int | None) -> dict[str, str]:
-    from labs.catalogue import get_lab
+    from labs.catalogue.entries import get_lab
     from labs.management.commands.lab import _as_form_value
 
     entry = get_lab(lab)

@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from labs.catalogue import LABS
+from labs.catalogue.entries import LABS
 from tests.lab_helpers import run
 
 BUNDLE = "plotly-cartesian-4.1.1.min.js"

@@ -14,7 +14,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from labs.catalogue import get_lab
+from labs.catalogue.entries import get_lab
 from labs.management.commands.lab import _as_form_value
 from labs.models import Run
 from tests.base import make_user

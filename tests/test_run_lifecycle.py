@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from labs.catalogue import get_lab
+from labs.catalogue.entries import get_lab
 from labs.runs import result_store
 from labs.runs.admission import queue_for
 from labs.runs.models import Run
