@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from labs.models import Run
+from labs.runs.models import Run
 
 
 @admin.register(Run)

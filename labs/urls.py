@@ -1,6 +1,6 @@
-from django.urls import path
+from django.urls import include, path
 
-from labs.views import pages, queue_panel, reports, runs
+from labs.web.views import pages, queue_panel, runs
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -16,18 +16,5 @@ urlpatterns = [
     path("runs/<uuid:run_id>/queue/redrive/", queue_panel.queue_redrive, name="run-queue-redrive"),
     path("runs/<uuid:run_id>/queue/purge/", queue_panel.queue_purge, name="run-queue-purge"),
     path("runs/compare/", runs.run_compare, name="run-compare"),
-    path("runs/<uuid:run_id>/obligations/", reports.run_obligations, name="run-obligations"),
-    path("reports/", reports.report_pick, name="report-pick"),
-    path("reports/pair/", reports.report_pair, name="report-pair"),
-    path("reports/<uuid:before_id>/<uuid:after_id>/", reports.report_detail, name="report"),
-    path(
-        "reports/<uuid:before_id>/<uuid:after_id>/report.md",
-        reports.report_markdown,
-        name="report-markdown",
-    ),
-    path(
-        "reports/<uuid:before_id>/<uuid:after_id>/report.json",
-        reports.report_json,
-        name="report-json",
-    ),
+    path("", include("labs.capstone.urls")),
 ]

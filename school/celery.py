@@ -11,3 +11,5 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "school.settings")
 app = Celery("school")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# The labs app keeps its tasks with the run lifecycle, in `labs.runs.tasks`.
+app.autodiscover_tasks(["labs.runs"])

@@ -11,9 +11,10 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.formats import date_format
 
-from labs.catalogue import Lab
-from labs.forms import SEED_MAX, field_for
-from labs.models import Run
+from labs.catalogue.lab import Lab
+from labs.runs.models import Run
+from labs.text import SEED_MAX
+from labs.web.forms import field_for
 from teaching.criteria import CriteriaError, criteria_text, parse_criteria
 from teaching.models import Assignment, Classroom, Membership
 

@@ -11,8 +11,9 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
-from labs.catalogue import Lab, get_lab
-from labs.models import Run
+from labs.catalogue.entries import get_lab
+from labs.catalogue.lab import Lab
+from labs.runs.models import Run
 from teaching.criteria import Criterion
 
 # No 0/O or 1/I: a code read aloud in class or copied from a projector comes out right.

@@ -19,15 +19,15 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from labs.catalogue import LABS, get_lab
-from labs.dispatch import RunRefused, start_run
-from labs.execution import choose_seed
-from labs.exports import csv_response
-from labs.forms import LabForm
-from labs.models import Run
-from labs.presenters import present_run
+from labs.catalogue.entries import LABS, get_lab
+from labs.catalogue.units import get_unit
 from labs.roles import is_teacher
-from labs.units import get_unit
+from labs.runs.dispatch import RunRefused, start_run
+from labs.runs.execution import choose_seed
+from labs.runs.models import Run
+from labs.web.exports import csv_response
+from labs.web.forms import LabForm
+from labs.web.presenters import present_run
 from teaching.access import (
     assignment_for,
     classroom_for,

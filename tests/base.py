@@ -101,10 +101,10 @@ def make_school() -> School:
 
 def finished_run(owner, *, lab: str = "drain", seed: int = 0, **params):
     """A succeeded run with a real result, computed here rather than by a worker."""
-    from labs.catalogue import get_lab
-    from labs.execution import run_lab
-    from labs.models import Run
-    from labs.progress import SilentProgress
+    from labs.catalogue.entries import get_lab
+    from labs.runs.execution import run_lab
+    from labs.runs.models import Run
+    from labs.runs.progress import SilentProgress
 
     chosen = get_lab(lab)
     values = chosen.defaults() | params

@@ -31,9 +31,9 @@ def published(monkeypatch):
     """Record what would be sent to the broker instead of sending it."""
     sent: list[dict] = []
     monkeypatch.setattr(
-        "labs.dispatch.execute_run.apply_async", lambda **kwargs: sent.append(kwargs)
+        "labs.runs.dispatch.execute_run.apply_async", lambda **kwargs: sent.append(kwargs)
     )
-    monkeypatch.setattr("labs.dispatch.check_broker", lambda: None)
+    monkeypatch.setattr("labs.runs.dispatch.check_broker", lambda: None)
     return sent
 
 

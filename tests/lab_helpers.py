@@ -5,11 +5,12 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from labs.catalogue import Lab, get_lab
-from labs.execution import run_lab
-from labs.forms import LabForm
+from labs.catalogue.entries import get_lab
+from labs.catalogue.lab import Lab
 from labs.management.commands.lab import _as_form_value
-from labs.progress import SilentProgress
+from labs.runs.execution import run_lab
+from labs.runs.progress import SilentProgress
+from labs.web.forms import LabForm
 
 
 def lab(slug: str) -> Lab:

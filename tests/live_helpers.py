@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from labs.experiments.dlq import keep_dead_letters
-from labs.experiments.namespace import Namespace, connect
+from labs.experiments.namespace import Namespace, connect, kept_namespace, run_key_for
 from labs.experiments.queue import RedisQueue
-from labs.progress import SilentProgress
-from labs.runners.experiment import kept_namespace, run_key_for
+from labs.runs.progress import SilentProgress
 
 POISON_ERROR = "PoisonMessage('cannot be processed')"
 

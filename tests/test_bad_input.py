@@ -57,7 +57,7 @@ def test_it_answers_a_teachers_crafted_requests_with_a_reason(
 
 
 def test_it_shows_a_submitted_run_of_a_lab_that_left_the_catalogue(client, school):
-    from labs.models import Run
+    from labs.runs.models import Run
     from teaching.models import Submission
 
     run = finished_run(school.alice)

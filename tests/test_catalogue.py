@@ -10,12 +10,12 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import pytest
 
-from labs.catalogue import LABS
-from labs.execution import run_lab
-from labs.forms import LabForm
+from labs.catalogue.entries import LABS
+from labs.catalogue.units import UNITS
 from labs.management.commands.lab import _as_form_value
-from labs.progress import SilentProgress
-from labs.units import UNITS
+from labs.runs.execution import run_lab
+from labs.runs.progress import SilentProgress
+from labs.web.forms import LabForm
 from tests.lab_helpers import default_result
 
 SLUGS = [lab.slug for lab in LABS]

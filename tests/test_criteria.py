@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from labs.catalogue import get_lab
-from labs.figures import Figure
+from labs.catalogue.entries import get_lab
+from labs.catalogue.figures import Figure
 from teaching.criteria import (
     CriteriaError,
     Criterion,

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import connection
 from django.urls import reverse
 
-from labs.models import Run
+from labs.runs.models import Run
 from tests.base import make_user
 from tests.test_views import GOOD
 
@@ -109,8 +109,7 @@ def test_it_runs_a_lab_on_a_real_worker_and_shows_the_chart(client, worker):
 
 
 def experiment_keys(run_pk) -> list[str]:
-    from labs.experiments.namespace import Namespace, connect
-    from labs.runners.experiment import kept_id, run_key_for
+    from labs.experiments.namespace import Namespace, connect, kept_id, run_key_for
 
     r = connect(name="qlab-tests")
     try:

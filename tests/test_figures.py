@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from labs.figures import Figure
+from labs.catalogue.figures import Figure
 
 
 @pytest.mark.parametrize(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from labs.catalogue import get_lab
-from labs.forms import LabForm, field_for
-from labs.params import Param
+from labs.catalogue.entries import get_lab
+from labs.catalogue.params import Param
+from labs.web.forms import LabForm, field_for
 
 DRAIN = get_lab("drain")
 

@@ -8,7 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from labs.catalogue import LABS
+from labs.catalogue.entries import LABS
 
 
 def run_command(*args: str) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from labs.runners.common import num
 from labs.sim.capstone import RECOMMENDED_CONTROLS
+from labs.text import num
 from tests.lab_helpers import run
 
 LESSON_LABS = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from labs.params import params_from_specs
+from labs.catalogue.params import params_from_specs
 
 SPECS = (
     {"name": "wait_ms", "type": "float", "default": 5.0, "min": 0, "max": 10, "help": "Wait."},

@@ -14,9 +14,9 @@ from django.conf import settings
 from django.shortcuts import resolve_url
 from django.urls import reverse
 
-from labs.catalogue import get_lab
+from labs.catalogue.entries import get_lab
 from labs.management.commands.lab import _as_form_value
-from labs.models import Run
+from labs.runs.models import Run
 from labs.sim.capstone.trapped import RECOMMENDED_CONTROLS
 from teaching.models import Assignment, Submission
 from tests.base import DUE, finished_run, make_user

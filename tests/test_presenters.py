@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from labs.catalogue import get_lab
-from labs.execution import run_lab
-from labs.models import Run
-from labs.presenters import present_run, shown_tables
-from labs.progress import SilentProgress
+from labs.catalogue.entries import get_lab
+from labs.runs.execution import run_lab
+from labs.runs.models import Run
+from labs.runs.progress import SilentProgress
+from labs.web.presenters import present_run, shown_tables
 
 
 def test_it_shows_only_the_tables_made_for_the_page():

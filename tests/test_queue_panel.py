@@ -7,9 +7,9 @@ import time
 import pytest
 from django.urls import reverse
 
-from labs import kept_queue
-from labs.models import Run
-from labs.tasks import drain_kept_queue
+from labs.runs import kept_queue
+from labs.runs.models import Run
+from labs.runs.tasks import drain_kept_queue
 from tests.live_helpers import keep_parked
 
 pytestmark = pytest.mark.redis
@@ -22,7 +22,7 @@ def drains(monkeypatch):
     """Run each drain the view starts here, in this process, once the request is done."""
     started: list[list[str]] = []
     monkeypatch.setattr(
-        "labs.dispatch.drain_kept_queue.apply_async",
+        "labs.runs.dispatch.drain_kept_queue.apply_async",
         lambda args, **kwargs: started.append(args),
     )
 

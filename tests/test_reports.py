@@ -7,9 +7,9 @@ from functools import cache
 
 import pytest
 
-from labs import reports
-from labs.report_markdown import render
-from labs.runners.trapped_service import pair_params
+from labs.capstone import report as reports
+from labs.capstone.controls import pair_params
+from labs.capstone.markdown import render
 from tests.lab_helpers import lab, run
 
 NAIVE = {"drop_expired": True, "limit_retries": True, "drop_payments": True}

@@ -8,12 +8,12 @@ import time
 import pytest
 from django.urls import reverse
 
-from labs.catalogue import get_lab
-from labs.execution import run_lab
-from labs.kept_queue import clean_run_keys
-from labs.models import Run
-from labs.progress import SilentProgress
-from labs.run_progress import RunProgress
+from labs.catalogue.entries import get_lab
+from labs.runs.execution import run_lab
+from labs.runs.kept_queue import clean_run_keys
+from labs.runs.models import Run
+from labs.runs.progress import SilentProgress
+from labs.runs.run_progress import RunProgress
 from tests.base import make_user
 
 pytestmark = pytest.mark.redis

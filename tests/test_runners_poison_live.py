@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from labs.experiments.dlq import open_kept
-from labs.experiments.namespace import Namespace, connect
-from labs.kept_queue import clean_run_keys
-from labs.runners.experiment import kept_id, run_key_for
+from labs.experiments.namespace import Namespace, connect, kept_id, run_key_for
+from labs.runs.kept_queue import clean_run_keys
 from tests.lab_helpers import headline, lab, refusal
 from tests.live_helpers import KeyedProgress
 
@@ -24,7 +23,7 @@ def r():
 
 
 def test_it_makes_8_parks_2_and_receives_10_14_18_and_keeps_the_dlq(r):
-    from labs.execution import run_lab
+    from labs.runs.execution import run_lab
 
     chosen = lab("poison-live")
     progress = KeyedProgress(RUN_PK)

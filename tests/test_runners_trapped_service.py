@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from labs.capstone.controls import CONTROLS_OFF, pair_params
 from labs.charts.trapped_service import PAYMENT_COLOURS
-from labs.runners.trapped_service import CONTROLS_GROUP, CONTROLS_OFF, pair_params
+from labs.runners.trapped_service import CONTROLS_GROUP
 from labs.sim.capstone import RECOMMENDED_CONTROLS
 from tests.lab_helpers import form, headline, lab, refusal, run
 

@@ -8,10 +8,10 @@ from dataclasses import replace
 import pytest
 from django.core.management import call_command
 
-from labs.catalogue import get_lab
-from labs.figures import Figure
-from labs.models import Run
+from labs.catalogue.entries import get_lab
+from labs.catalogue.figures import Figure
 from labs.roles import is_teacher
+from labs.runs.models import Run
 from teaching.gradebook import build_gradebook
 from teaching.models import Assignment, Classroom, Submission
 

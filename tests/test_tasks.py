@@ -7,9 +7,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from labs.catalogue import get_lab
-from labs.models import Run
-from labs.tasks import execute_run
+from labs.catalogue.entries import get_lab
+from labs.runs.models import Run
+from labs.runs.stale import fail_stale
+from labs.runs.tasks import execute_run
 
 DRAIN_PARAMS = {
     "arrivals": [50, 800, 800, 800, 200, 50, 50, 50, 50, 50],
@@ -57,7 +58,7 @@ def test_it_gives_up_after_three_attempts(run):
         status="running", attempts=3, lease_expires_at=timezone.now() - timedelta(seconds=1)
     )
     assert execute_run.run(str(run.id)) == "skipped"
-    assert Run.objects.fail_stale() == 1
+    assert fail_stale() == 1
     stale = Run.objects.get(pk=run.pk)
     assert stale.status == "failed" and "stopped before it finished" in stale.error
 
@@ -99,7 +100,7 @@ def test_it_checks_back_later_when_another_worker_holds_a_live_lease(run):
 def test_it_renews_the_lease_while_the_lab_runs():
     import time
 
-    from labs.lease import LeaseKeeper
+    from labs.runs.lease import LeaseKeeper
     from tests.base import make_user
 
     held = Run.objects.create(
@@ -127,8 +128,7 @@ def test_it_saves_the_phase_maps_progress_on_the_run(people):
 
 
 def experiment_keys(run_pk) -> list[str]:
-    from labs.experiments.namespace import Namespace, connect
-    from labs.runners.experiment import kept_id, run_key_for
+    from labs.experiments.namespace import Namespace, connect, kept_id, run_key_for
 
     r = connect(name="qlab-tests")
     try:
@@ -140,8 +140,7 @@ def experiment_keys(run_pk) -> list[str]:
 
 def leave_keys(run_pk) -> None:
     """Keys as a killed worker leaves them: the experiment's own, and a kept DLQ."""
-    from labs.experiments.namespace import connect
-    from labs.runners.experiment import run_key_for, run_namespace
+    from labs.experiments.namespace import connect, run_key_for, run_namespace
     from tests.live_helpers import keep_parked
 
     r = connect(name="qlab-tests")
@@ -153,7 +152,7 @@ def leave_keys(run_pk) -> None:
 
 @pytest.fixture
 def experiment(people) -> Run:
-    from labs.catalogue import get_lab
+    from labs.catalogue.entries import get_lab
 
     lab = get_lab("fanout-live")
     params = lab.defaults() | {"jobs": 20, "crashes": 0}
@@ -164,8 +163,8 @@ def experiment(people) -> Run:
 @pytest.mark.django_db(transaction=True)  # the live samples are saved from another thread
 def test_it_runs_an_experiment_under_the_runs_name_and_keeps_only_its_dlq(experiment):
     from labs.experiments.dlq import open_kept
-    from labs.kept_queue import clean_run_keys, client
-    from labs.runners.experiment import kept_id, run_key_for
+    from labs.experiments.namespace import kept_id, run_key_for
+    from labs.runs.kept_queue import clean_run_keys, client
 
     leave_keys(experiment.pk)  # a dead first attempt's leftovers: the new one starts clean
     try:
@@ -187,7 +186,7 @@ def test_a_stale_experiment_run_is_failed_and_its_keys_deleted(experiment):
         status="running", attempts=1, lease_expires_at=timezone.now() - timedelta(seconds=1)
     )
     leave_keys(experiment.pk)
-    assert Run.objects.fail_stale() == 1
+    assert fail_stale() == 1
     assert Run.objects.get(pk=experiment.pk).status == "failed"
     assert experiment_keys(experiment.pk) == []
 
@@ -198,7 +197,7 @@ def test_an_experiment_that_fails_keeps_no_keys(experiment, monkeypatch):
         leave_keys(experiment.pk)  # as if it had got going
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("labs.tasks.run_lab", crash)
+    monkeypatch.setattr("labs.runs.tasks.run_lab", crash)
     assert execute_run.run(str(experiment.id)) == "failed"
     assert "RuntimeError: boom" in Run.objects.get(pk=experiment.pk).error
     assert experiment_keys(experiment.pk) == []

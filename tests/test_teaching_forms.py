@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from labs.catalogue import get_lab
-from labs.forms import LabForm
+from labs.catalogue.entries import get_lab
+from labs.web.forms import LabForm
 from teaching.forms import (
     AddStudentForm,
     AssignmentForm,

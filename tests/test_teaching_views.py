@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from django.urls import reverse
 
-from labs.models import Run
+from labs.runs.models import Run
 from teaching.models import Assignment, Classroom, Extension, Membership, Submission
 from tests.base import DUE, finished_run, make_user
 
@@ -397,7 +397,7 @@ def test_it_shows_the_teacher_a_submission_with_its_checks(client, school, froze
 def test_it_reruns_a_submitted_run_and_gets_the_same_summary(
     client, school, published, django_capture_on_commit_callbacks
 ):
-    from labs.tasks import execute_run
+    from labs.runs.tasks import execute_run
 
     original = finished_run(school.alice, per_waiting=50)
     Submission.objects.create(assignment=school.assignment_a, student=school.alice, run=original)

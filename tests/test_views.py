@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from labs.models import Run
-from labs.units import UNITS
+from labs.catalogue.units import UNITS
+from labs.runs.models import Run
 from tests.base import finished_run
 
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -113,8 +113,8 @@ def test_it_marks_the_run_failed_if_the_broker_refuses_the_message(
     def refuse(**kwargs):
         raise OperationalError("connection refused")
 
-    monkeypatch.setattr("labs.dispatch.check_broker", lambda: None)
-    monkeypatch.setattr("labs.dispatch.execute_run.apply_async", refuse)
+    monkeypatch.setattr("labs.runs.dispatch.check_broker", lambda: None)
+    monkeypatch.setattr("labs.runs.dispatch.execute_run.apply_async", refuse)
     client.force_login(people.alice)
     with django_capture_on_commit_callbacks(execute=True):
         client.post(reverse("lab-detail", args=["drain"]), GOOD, **HX)
@@ -145,10 +145,10 @@ def test_it_hides_a_run_from_another_student(client, people):
 
 
 def test_it_keeps_polling_a_queued_run_and_stops_with_286_when_done(client, people):
-    from labs.catalogue import get_lab
-    from labs.execution import run_lab
-    from labs.forms import LabForm
-    from labs.progress import SilentProgress
+    from labs.catalogue.entries import get_lab
+    from labs.runs.execution import run_lab
+    from labs.runs.progress import SilentProgress
+    from labs.web.forms import LabForm
 
     lab = get_lab("drain")
     form = LabForm(lab, GOOD)

@@ -8,9 +8,9 @@ from functools import cache
 import pytest
 from django.urls import reverse
 
+from labs.capstone.controls import CONTROLS_OFF, pair_params
 from labs.management.commands.lab import _as_form_value
-from labs.models import Run
-from labs.runners.trapped_service import CONTROLS_OFF, pair_params
+from labs.runs.models import Run
 from labs.sim.capstone import RECOMMENDED_CONTROLS
 from tests.lab_helpers import lab, run
 

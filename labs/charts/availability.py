@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import figure, line
-from labs.runners.common import given
+from labs.text import given
 
 # A log axis cannot show zero: a perfect 100% is drawn at a millionth of a second a year.
 FLOOR_MIN = 1e-6 / 60

@@ -1,4 +1,8 @@
-"""Charts for the burst on real queues: real backlog and oldest age beside the simulation."""
+"""Charts for the burst on real queues: real backlog and oldest age beside the simulation.
+
+The simulation of the same input (`labs.runners.burst_live.simulated`) is handed in: a
+chart draws, it does not run models.
+"""
 
 from __future__ import annotations
 
@@ -8,32 +12,14 @@ from typing import Any
 from labs.charts.base import COLORS, GREY, figure, line
 from labs.charts.live import rows as as_rows
 from labs.charts.live import with_age_axis
-from labs.sim import drain, fixed, per_backlog
 
 POLICY_COLOURS = {"fixed": GREY, "scaled": COLORS["workers"]}
 POLICY_NAMES = {"fixed": "fixed pool", "scaled": "scaled on backlog"}
-EXTRA_SECONDS = 2
 
 
-def simulated(params: Mapping[str, Any]) -> dict[str, list[Any]]:
-    """The lesson's model of the same input: backlog and workers at the end of each second."""
-    played = list(params["arrivals"]) + [0] * EXTRA_SECONDS
-    rules = {
-        "fixed": fixed(params["fixed_workers"]),
-        "scaled": per_backlog(params["per_waiting"], params["min_workers"], params["max_workers"]),
-    }
-    out: dict[str, list[Any]] = {"second": [r.second + 1 for r in drain(played, 1, rules["fixed"])]}
-    for p, rule in rules.items():
-        sim = drain(played, params["per_worker"], rule)
-        out[f"backlog_{p}"] = [r.backlog for r in sim]
-        out[f"workers_{p}"] = [r.workers for r in sim]
-    return out
-
-
-def backlog(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any], title: str):
+def backlog(samples: Sequence[Mapping[str, Any]], sim: Mapping[str, list[Any]], title: str):
     """Real backlog (lines) and oldest age (right axis) beside the simulated backlog (dots)."""
     x = [s.get("second") for s in samples]
-    sim = simulated(params)
     traces = []
     for p in ("fixed", "scaled"):
         colour, name = POLICY_COLOURS[p], POLICY_NAMES[p]
@@ -52,9 +38,8 @@ def backlog(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any], tit
     return with_age_axis(fig, "oldest message age (lesson s)")
 
 
-def workers(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]):
+def workers(samples: Sequence[Mapping[str, Any]], sim: Mapping[str, list[Any]]):
     x = [s.get("second") for s in samples]
-    sim = simulated(params)
     traces = []
     for p in ("fixed", "scaled"):
         colour, name = POLICY_COLOURS[p], POLICY_NAMES[p]
@@ -70,16 +55,13 @@ def workers(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]):
     )  # fmt: skip
 
 
-def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]):
-    return backlog(
-        samples, params, "Live: the real backlogs, with the simulation of the same input"
-    )
+def live_chart(samples: Sequence[Mapping[str, Any]], sim: Mapping[str, list[Any]]):
+    return backlog(samples, sim, "Live: the real backlogs, with the simulation of the same input")
 
 
-def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+def build(result: Mapping[str, Any], sim: Mapping[str, list[Any]]) -> list[dict[str, Any]]:
     samples = as_rows(result["series"])
-    params = result["params"]
     return [
-        backlog(samples, params, "Backlog and oldest message: real queues against the simulation"),
-        workers(samples, params),
+        backlog(samples, sim, "Backlog and oldest message: real queues against the simulation"),
+        workers(samples, sim),
     ]

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import FAILED, FAST_FAIL, GREY, OK, figure, hline, line, stacked
-from labs.runners.common import num
+from labs.text import num
 
 # Hits are the full answer (green), stale a degraded one (amber), 429 a refusal (red).
 OUTCOMES = {

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import bar, figure, hline
-from labs.runners.common import num
+from labs.text import num
 
 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:

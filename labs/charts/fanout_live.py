@@ -7,7 +7,7 @@ from typing import Any
 
 from labs.charts import live
 from labs.charts.base import GREY, OK, figure, line, window
-from labs.runners.common import num
+from labs.text import num
 
 
 def progress(samples: Sequence[Mapping[str, Any]], summary: Mapping[str, Any] | None = None):

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import COLORS, FAILED, GREY, OK, figure, line, right_axis, vline, window
-from labs.runners.common import num
+from labs.text import num
 
 UNITS = "#8250df"
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import FAILED, GREY, OK, figure, line, markers, vline
-from labs.runners.common import num
+from labs.text import num
 
 
 def grid(result: Mapping[str, Any], plane: int) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import JITTER_COLOURS, JITTER_LABELS, bar, figure, pointer
-from labs.runners.common import num
+from labs.text import num
 
 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from labs.capstone.controls import PAYMENT_WORDS, controls_on
 from labs.charts.base import (
     COLORS,
     FAILED,
@@ -19,8 +20,7 @@ from labs.charts.base import (
     vline,
     window,
 )
-from labs.runners.common import num
-from labs.runners.trapped_service import PAYMENT_WORDS, controls_on
+from labs.text import num
 
 AGE = "#8250df"
 COMPLETED = "#57606a"

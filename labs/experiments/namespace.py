@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import uuid
+from typing import Any
 
 import redis
 
@@ -90,3 +92,31 @@ class Namespace:
 
     def __repr__(self) -> str:
         return f"Namespace({self.prefix!r})"
+
+
+# A run started from the site: its keys live under a namespace named after the run.
+# Refreshed by every write, so twice the longest run (60 s): a killed run's keys are gone
+# two minutes after its last write even if nobody cleans them.
+RUN_KEY_TTL_S = 120.0
+# How long a run's DLQ stays after the run, for the queue panel.
+KEPT_DLQ_S = 3600.0
+
+
+def run_key_for(run_pk: Any) -> str:
+    """The namespace id of a saved run: `run-` and its UUID's hex."""
+    return f"run-{uuid.UUID(str(run_pk)).hex}"
+
+
+def run_namespace(run_key: str) -> Namespace:
+    """Where the experiment of run `run_key` keeps its keys while it runs."""
+    return Namespace(run_key, ttl_s=RUN_KEY_TTL_S)
+
+
+def kept_id(run_key: str) -> str:
+    """The namespace id of run `run_key`'s kept DLQ."""
+    return f"{run_key}-dlq"
+
+
+def kept_namespace(run_key: str) -> Namespace:
+    """Where run `run_key`'s DLQ is kept after it ends, for `KEPT_DLQ_S`."""
+    return Namespace(kept_id(run_key), ttl_s=KEPT_DLQ_S)

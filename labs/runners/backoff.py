@@ -6,11 +6,11 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from labs.figures import Figure
-from labs.params import Param
-from labs.progress import Progress
-from labs.runners.common import num
+from labs.catalogue.figures import Figure
+from labs.catalogue.params import Param
+from labs.runs.progress import Progress
 from labs.sim import JITTERS, backoff_schedule
+from labs.text import num
 
 PARAMS = (
     Param(

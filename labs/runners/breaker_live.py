@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from labs.catalogue.figures import Figure
+from labs.catalogue.live import QUEUE_KEYS
+from labs.catalogue.params import Param
 from labs.experiments import outage
-from labs.figures import Figure
-from labs.live import QUEUE_KEYS
-from labs.params import Param
-from labs.progress import Progress
-from labs.runners.common import num, table
+from labs.runners.common import table
 from labs.runners.experiment import FOOTER_FIGURES, experiment_kwargs, run_footer
+from labs.runs.progress import Progress
+from labs.text import num
 
 MAX_SENDING_S = 30.0
 

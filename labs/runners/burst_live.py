@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from labs.catalogue.figures import Figure
+from labs.catalogue.params import Param
 from labs.experiments import LESSON_12_ARRIVALS, burst
-from labs.figures import Figure
-from labs.params import Param
-from labs.progress import Progress
-from labs.runners.common import num, table
+from labs.runners.common import table
 from labs.runners.experiment import FOOTER_FIGURES, experiment_kwargs, run_footer
+from labs.runs.progress import Progress
+from labs.sim import drain, fixed, per_backlog
+from labs.text import num
 
 EXTRA_SECONDS = 2  # quiet lesson seconds after the arrivals, so the drain shows
 MAX_WALL_S = 40.0
@@ -186,3 +188,18 @@ FIGURES = (
     *_policy_figures("scaled", "Scaled pool"),
     *FOOTER_FIGURES,
 )
+
+
+def simulated(params: Mapping[str, Any]) -> dict[str, list[Any]]:
+    """The lesson's model of the same input: backlog and workers at the end of each second."""
+    played = list(params["arrivals"]) + [0] * EXTRA_SECONDS
+    rules = {
+        "fixed": fixed(params["fixed_workers"]),
+        "scaled": per_backlog(params["per_waiting"], params["min_workers"], params["max_workers"]),
+    }
+    out: dict[str, list[Any]] = {"second": [r.second + 1 for r in drain(played, 1, rules["fixed"])]}
+    for p, rule in rules.items():
+        sim = drain(played, params["per_worker"], rule)
+        out[f"backlog_{p}"] = [r.backlog for r in sim]
+        out[f"workers_{p}"] = [r.workers for r in sim]
+    return out

@@ -8,7 +8,7 @@ from typing import Any
 
 
 def table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> dict[str, Any]:
-    """A table the run page shows under the headline (see `labs.presenters.shown_tables`)."""
+    """A table the run page shows under the headline (see `labs.web.presenters.shown_tables`)."""
     width = len(columns)
     if any(len(row) != width for row in rows):
         raise ValueError(f"every row of table {title!r} needs {width} cells")
@@ -20,27 +20,6 @@ def finite(value: float | None) -> float | None:
     if value is None or math.isnan(value) or math.isinf(value):
         return None
     return value
-
-
-def num(value: float) -> str:
-    """A number as a student reads it: thousands separated, no needless '.0'."""
-    if float(value).is_integer():
-        return f"{int(value):,}"
-    return f"{value:,.2f}".rstrip("0").rstrip(".")
-
-
-def given(value: float) -> str:
-    """A percentage as a lesson writes it, with at least one place: 99.0, 99.5, 99.95."""
-    text = f"{value:g}"
-    return text if "." in text or "e" in text else f"{value:.1f}"
-
-
-def listed(values: Sequence[Any], last_word: str = "and") -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    items = [str(v) for v in values]
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {last_word} {items[-1]}"
 
 
 def outage_errors(params: Mapping[str, Any]) -> dict[str, str]:

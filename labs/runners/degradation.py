@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.figures import Figure
-from labs.params import Param
-from labs.progress import Progress
-from labs.runners.common import num, outage_errors, table
+from labs.catalogue.figures import Figure
+from labs.catalogue.params import Param
+from labs.runners.common import outage_errors, table
+from labs.runs.progress import Progress
 from labs.sim import DegradationRun, play_degradation
+from labs.text import num
 
 PARAMS = (
     Param(

@@ -10,11 +10,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from labs.figures import Figure
-from labs.params import Param
-from labs.progress import Progress
-from labs.runners.common import listed, num, table
+from labs.catalogue.figures import Figure
+from labs.catalogue.params import Param
+from labs.runners.common import table
+from labs.runs.progress import Progress
 from labs.sim import consume, deliver_at_least_once
+from labs.text import listed, num
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.figures import Figure
-from labs.params import Param
-from labs.progress import Progress
+from labs.catalogue.figures import Figure
+from labs.catalogue.params import Param
+from labs.runs.progress import Progress
 from labs.sim import drain, drain_summary, fixed, per_backlog
 
 LESSON_ARRIVALS = [50, 800, 800, 800, 200, 50, 50, 50, 50, 50]

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from labs.figures import Figure
-from labs.params import Param
-from labs.progress import Progress
-from labs.runners.common import num, table
+from labs.catalogue.figures import Figure
+from labs.catalogue.params import Param
+from labs.runners.common import table
 from labs.runners.drain import WORKLOAD_PARAMS
+from labs.runs.progress import Progress
 from labs.sim import drain, drain_summary, fixed, per_backlog
+from labs.text import num
 
 MAX_RULES = 8
 

@@ -6,11 +6,12 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from labs.figures import Figure
-from labs.params import Param
-from labs.progress import Progress
-from labs.runners.common import num, table
+from labs.catalogue.figures import Figure
+from labs.catalogue.params import Param
+from labs.runners.common import table
+from labs.runs.progress import Progress
 from labs.sim import fanout_time_s
+from labs.text import num
 
 LESSON_JOBS = 5_000_000  # one urgent SMS to every parent
 LESSON_WORKERS = [10, 50, 100, 200]

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.figures import Figure
-from labs.params import params_from_specs
-from labs.progress import Progress
-from labs.runners.common import model_errors, num, table
+from labs.catalogue.figures import Figure
+from labs.catalogue.params import params_from_specs
+from labs.runners.common import model_errors, table
+from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, job_cost
 from labs.sim.capstone.job_cost import JobCostParams
+from labs.text import num
 
 LAYOUT = (
     (

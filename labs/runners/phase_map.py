@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.figures import Figure
-from labs.params import params_from_specs
-from labs.progress import Progress
-from labs.runners.common import model_errors, num
+from labs.catalogue.figures import Figure
+from labs.catalogue.params import params_from_specs
+from labs.runners.common import model_errors
+from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, phase_map
 from labs.sim.capstone.params import TrappedParams
 from labs.sim.capstone.phase_map import PhaseMapParams
+from labs.text import num
 
 # trapped_service params the form offers for every run of the map.
 SHARED = ("workers", "client_timeout_ms", "max_attempts")

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.figures import Figure
-from labs.params import Param
-from labs.progress import Progress
-from labs.runners.common import listed, num, table
+from labs.catalogue.figures import Figure
+from labs.catalogue.params import Param
+from labs.runners.common import table
+from labs.runs.progress import Progress
 from labs.sim import receive_log, redrive
+from labs.text import listed, num
 
 PARAMS = (
     Param(

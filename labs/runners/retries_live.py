@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from labs.catalogue.figures import Figure
+from labs.catalogue.live import QUEUE_KEYS
+from labs.catalogue.params import Param
 from labs.experiments import flaky
 from labs.experiments.retries import backoff_ceiling_s
-from labs.figures import Figure
-from labs.live import QUEUE_KEYS
-from labs.params import Param
-from labs.progress import Progress
-from labs.runners.common import num, table
+from labs.runners.common import table
 from labs.runners.experiment import FOOTER_FIGURES, experiment_kwargs, run_footer
+from labs.runs.progress import Progress
+from labs.text import num
 
 LATENCY_S = 0.002  # one call to the stand-in payments service
 MAX_WORST_S = 50.0

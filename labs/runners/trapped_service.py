@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.figures import Figure
-from labs.params import params_from_specs
-from labs.progress import Progress
-from labs.runners.common import listed, model_errors, num
-from labs.sim.capstone import LAB_PARAM_SPECS, RECOMMENDED_CONTROLS, trapped_service
+from labs.capstone.controls import controls_on
+from labs.catalogue.figures import Figure
+from labs.catalogue.params import params_from_specs
+from labs.runners.common import model_errors
+from labs.runs.progress import Progress
+from labs.sim.capstone import LAB_PARAM_SPECS, trapped_service
 from labs.sim.capstone.params import TrappedParams
+from labs.text import listed, num
 
 CONTROLS_GROUP = "Recovery controls"
 LAYOUT = (
@@ -78,27 +80,6 @@ LAYOUT = (
 )
 PARAMS = params_from_specs(LAB_PARAM_SPECS["trapped_service"], LAYOUT)
 
-# Every recovery control switched off: the "before" of a before/after pair.
-CONTROLS_OFF: dict[str, Any] = {
-    "admission_limit": False,
-    "limit_retries": False,
-    "drop_expired": False,
-    "drop_payments": False,
-    "reconcile_payments": False,
-    "reserve_share": 0.0,
-}
-
-# Each payment state in a few words, as the charts and the operator view name it.
-PAYMENT_WORDS = {
-    "confirmed": "confirmed (caller heard 'paid')",
-    "reconciled": "reconciled later",
-    "failed": "refused (caller told)",
-    "pending": "pending (caller still trying)",
-    "reconciling": "reconciling (owner working on it)",
-    "unknown": "unknown (nobody owns it)",
-    "lost": "lost (no record left)",
-}
-
 
 def check(params: Mapping[str, Any]) -> dict[str, str]:
     """The model's cross-field rules (trigger inside the run, not both drop and reconcile...)."""
@@ -110,45 +91,6 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
     result = trapped_service(seed=seed, **params)
     progress.update(1, 1)
     return result
-
-
-def control_words(params: Mapping[str, Any]) -> dict[str, str]:
-    """The recovery controls a run switched on, by param name, in words."""
-    on = {}
-    if params["admission_limit"]:
-        ramp = params["reopen_ramp_s"]
-        reopen = f", reopened over {num(ramp)} s" if ramp else ", reopened at once"
-        on["admission_limit"] = f"admission limit of {num(params['admit_rps'])}/s{reopen}"
-    if params["limit_retries"]:
-        on["limit_retries"] = f"retry budget of {num(params['retry_budget'])} per new request"
-    if params["drop_expired"]:
-        on["drop_expired"] = "drop expired reads"
-    if params["drop_payments"]:
-        on["drop_payments"] = "drop expired payments too (naive)"
-    if params["reconcile_payments"]:
-        on["reconcile_payments"] = "reconcile timed-out payments"
-    if params["reserve_share"]:
-        share = num(round(100 * params["reserve_share"], 1))
-        on["reserve_share"] = f"{share}% of workers kept for fresh work"
-    return on
-
-
-def controls_on(params: Mapping[str, Any]) -> list[str]:
-    """The recovery controls a run switched on, in words: 'retry budget of 0.1 per ...'."""
-    return list(control_words(params).values())
-
-
-def pair_params(params: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A before/after pair from one form: every control off, then the controls on.
-
-    "On" means the controls the student ticked; with none ticked, the model's
-    recommended set, so one click on the defaults shows the trap and the way out.
-    """
-    before = dict(params) | CONTROLS_OFF
-    after = dict(params)
-    if not controls_on(after):
-        after |= RECOMMENDED_CONTROLS
-    return before, after
 
 
 def _s(value: float) -> str:

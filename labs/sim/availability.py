@@ -1,7 +1,8 @@
 """How copies raise availability and chains of dependencies lower it (Lesson 13).
 
-Both rules assume the parts fail independently. A shared bug or a bad deploy breaks
-that assumption, and then the real figure is worse than these.
+Both rules hold only while no two parts can break for the same reason. When one cause
+(the same faulty release, one shared dependency) can take down several parts at once,
+the true availability is lower than these formulas say.
 """
 
 from __future__ import annotations

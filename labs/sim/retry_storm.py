@@ -78,8 +78,9 @@ def retry_histogram(
 def retry_storm(clients: int, attempts: int, use_jitter: bool, seed: int = RETRY_STORM_SEED) -> int:
     """The most retries that hit the service inside one 10 ms slot.
 
-    With `use_jitter` False this equals `clients`: every client's retry lands in the
-    same slot. With full jitter it is a fraction of that, drawn under `seed`.
+    With `use_jitter` False this equals `clients`: all the clients come
+    back together, so one slot holds them all. With full jitter it is a fraction of
+    that, drawn under `seed`.
     """
     jitter: Jitter = "full" if use_jitter else "none"
     return max(retry_histogram(clients, attempts, jitter, seed).values(), default=0)

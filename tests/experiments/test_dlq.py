@@ -72,7 +72,7 @@ def test_redrive_all_never_moves_faster_than_the_rate(r, ns):
 
 def test_redrive_all_stops_when_asked(r, ns):
     q = RedisQueue(r, ns, max_receives=1)
-    park(q, [f"pdf-{i}" for i in range(10)])
+    park(q, [f"pdf-{number}" for number in range(10)])
     report = redrive_all(q, rate_per_s=20, should_stop=lambda: q.stats().redriven >= 3)
     assert report.stopped
     assert 3 <= report.moved < 10

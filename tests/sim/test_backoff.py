@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from labs.sim import backoff_ms, backoff_schedule
 
 
-def test_it_prints_the_lessons_backoff_without_jitter():
-    assert repr([backoff_ms(a) for a in range(7)]) == "[100, 200, 400, 800, 1600, 3200, 3200]"
+def test_it_doubles_each_wait_until_the_cap_without_jitter():
+    waits = [backoff_ms(attempt) for attempt in range(7)]
+    assert waits == [100, 200, 400, 800, 1600, 3200, 3200]
 
 
 def test_it_gives_lesson_07s_one_two_four_seconds_with_a_one_second_base():

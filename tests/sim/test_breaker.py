@@ -36,7 +36,7 @@ def test_it_plays_the_lessons_outage(threshold, open_s, failed, fast_fail, first
 def test_it_is_closed_at_40_s_and_failed_fast_23_times_during_the_outage():
     run = play_breaker()
     assert run.final_state == "closed"
-    # "7 calls reach the sick service during its 30-second outage; the other 23 fail fast"
+    # Of the 30 calls made while the service is down, 7 get through and 23 are refused.
     assert run.fast_fail_while_down == 23
     assert run.failed + run.fast_fail_while_down == 30
 

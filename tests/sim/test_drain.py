@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from labs.sim import drain, drain_summary, fixed, per_backlog
@@ -44,8 +46,11 @@ def test_it_prints_the_lessons_per_second_table():
     ]
 
 
-def test_it_accepts_the_lessons_lambda_rules_unchanged():
-    rows = drain(LESSON_ARRIVALS, 100, lambda b: min(20, max(1, -(-b // 50))))
+def test_it_accepts_any_plain_function_as_the_rule():
+    def one_per_fifty_up_to_twenty(waiting: int) -> int:
+        return min(20, max(1, math.ceil(waiting / 50)))
+
+    rows = drain(LESSON_ARRIVALS, 100, one_per_fifty_up_to_twenty)
     assert max(r[2] for r in rows) == 14
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from labs.sim import receive_log, redrive
 
-PDFS = [f"pdf-{i}" for i in range(10)]
+PDFS = [f"pdf-{number}" for number in range(10)]
 
 
 @pytest.mark.parametrize(("max_receives", "receives"), [(1, 10), (3, 14), (5, 18)])

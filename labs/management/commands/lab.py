@@ -11,10 +11,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from labs.catalogue import LABS, get_lab
-from labs.execution import choose_seed, run_lab
-from labs.forms import LabForm
-from labs.progress import SilentProgress
+from labs.catalogue.entries import LABS, get_lab
+from labs.runs.execution import choose_seed, run_lab
+from labs.runs.progress import SilentProgress
+from labs.web.forms import LabForm
 
 
 class Command(BaseCommand):

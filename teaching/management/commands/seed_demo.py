@@ -17,12 +17,13 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from labs.catalogue import Lab, get_lab
-from labs.execution import run_lab
-from labs.models import Run
-from labs.progress import SilentProgress
+from labs.catalogue.entries import get_lab
+from labs.catalogue.lab import Lab
 from labs.roles import TEACHERS_GROUP
 from labs.runners.drain import LESSON_ARRIVALS
+from labs.runs.execution import run_lab
+from labs.runs.models import Run
+from labs.runs.progress import SilentProgress
 from labs.sim.capstone.trapped import RECOMMENDED_CONTROLS
 from teaching.criteria import CriteriaError, parse_criteria
 from teaching.models import Assignment, Classroom, Membership, Submission

@@ -10,9 +10,9 @@ from typing import Any
 
 from django.db import DatabaseError, close_old_connections, connection
 
-from labs.models import Run
-from labs.progress import LIVE_HISTORY
-from labs.runners.experiment import run_key_for
+from labs.experiments.namespace import run_key_for
+from labs.runs.models import Run
+from labs.runs.progress import LIVE_HISTORY
 
 logger = logging.getLogger(__name__)
 

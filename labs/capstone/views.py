@@ -10,21 +10,20 @@ from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
-from labs import reports
-from labs.catalogue import get_lab
-from labs.dispatch import RunRefused, start_runs
-from labs.execution import choose_seed
-from labs.forms import (
-    LabForm,
-    ReportPickForm,
-)
-from labs.models import Run
-from labs.operator import obligations_view
-from labs.presenters import present_report
-from labs.report_markdown import render as render_markdown
-from labs.runners.trapped_service import pair_params
-from labs.units import get_unit
-from labs.views.pages import login_needed
+from labs.capstone import report as reports
+from labs.capstone.controls import pair_params
+from labs.capstone.forms import ReportPickForm
+from labs.capstone.markdown import render as render_markdown
+from labs.capstone.operator import obligations_view
+from labs.capstone.presenters import present_report
+from labs.catalogue.entries import get_lab
+from labs.catalogue.units import get_unit
+from labs.runs.dispatch import RunRefused, start_runs
+from labs.runs.execution import choose_seed
+from labs.runs.models import Run
+from labs.runs.stale import fail_stale
+from labs.web.forms import LabForm
+from labs.web.views.pages import login_needed
 
 
 @login_required
@@ -88,7 +87,7 @@ def report_pick(request: HttpRequest) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def report_detail(request: HttpRequest, before_id, after_id) -> HttpResponse:
     """The before/after report. Polled while either run works; answers 286 once both are done."""
-    Run.objects.fail_stale()
+    fail_stale()
     view = present_report(*_report_runs(request, before_id, after_id))
     context = {"view": view, "links": _report_links(request, view)}
     if not request.htmx:

@@ -12,16 +12,17 @@ from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
-from labs import kept_queue
-from labs.catalogue import Lab, get_lab
-from labs.dispatch import start_drain
-from labs.forms import (
+from labs.catalogue.entries import get_lab
+from labs.catalogue.lab import Lab
+from labs.runs import kept_queue
+from labs.runs.dispatch import start_drain
+from labs.runs.models import Run
+from labs.web.forms import (
     PurgeForm,
     RedriveForm,
 )
-from labs.models import Run
-from labs.presenters import present_panel
-from labs.views.runs import run_page
+from labs.web.presenters import present_panel
+from labs.web.views.runs import run_page
 
 
 @login_required

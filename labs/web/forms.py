@@ -6,15 +6,12 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils import timezone
 
-from labs import reports
-from labs.catalogue import LABS, Lab
-from labs.models import Run
-from labs.params import Param
-from labs.runners.trapped_service import controls_on
-
-SEED_MAX = 2**31 - 1
+from labs.catalogue.entries import LABS
+from labs.catalogue.lab import Lab
+from labs.catalogue.params import Param
+from labs.runs.models import Run
+from labs.text import SEED_MAX
 
 
 class NumberListField(forms.CharField):
@@ -195,38 +192,6 @@ class CompareForm(forms.Form):
                 "only runs of the same lab can be compared."
             )
         return runs
-
-
-class RunChoiceField(forms.ModelChoiceField):
-    """A saved run, shown by when it ran, its seed and the controls it had on."""
-
-    def label_from_instance(self, run: Run) -> str:
-        controls = controls_on(run.params)
-        when = timezone.localtime(run.created_at).strftime("%d %b %H:%M:%S")
-        return f"{when} · seed {run.seed} · controls: {', '.join(controls) or 'none'}"
-
-
-class ReportPickForm(forms.Form):
-    """Two finished runs of the trapped service for a before/after report."""
-
-    before = RunChoiceField(queryset=Run.objects.none(), label="Before (the trapped run)")
-    after = RunChoiceField(queryset=Run.objects.none(), label="After (the run with controls)")
-
-    def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        runs = (
-            Run.objects.visible_to(user)
-            .filter(lab=reports.LAB, status=Run.Status.SUCCEEDED)
-            .defer("result", "progress")
-        )
-        self.fields["before"].queryset = runs
-        self.fields["after"].queryset = runs
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
-        if cleaned.get("before") and cleaned.get("before") == cleaned.get("after"):
-            self.add_error("after", "Pick two different runs.")
-        return cleaned
 
 
 class RedriveForm(forms.Form):

@@ -8,7 +8,7 @@ params and seeds say what was simulated. Nothing here is taken from the switches
 a control that was on but did not help gets "did not work".
 
 The report is a plain JSON-ready dict, so the page, the Markdown export
-(`labs.report_markdown`) and the JSON export all show the same figures.
+(`labs.capstone.markdown`) and the JSON export all show the same figures.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from labs.catalogue import get_lab
-from labs.runners.common import num
-from labs.runners.trapped_service import control_words, controls_on
+from labs.capstone.controls import control_words, controls_on
+from labs.catalogue.entries import get_lab
+from labs.text import num, plain
 
 LAB = "trapped-service"
 FIRST_WINDOW_S = 30  # "the first 30 s of the controls": long enough to see the drain begin
@@ -312,15 +312,6 @@ def _run_facts(run: Mapping[str, Any]) -> dict[str, Any]:
         "controls_on": controls_on(params),
         "command": command(params, run["result"]["seed"]),
     }
-
-
-def plain(value: Any) -> str:
-    """A param value as `lab run --set` takes it: true, 80, 0.25, fifo."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
 
 
 def command(params: Mapping[str, Any], seed: int) -> str:

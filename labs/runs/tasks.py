@@ -11,17 +11,23 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.utils import timezone
 
-from labs import kept_queue
-from labs.catalogue import get_lab
-from labs.execution import run_lab
-from labs.lease import LeaseKeeper, lease_s
-from labs.models import Run
-from labs.run_progress import RunProgress
+from labs.catalogue.entries import get_lab
+from labs.runs import kept_queue
+from labs.runs.execution import run_lab
+from labs.runs.lease import LeaseKeeper, lease_s
+from labs.runs.models import Run
+from labs.runs.run_progress import RunProgress
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+@shared_task(
+    name="labs.tasks.execute_run",  # the name from before the move: queued messages still match
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+)
 def execute_run(self, run_id: str) -> str:
     """Run one saved lab run. Safe to deliver twice: a run already taken is left alone.
 
@@ -80,7 +86,11 @@ def hard_limit_for(time_limit_s: int) -> int:
     return time_limit_s + 15
 
 
-@shared_task(ignore_result=True, soft_time_limit=kept_queue.DRAIN_MAX_S + 10)
+@shared_task(
+    name="labs.tasks.drain_kept_queue",  # the name from before the move
+    ignore_result=True,
+    soft_time_limit=kept_queue.DRAIN_MAX_S + 10,
+)
 def drain_kept_queue(run_id: str, token: str) -> str:
     """Redrive (if asked) and drain a finished run's kept queue for a few seconds.
 

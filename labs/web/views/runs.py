@@ -14,17 +14,18 @@ from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
-from labs.catalogue import LABS, get_lab
-from labs.compare import compare_runs
-from labs.dispatch import RunRefused, start_run
-from labs.exports import csv_response, series_rows
-from labs.forms import (
+from labs.catalogue.entries import LABS, get_lab
+from labs.runs.dispatch import RunRefused, start_run
+from labs.runs.models import Run
+from labs.runs.stale import fail_stale
+from labs.web.compare import compare_runs
+from labs.web.exports import csv_response, series_rows
+from labs.web.forms import (
     CompareForm,
     RunFilterForm,
     RunLabelForm,
 )
-from labs.models import Run
-from labs.presenters import present_panel, present_run
+from labs.web.presenters import present_panel, present_run
 
 NO_LAB = "This lab no longer exists, so the run cannot be repeated."
 
@@ -34,7 +35,7 @@ NO_LAB = "This lab no longer exists, so the run cannot be repeated."
 @vary_on_headers("HX-Request")
 def run_detail(request: HttpRequest, run_id) -> HttpResponse:
     """A run's permalink. Polled by htmx while it runs; answers 286 once it is done."""
-    Run.objects.fail_stale()
+    fail_stale()
     run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
     lab = get_lab(run.lab)
     if not request.htmx:
@@ -158,7 +159,7 @@ def run_compare(request: HttpRequest) -> HttpResponse:
         raise Http404("No such run, or it is not yours to see.")
     if not form.is_valid():
         return render(request, "labs/compare.html", {"form": form}, status=400)
-    Run.objects.fail_stale()
+    fail_stale()
     a, b = form.cleaned_data["run"]
     lab = get_lab(a.lab)
     context = {"form": form, "lab": lab, "cmp": compare_runs(a, b, lab)}

@@ -40,7 +40,7 @@ class LeaseKeeper:
         self._thread.join(timeout=self.renew_every_s + 5)
 
     def _renew_until_stopped(self) -> None:
-        from labs.models import Run
+        from labs.runs.models import Run
 
         try:
             while not self._stop.wait(self.renew_every_s):

@@ -6,10 +6,12 @@ The web forms, the `lab` management command and the Celery task all read this li
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from labs.capstone import links as capstone_links
+from labs.catalogue.lab import Lab
+from labs.catalogue.live import QUEUE_NUMBERS, LiveNumber, LiveView
 from labs.charts import availability as availability_charts
 from labs.charts import backoff as backoff_charts
 from labs.charts import breaker as breaker_charts
@@ -31,10 +33,6 @@ from labs.charts import retries_live as retries_live_charts
 from labs.charts import retry_storm as retry_storm_charts
 from labs.charts import timeouts as timeouts_charts
 from labs.charts import trapped_service as trapped_service_charts
-from labs.figures import Figure
-from labs.live import QUEUE_NUMBERS, LiveNumber, LiveView
-from labs.params import Param
-from labs.progress import Progress
 from labs.runners import availability as availability_runner
 from labs.runners import backoff as backoff_runner
 from labs.runners import breaker as breaker_runner
@@ -59,63 +57,17 @@ from labs.runners import trapped_service as trapped_service_runner
 from labs.sim import RETRY_STORM_SEED
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 
-Result = dict[str, Any]
 # An experiment stops itself at 60 s of wall time; the margin covers start-up and cleanup.
 EXPERIMENT_TIME_LIMIT_S = 75
-Runner = Callable[[Mapping[str, Any], int, Progress], Result]
 
 
-@dataclass(frozen=True)
-class Lab:
-    """One runnable lab of a unit of the course."""
+def _burst_live_charts(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The burst's charts, beside the lesson's model of the same input."""
+    return burst_live_charts.build(result, burst_live_runner.simulated(result["params"]))
 
-    slug: str
-    unit: str  # the slug of the unit (lesson) it belongs to
-    title: str
-    intro: str  # what the student will see, in a sentence or two
-    params: tuple[Param, ...]
-    run: Runner  # (params, seed, progress) -> {"summary", "series", "tables"}
-    charts: Callable[[Result], list[dict[str, Any]]]  # result -> Plotly figures
-    headline: Callable[[Result], list[str]]  # result -> sentences a student reads
-    check: Callable[[Mapping[str, Any]], dict[str, str]] | None = None  # cross-field checks
-    kind: Literal["sim", "experiment"] = "sim"  # experiments use the real Redis
-    uses_seed: bool = False  # random draws: the seed is shown and can be set
-    default_seed: int = 1  # the seed the form offers first (the lesson's, where it has one)
-    time_limit_s: int = 30  # a run longer than this is stopped and marked failed
-    figures: tuple[Figure, ...] = ()  # the summary's keys, which teachers grade on
-    # Offers "Run before/after": the same seed with the controls off, then on, and a
-    # report comparing the two (labs.reports).
-    before_after: bool = False
-    live: LiveView | None = None  # experiments: what the page shows while the run goes
-    keeps_dlq: bool = False  # experiments: the DLQ is kept after the run for the queue panel
 
-    def defaults(self) -> dict[str, Any]:
-        return {p.name: p.default for p in self.params}
-
-    def param(self, name: str) -> Param:
-        for p in self.params:
-            if p.name == name:
-                return p
-        raise KeyError(name)
-
-    def figure(self, name: str) -> Figure | None:
-        """The summary figure called `name`, or None if the lab reports none by that name."""
-        for f in self.figures:
-            if f.name == name:
-                return f
-        return None
-
-    def describe(self) -> dict[str, Any]:
-        """JSON-ready description for `lab list --json`."""
-        return {
-            "slug": self.slug,
-            "unit": self.unit,
-            "title": self.title,
-            "kind": self.kind,
-            "uses_seed": self.uses_seed,
-            "params": [p.describe() for p in self.params],
-            "figures": [f.name for f in self.figures],
-        }
+def _burst_live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]):
+    return burst_live_charts.live_chart(samples, burst_live_runner.simulated(params))
 
 
 LABS: tuple[Lab, ...] = (
@@ -227,7 +179,7 @@ LABS: tuple[Lab, ...] = (
         ),
         params=burst_live_runner.PARAMS,
         run=burst_live_runner.run,
-        charts=burst_live_charts.build,
+        charts=_burst_live_charts,
         headline=burst_live_runner.headline,
         check=burst_live_runner.check,
         kind="experiment",
@@ -249,7 +201,7 @@ LABS: tuple[Lab, ...] = (
                 LiveNumber("done_fixed", "Done, fixed pool", "jobs"),
                 LiveNumber("done_scaled", "Done, scaled pool", "jobs"),
             ),
-            burst_live_charts.live_chart,
+            _burst_live_chart,
         ),
     ),
     # Lesson 13, in the lesson's order.
@@ -470,6 +422,7 @@ LABS: tuple[Lab, ...] = (
         default_seed=CAPSTONE_SEED,  # the seed the assignment's figures come from
         time_limit_s=60,
         before_after=True,
+        links=capstone_links.run_links,
         figures=trapped_service_runner.FIGURES,
     ),
     Lab(

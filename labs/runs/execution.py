@@ -7,10 +7,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from labs.catalogue import Lab
-from labs.progress import Progress
-
-SEED_MAX = 2**31 - 1
+from labs.catalogue.lab import Lab
+from labs.runs.progress import Progress
+from labs.text import SEED_MAX
 
 
 def new_seed() -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.runners.trapped_service import PAYMENT_WORDS
+from labs.capstone.controls import PAYMENT_WORDS
 
 UNRESOLVED = ("pending", "unknown", "reconciling")
 SECTIONS = (

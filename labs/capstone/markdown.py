@@ -1,6 +1,6 @@
 """The before/after report as Markdown, for a student to hand in or paste into a README.
 
-Only the layout lives here: every figure and sentence comes from `labs.reports.build`.
+Only the layout lives here: every figure and sentence comes from `labs.capstone.report.build`.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from labs.reports import plain
+from labs.text import plain
 
 TIMELINE_STEP_S = 10  # one row every 10 simulated seconds keeps the table readable
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from labs.catalogue import Lab
+from labs.catalogue.lab import Lab
 from labs.charts.base import figure, line
-from labs.exports import series_rows
-from labs.models import Run
+from labs.runs.models import Run
+from labs.web.exports import series_rows
 
 
 @dataclass

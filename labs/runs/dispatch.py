@@ -11,10 +11,11 @@ from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from labs import kept_queue
-from labs.catalogue import LABS, Lab
-from labs.models import Run
-from labs.tasks import drain_kept_queue, execute_run, hard_limit_for
+from labs.catalogue.entries import LABS
+from labs.catalogue.lab import Lab
+from labs.runs import kept_queue
+from labs.runs.models import Run
+from labs.runs.tasks import drain_kept_queue, execute_run, hard_limit_for
 
 logger = logging.getLogger(__name__)
 

@@ -7,15 +7,12 @@ from datetime import timedelta
 from typing import Any
 
 import redis
-from django.urls import reverse
 from django.utils import timezone
 
-from labs import kept_queue, reports
-from labs.catalogue import Lab
-from labs.charts import report as report_charts
-from labs.exports import series_rows
-from labs.models import Run
-from labs.runners.trapped_service import controls_on
+from labs.catalogue.lab import Lab
+from labs.runs import kept_queue
+from labs.runs.models import Run
+from labs.web.exports import series_rows
 
 # A run still queued after this long probably has no worker to take it.
 NO_WORKER_HINT_AFTER = timedelta(seconds=10)
@@ -44,14 +41,8 @@ def present_run(run: Run, lab: Lab | None) -> RunView:
         view.figures = lab.charts(run.result)
         view.table = series_table(run.result)
         view.tables = shown_tables(run.result)
-        if run.lab == reports.LAB:
-            view.links = [
-                ("Operator view: the payments", reverse("run-obligations", args=[run.id])),
-                (
-                    "Compare with another run (before/after report)",
-                    f"{reverse('report-pick')}?before={run.id}",
-                ),
-            ]
+        if lab.links is not None:
+            view.links = lab.links(run)
     elif run.status == Run.Status.RUNNING and run.progress:
         done, total = run.progress.get("done", 0), run.progress.get("total", 0)
         view.percent = int(100 * done / total) if total else None
@@ -89,50 +80,6 @@ def shown_tables(result: dict[str, Any]) -> list[dict[str, Any]]:
         if isinstance(tables.get(name), dict)
         and {"title", "columns", "rows"} <= tables[name].keys()
     ]
-
-
-@dataclass
-class ReportView:
-    """The before/after page: both runs' progress, then the report once both succeeded."""
-
-    before: Run
-    after: Run
-    report: dict[str, Any] | None = None
-    timelines: list[dict[str, Any]] = field(default_factory=list)
-    steps: list[tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=list)
-    problem: str = ""
-
-    @property
-    def finished(self) -> bool:
-        return self.before.is_finished and self.after.is_finished
-
-    @property
-    def sides(self) -> list[tuple[str, Run, list[str]]]:
-        """(which, run, the controls it had on), for the facts at the top of the page."""
-        return [
-            ("Before", self.before, controls_on(self.before.params)),
-            ("After", self.after, controls_on(self.after.params)),
-        ]
-
-
-def report_facts(run: Run) -> dict[str, Any]:
-    """What `labs.reports.build` needs of a saved run."""
-    return {"id": str(run.id), "owner": run.owner.get_username(), "result": run.result}
-
-
-def present_report(before: Run, after: Run) -> ReportView:
-    view = ReportView(before=before, after=after)
-    failed = [r for r in (before, after) if r.status == Run.Status.FAILED]
-    if failed:
-        view.problem = "A run of this pair failed, so there is no report: " + failed[0].error
-    elif before.status == after.status == Run.Status.SUCCEEDED:
-        view.report = reports.build(report_facts(before), report_facts(after))
-        view.timelines = report_charts.timelines(view.report)
-        view.steps = [
-            (step, report_charts.step_figure(view.report, step["key"]))
-            for step in view.report["procedure"]
-        ]
-    return view
 
 
 @dataclass

@@ -1,12 +1,12 @@
 """A finished experiment's dead-letter queue, kept for an hour so a student can work on it.
 
 When an experiment ends, all its own keys are deleted; its DLQ is first copied into a
-namespace of its own (`labs.runners.experiment.kept_namespace`) that ends `KEPT_DLQ_S`
+namespace of its own (`labs.experiments.namespace.kept_namespace`) that ends `KEPT_DLQ_S`
 after the run, whatever is done to it meanwhile. This module is the queue panel's side of
 that queue: read it, redrive one message or all of them, purge, and drain what was
 redriven with "the fixed consumer" (a worker that now succeeds) for a few seconds.
 
-Redrive all and the drain run in a Celery task (`labs.tasks.drain_kept_queue`), never in a
+Redrive all and the drain run in a Celery task (`labs.runs.tasks.drain_kept_queue`), never in a
 web request: the redrive goes through the token bucket of `redrive_all`, at most
 `REDRIVE_RATE_PER_S` messages a second. One drain per run at a time, held by a lock key
 with a token; a request that finds the lock taken leaves its message for the running
@@ -26,10 +26,9 @@ from django.conf import settings
 
 from labs.experiments.dlq import open_kept, redrive_all
 from labs.experiments.metrics import queue_panel
-from labs.experiments.namespace import Namespace, connect
+from labs.experiments.namespace import KEPT_DLQ_S, Namespace, connect, kept_id, run_key_for
 from labs.experiments.queue import RedisQueue
 from labs.experiments.workers import WorkerPool
-from labs.runners.experiment import KEPT_DLQ_S, kept_id, run_key_for
 
 logger = logging.getLogger(__name__)
 
@@ -192,19 +191,3 @@ def clean_run_keys(run_pk: Any) -> int:
     run_key = run_key_for(run_pk)
     r = client()
     return Namespace(run_key).cleanup(r) + Namespace(kept_id(run_key)).cleanup(r)
-
-
-def clean_experiment_keys(run_pks: list[Any]) -> None:
-    """Delete the keys of the runs just failed for a dead worker; those of simulations are
-    none. Redis being down only leaves the keys to their TTL: it never fails a page."""
-    from labs.catalogue import get_lab
-    from labs.models import Run
-
-    for run in Run.objects.filter(pk__in=run_pks).only("pk", "lab", "status"):
-        lab = get_lab(run.lab)
-        if lab is None or lab.kind != "experiment" or run.status != Run.Status.FAILED:
-            continue
-        try:
-            clean_run_keys(run.pk)
-        except redis.RedisError:
-            logger.warning("could not clean the keys of run %s; their TTL will", run.pk)

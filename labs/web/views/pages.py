@@ -9,14 +9,14 @@ from django.shortcuts import redirect, render, resolve_url
 from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
-from labs.catalogue import get_lab, labs_for_unit
-from labs.dispatch import RunRefused, start_run
-from labs.execution import choose_seed
-from labs.forms import (
+from labs.catalogue.entries import get_lab, labs_for_unit
+from labs.catalogue.units import UNITS, get_unit
+from labs.runs.dispatch import RunRefused, start_run
+from labs.runs.execution import choose_seed
+from labs.web.forms import (
     LabForm,
 )
-from labs.presenters import present_run
-from labs.units import UNITS, get_unit
+from labs.web.presenters import present_run
 
 
 @require_GET

@@ -1,0 +1,72 @@
+"""The capstone's recovery controls in words, and the before/after pair made from one form.
+
+Django-free: the trapped-service runner, its charts, the report and the forms all read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labs.sim.capstone import RECOMMENDED_CONTROLS
+from labs.text import num
+
+# Every recovery control switched off: the "before" of a before/after pair.
+CONTROLS_OFF: dict[str, Any] = {
+    "admission_limit": False,
+    "limit_retries": False,
+    "drop_expired": False,
+    "drop_payments": False,
+    "reconcile_payments": False,
+    "reserve_share": 0.0,
+}
+
+# Each payment state in a few words, as the charts and the operator view name it.
+PAYMENT_WORDS = {
+    "confirmed": "confirmed (caller heard 'paid')",
+    "reconciled": "reconciled later",
+    "failed": "refused (caller told)",
+    "pending": "pending (caller still trying)",
+    "reconciling": "reconciling (owner working on it)",
+    "unknown": "unknown (nobody owns it)",
+    "lost": "lost (no record left)",
+}
+
+
+def control_words(params: Mapping[str, Any]) -> dict[str, str]:
+    """The recovery controls a run switched on, by param name, in words."""
+    on = {}
+    if params["admission_limit"]:
+        ramp = params["reopen_ramp_s"]
+        reopen = f", reopened over {num(ramp)} s" if ramp else ", reopened at once"
+        on["admission_limit"] = f"admission limit of {num(params['admit_rps'])}/s{reopen}"
+    if params["limit_retries"]:
+        on["limit_retries"] = f"retry budget of {num(params['retry_budget'])} per new request"
+    if params["drop_expired"]:
+        on["drop_expired"] = "drop expired reads"
+    if params["drop_payments"]:
+        on["drop_payments"] = "drop expired payments too (naive)"
+    if params["reconcile_payments"]:
+        on["reconcile_payments"] = "reconcile timed-out payments"
+    if params["reserve_share"]:
+        share = num(round(100 * params["reserve_share"], 1))
+        on["reserve_share"] = f"{share}% of workers kept for fresh work"
+    return on
+
+
+def controls_on(params: Mapping[str, Any]) -> list[str]:
+    """The recovery controls a run switched on, in words: 'retry budget of 0.1 per ...'."""
+    return list(control_words(params).values())
+
+
+def pair_params(params: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A before/after pair from one form: every control off, then the controls on.
+
+    "On" means the controls the student ticked; with none ticked, the model's
+    recommended set, so one click on the defaults shows the trap and the way out.
+    """
+    before = dict(params) | CONTROLS_OFF
+    after = dict(params)
+    if not controls_on(after):
+        after |= RECOMMENDED_CONTROLS
+    return before, after

@@ -1,0 +1,44 @@
+"""The capstone's form: pick two of your trapped-service runs for a before/after report."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+
+from labs.capstone.controls import controls_on
+from labs.capstone.report import LAB
+from labs.runs.models import Run
+
+
+class RunChoiceField(forms.ModelChoiceField):
+    """A saved run, shown by when it ran, its seed and the controls it had on."""
+
+    def label_from_instance(self, run: Run) -> str:
+        controls = controls_on(run.params)
+        when = timezone.localtime(run.created_at).strftime("%d %b %H:%M:%S")
+        return f"{when} · seed {run.seed} · controls: {', '.join(controls) or 'none'}"
+
+
+class ReportPickForm(forms.Form):
+    """Two finished runs of the trapped service for a before/after report."""
+
+    before = RunChoiceField(queryset=Run.objects.none(), label="Before (the trapped run)")
+    after = RunChoiceField(queryset=Run.objects.none(), label="After (the run with controls)")
+
+    def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        runs = (
+            Run.objects.visible_to(user)
+            .filter(lab=LAB, status=Run.Status.SUCCEEDED)
+            .defer("result", "progress")
+        )
+        self.fields["before"].queryset = runs
+        self.fields["after"].queryset = runs
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if cleaned.get("before") and cleaned.get("before") == cleaned.get("after"):
+            self.add_error("after", "Pick two different runs.")
+        return cleaned

@@ -1,0 +1,75 @@
+"""What a lab is: its parameters, runner, charts, headline, figures and live view.
+
+`labs.catalogue.entries` holds the list; this module holds only the shape of one entry,
+so the runners and charts never need the list to describe themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from labs.catalogue.figures import Figure
+from labs.catalogue.live import LiveView
+from labs.catalogue.params import Param
+from labs.runs.progress import Progress
+
+Result = dict[str, Any]
+Runner = Callable[[Mapping[str, Any], int, Progress], Result]
+
+
+@dataclass(frozen=True)
+class Lab:
+    """One runnable lab of a unit of the course."""
+
+    slug: str
+    unit: str  # the slug of the unit (lesson) it belongs to
+    title: str
+    intro: str  # what the student will see, in a sentence or two
+    params: tuple[Param, ...]
+    run: Runner  # (params, seed, progress) -> {"summary", "series", "tables"}
+    charts: Callable[[Result], list[dict[str, Any]]]  # result -> Plotly figures
+    headline: Callable[[Result], list[str]]  # result -> sentences a student reads
+    check: Callable[[Mapping[str, Any]], dict[str, str]] | None = None  # cross-field checks
+    kind: Literal["sim", "experiment"] = "sim"  # experiments use the real Redis
+    uses_seed: bool = False  # random draws: the seed is shown and can be set
+    default_seed: int = 1  # the seed the form offers first (the lesson's, where it has one)
+    time_limit_s: int = 30  # a run longer than this is stopped and marked failed
+    figures: tuple[Figure, ...] = ()  # the summary's keys, which teachers grade on
+    # Offers "Run before/after": the same seed with the controls off, then on, and a
+    # report comparing the two (labs.capstone.report).
+    before_after: bool = False
+    live: LiveView | None = None  # experiments: what the page shows while the run goes
+    keeps_dlq: bool = False  # experiments: the DLQ is kept after the run for the queue panel
+    # Links a finished run's page shows under its facts, as (words, url): a feature of one
+    # lab (the capstone's report) hooks in here instead of into the shared run page.
+    links: Callable[[Any], list[tuple[str, str]]] | None = None
+
+    def defaults(self) -> dict[str, Any]:
+        return {p.name: p.default for p in self.params}
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def figure(self, name: str) -> Figure | None:
+        """The summary figure called `name`, or None if the lab reports none by that name."""
+        for f in self.figures:
+            if f.name == name:
+                return f
+        return None
+
+    def describe(self) -> dict[str, Any]:
+        """JSON-ready description for `lab list --json`."""
+        return {
+            "slug": self.slug,
+            "unit": self.unit,
+            "title": self.title,
+            "kind": self.kind,
+            "uses_seed": self.uses_seed,
+            "params": [p.describe() for p in self.params],
+            "figures": [f.name for f in self.figures],
+        }

@@ -1,0 +1,1 @@
+"""The run lifecycle: the Run record, dispatch, the Celery task, leases, progress, kept queues."""

@@ -1,0 +1,123 @@
+"""A saved lab run: who ran which lab with which parameters, and what came out."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+
+class RunQuerySet(models.QuerySet):
+    def active(self) -> RunQuerySet:
+        return self.filter(status__in=[Run.Status.QUEUED, Run.Status.RUNNING])
+
+    def visible_to(self, user) -> RunQuerySet:
+        """The runs a user may open: their own, and those submitted to a class they teach.
+
+        `submissions` is the reverse of `teaching.Submission.run`. A subquery rather than
+        a join, so a run submitted to two assignments is still listed once.
+        """
+        if not user.is_authenticated:
+            return self.none()
+        submitted = Run.objects.filter(submissions__assignment__classroom__teacher=user)
+        return self.filter(models.Q(owner=user) | models.Q(pk__in=submitted.values("pk")))
+
+
+class RunManager(models.Manager.from_queryset(RunQuerySet)):
+    def claim(self, run_id, *, lease_s: int, max_attempts: int = 3) -> Run | None:
+        """Take a run for this worker, or None if another worker has it or it is done.
+
+        The conditional UPDATE is the lock: of two workers handed the same task (a
+        redelivery after a lost ack), exactly one sees a row count of 1. A run left
+        'running' by a dead worker can be taken again once its lease has expired.
+        """
+        now = timezone.now()
+        claimable = models.Q(status=Run.Status.QUEUED) | models.Q(
+            status=Run.Status.RUNNING, lease_expires_at__lt=now
+        )
+        taken = self.filter(claimable, pk=run_id, attempts__lt=max_attempts).update(
+            status=Run.Status.RUNNING,
+            started_at=now,
+            lease_expires_at=now + timedelta(seconds=lease_s),
+            attempts=models.F("attempts") + 1,
+            error="",
+        )
+        if taken != 1:
+            return None
+        return self.get(pk=run_id)
+
+
+class Run(models.Model):
+    """One press of Run: parameters in, result out, with its lifecycle and timings."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "queued"
+        RUNNING = "running", "running"
+        SUCCEEDED = "succeeded", "succeeded"
+        FAILED = "failed", "failed"
+
+    FINISHED = (Status.SUCCEEDED, Status.FAILED)
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="runs"
+    )
+    lab = models.SlugField(max_length=64, db_index=True)
+    name = models.CharField(max_length=80, blank=True)  # the owner's label, e.g. "8 workers"
+    note = models.TextField(max_length=2000, blank=True)
+    params = models.JSONField()
+    seed = models.BigIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    progress = models.JSONField(null=True, blank=True)  # {"done", "total", "live"} while running
+    attempts = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+
+    objects = RunManager()
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["owner", "lab", "-created_at"])]
+
+    def __str__(self) -> str:
+        label = f" “{self.name}”" if self.name else ""
+        return f"{self.lab}{label} by {self.owner} ({self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("run-detail", args=[self.id])
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in self.FINISHED
+
+    @property
+    def queue_wait(self) -> timedelta | None:
+        if self.started_at:
+            return self.started_at - self.created_at
+        return None
+
+    @property
+    def duration(self) -> timedelta | None:
+        if self.started_at and self.finished_at:
+            return self.finished_at - self.started_at
+        return None
+
+    def mark_succeeded(self, result: dict) -> None:
+        """Save the result, unless the run was already ended by someone else."""
+        self._finish(status=Run.Status.SUCCEEDED, result=result, error="")
+
+    def mark_failed(self, error: str) -> None:
+        self._finish(status=Run.Status.FAILED, error=error[:2000])
+
+    def _finish(self, **fields) -> None:
+        fields["finished_at"] = timezone.now()
+        Run.objects.filter(pk=self.pk, status=Run.Status.RUNNING).update(**fields)
+        self.refresh_from_db()

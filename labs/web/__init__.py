@@ -1,0 +1,1 @@
+"""The web layer: views, forms, presenters, comparisons and exports."""
