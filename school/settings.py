@@ -6,6 +6,7 @@ localhost, DEBUG on. A deployment sets DATABASE_URL, REDIS_URL, SECRET_KEY and D
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import dj_database_url
@@ -130,6 +131,8 @@ STORAGES = {
 # evicts experiment keys first and can never evict the broker.
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
 EXPERIMENT_REDIS_URL = env_str("EXPERIMENT_REDIS_URL", "") or with_redis_db(REDIS_URL, 1)
+# The experiments are Django-free and read their server from the environment.
+os.environ.setdefault("EXPERIMENT_REDIS_URL", EXPERIMENT_REDIS_URL)
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = None  # results live in the database (Run.result), not in Redis
 CELERY_TASK_IGNORE_RESULT = True

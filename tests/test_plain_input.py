@@ -37,7 +37,7 @@ def test_plain_whole_numbers_still_read(typed, read):
     assert filled.params()["per_worker"] == read
 
 
-@pytest.mark.parametrize(("typed", "read"), [("2.5", 2.5), ("10", 10.0), (".5", 0.5)])
+@pytest.mark.parametrize(("typed", "read"), [("2.5", 2.5), ("10", 10.0), ("1.", 1.0)])
 def test_plain_decimals_still_read(typed, read):
     filled = form("backoff", base_ms=typed)
     assert filled.is_valid(), filled.errors

@@ -67,8 +67,8 @@ def quiet_broker(monkeypatch):
         with lock:
             sent.append(kwargs)
 
-    monkeypatch.setattr("labs.dispatch.execute_run.apply_async", record)
-    monkeypatch.setattr("labs.dispatch.check_broker", lambda: None)
+    monkeypatch.setattr("labs.runs.dispatch.execute_run.apply_async", record)
+    monkeypatch.setattr("labs.runs.dispatch.check_broker", lambda: None)
     return sent
 
 
@@ -81,7 +81,9 @@ def test_twenty_parallel_presses_make_exactly_the_cap(settings, quiet_broker):
     assert len(codes) == 20
     assert Run.objects.filter(owner=alice).count() == 4
     assert sorted(codes) == [200] * 4 + [429] * 16
-    assert len(quiet_broker) == 4
+    # Twenty identical presses: one run computes, the other three wait on it (result store).
+    assert len(quiet_broker) == 1
+    assert Run.objects.filter(owner=alice, same_as__isnull=False).count() == 3
 
 
 def test_parallel_experiments_stop_at_the_experiment_cap(settings, quiet_broker):

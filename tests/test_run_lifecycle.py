@@ -19,11 +19,18 @@ from tests.test_run_caps import defaults_form
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
-def press(client, slug: str, **changes) -> Run:
-    data = defaults_form(slug) | {k: str(v) for k, v in changes.items()}
-    response = client.post(reverse("lab-detail", args=[slug]), data)
-    assert response.status_code == 302, response.content.decode()[:2000]
-    return Run.objects.get(pk=response["Location"].rstrip("/").split("/")[-1])
+@pytest.fixture
+def press(client, django_capture_on_commit_callbacks):
+    """`press(slug, **changes)`: the logged-in user presses Run; after-commit work runs."""
+
+    def go(slug: str, **changes) -> Run:
+        data = defaults_form(slug) | {k: str(v) for k, v in changes.items()}
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(reverse("lab-detail", args=[slug]), data)
+        assert response.status_code == 302, response.content.decode()[:2000]
+        return Run.objects.get(pk=response["Location"].rstrip("/").split("/")[-1])
+
+    return go
 
 
 # Queues -------------------------------------------------------------------------------
@@ -40,10 +47,12 @@ def test_quick_labs_and_heavy_work_go_to_different_queues(settings):
     assert queue_for(poison, poison.defaults()) == "q-heavy"
 
 
-def test_a_run_is_published_to_its_queue_and_remembers_it(client, people, published, settings):
+def test_a_run_is_published_to_its_queue_and_remembers_it(
+    client, press, people, published, settings
+):
     settings.LAB_QUEUE, settings.LAB_HEAVY_QUEUE = "q-quick", "q-heavy"
     client.force_login(people.alice)
-    run = press(client, "phase-map", seed=3)
+    run = press("phase-map", seed=3)
     assert run.queue == "q-heavy"
 
 
@@ -159,15 +168,15 @@ def test_finished_runs_lose_their_live_samples_and_old_unnamed_ones_are_pruned(s
 # Result store --------------------------------------------------------------------------
 
 
-def test_a_repeated_run_is_answered_at_once_and_says_so(client, people, published):
+def test_a_repeated_run_is_answered_at_once_and_says_so(client, press, people, published):
     client.force_login(people.alice)
-    first = press(client, "drain")
+    first = press("drain")
     execute_run.run(str(first.pk))
     first.refresh_from_db()
     assert first.status == "succeeded"
 
     client.force_login(people.bob)
-    again = press(client, "drain")
+    again = press("drain")
     assert again.status == "succeeded" and again.same_as_id == first.pk
     assert again.result == first.result
     assert len(published) == 1  # no task for the repeat
@@ -175,11 +184,11 @@ def test_a_repeated_run_is_answered_at_once_and_says_so(client, people, publishe
     assert "Same result as an earlier run" in html
 
 
-def test_a_run_identical_to_one_in_progress_waits_for_it(client, people, published):
+def test_a_run_identical_to_one_in_progress_waits_for_it(client, press, people, published):
     client.force_login(people.alice)
-    leader = press(client, "drain")
+    leader = press("drain")
     client.force_login(people.bob)
-    follower = press(client, "drain")
+    follower = press("drain")
     assert follower.status == "queued" and follower.same_as_id == leader.pk
     assert len(published) == 1
 
@@ -189,11 +198,11 @@ def test_a_run_identical_to_one_in_progress_waits_for_it(client, people, publish
     assert follower.result["summary"] == Run.objects.get(pk=leader.pk).result["summary"]
 
 
-def test_other_params_or_another_seed_are_computed_anew(client, people, published):
+def test_other_params_or_another_seed_are_computed_anew(client, press, people, published):
     client.force_login(people.alice)
-    a = press(client, "trapped-service", seed=5)
+    a = press("trapped-service", seed=5)
     execute_run.run(str(a.pk))
-    b = press(client, "trapped-service", seed=6)
+    b = press("trapped-service", seed=6)
     assert b.status == "queued" and b.same_as_id is None
     assert len(published) == 2
 

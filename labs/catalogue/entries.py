@@ -55,6 +55,7 @@ from labs.runners import retry_storm as retry_storm_runner
 from labs.runners import timeouts as timeouts_runner
 from labs.runners import trapped_service as trapped_service_runner
 from labs.sim import RETRY_STORM_SEED
+from labs.sim.capstone import cost as capstone_cost
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 
 # An experiment stops itself at 60 s of wall time; the margin covers start-up and cleanup.
@@ -418,6 +419,7 @@ LABS: tuple[Lab, ...] = (
         charts=trapped_service_charts.build,
         headline=trapped_service_runner.headline,
         check=trapped_service_runner.check,
+        cost=capstone_cost.trapped_cost,
         uses_seed=True,
         default_seed=CAPSTONE_SEED,  # the seed the assignment's figures come from
         time_limit_s=60,
@@ -439,6 +441,7 @@ LABS: tuple[Lab, ...] = (
         charts=phase_map_charts.build,
         headline=phase_map_runner.headline,
         check=phase_map_runner.check,
+        cost=capstone_cost.phase_map_cost,
         uses_seed=True,
         default_seed=CAPSTONE_SEED,
         time_limit_s=60,  # up to 400 runs of the service
@@ -458,6 +461,7 @@ LABS: tuple[Lab, ...] = (
         charts=cold_cache_charts.build,
         headline=cold_cache_runner.headline,
         check=cold_cache_runner.check,
+        cost=capstone_cost.cold_cache_cost,
         uses_seed=True,
         default_seed=CAPSTONE_SEED,
         figures=cold_cache_runner.FIGURES,
@@ -475,6 +479,7 @@ LABS: tuple[Lab, ...] = (
         charts=job_cost_charts.build,
         headline=job_cost_runner.headline,
         check=job_cost_runner.check,
+        cost=capstone_cost.job_cost_cost,
         uses_seed=True,
         default_seed=CAPSTONE_SEED,
         figures=job_cost_runner.FIGURES,

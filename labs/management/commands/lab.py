@@ -81,7 +81,11 @@ class Command(BaseCommand):
             )
             raise CommandError(f"Invalid parameters: {problems}")
         chosen_seed = choose_seed(lab, form.seed())
-        result = run_lab(lab, form.params(), chosen_seed, SilentProgress())
+        try:
+            result = run_lab(lab, form.params(), chosen_seed, SilentProgress())
+        except ValueError as exc:
+            # The model's own bounds, past what the form checks: a sentence, not a traceback.
+            raise CommandError(f"The lab refused these parameters: {exc}") from None
         if as_json:
             self.stdout.write(json.dumps(result))
             return
