@@ -55,3 +55,39 @@ def with_redis_db(url: str, db: int) -> str:
 
     parts = urlsplit(url)
     return urlunsplit(parts._replace(path=f"/{db}"))
+
+
+# Django's own deployment check asks for at least this much; shorter keys are guessable.
+SECRET_KEY_MIN_LENGTH = 50
+SECRET_KEY_MIN_DISTINCT = 5
+DEV_SECRET_KEY = "dev-only-secret-key-not-for-production"  # noqa: S105 - local default only
+
+
+def secret_key(*, debug: bool) -> str:
+    """The signing key: SECRET_KEY, or the contents of the file named by SECRET_KEY_FILE.
+
+    A missing key is allowed only with DEBUG on (a laptop); a short one never, so a typo
+    or a placeholder cannot end up signing real sessions.
+    """
+    key = os.environ.get("SECRET_KEY", "")
+    path = os.environ.get("SECRET_KEY_FILE", "")
+    if not key and path:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                key = handle.read().strip()
+        except OSError as error:
+            raise ImproperEnv(f"SECRET_KEY_FILE {path!r} cannot be read: {error}") from None
+    if not key:
+        if debug:
+            return DEV_SECRET_KEY
+        raise ImproperEnv(
+            "SECRET_KEY (or SECRET_KEY_FILE) must be set when DEBUG is false; "
+            "`./dev serve` makes one in var/secret_key"
+        )
+    if len(key) < SECRET_KEY_MIN_LENGTH or len(set(key)) < SECRET_KEY_MIN_DISTINCT:
+        raise ImproperEnv(
+            f"SECRET_KEY is too short or too plain: it needs at least {SECRET_KEY_MIN_LENGTH} "
+            f"characters and {SECRET_KEY_MIN_DISTINCT} different ones (got {len(key)}). Make one "
+            "with: python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )
+    return key

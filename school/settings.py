@@ -7,21 +7,19 @@ localhost, DEBUG on. A deployment sets DATABASE_URL, REDIS_URL, SECRET_KEY and D
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.utils.csp import CSP
 
-from school.env import ImproperEnv, env_bool, env_int, env_list, env_str, with_redis_db
+from school.env import env_bool, env_int, env_list, env_str, secret_key, with_redis_db
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
 
 DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = env_str("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperEnv("SECRET_KEY must be set when DEBUG is false")
-    SECRET_KEY = "dev-only-secret-key-not-for-production"  # noqa: S105 - local default only
+SECRET_KEY = secret_key(debug=DEBUG)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -34,9 +32,11 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "labs",
     "teaching",
     "accounts",
+    "ops",
 ]
 
 MIDDLEWARE = [
@@ -52,7 +52,11 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: it turns a login refused for too many failures into the lockout page.
+    "axes.middleware.AxesMiddleware",
+    "accounts.middleware.PasswordChangeRequiredMiddleware",
 ]
 
 ROOT_URLCONF = "school.urls"
@@ -68,6 +72,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",
             ],
         },
     },
@@ -95,9 +100,45 @@ if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DB_NAME", "") or None}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+# Accounts ---------------------------------------------------------------------------
+# Argon2 first (memory-hard, tuned in accounts/hashers.py so a login costs tens of
+# milliseconds, see bench/bench_password_hash.py); the others only check old hashes,
+# which are upgraded to Argon2 at the person's next login.
+PASSWORD_HASHERS = [
+    "accounts.hashers.ClassroomArgon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
 ]
+_VALIDATION = "django.contrib.auth.password_validation"
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": f"{_VALIDATION}.UserAttributeSimilarityValidator"},
+    {"NAME": f"{_VALIDATION}.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
+    {"NAME": f"{_VALIDATION}.CommonPasswordValidator"},
+    {"NAME": f"{_VALIDATION}.NumericPasswordValidator"},
+]
+AUTHENTICATION_BACKENDS = [
+    # First, so a locked-out username or address is refused before any password check.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failed logins (django-axes, counted in the database so every web process sees them):
+# a username is locked after LOGIN_FAILURES_PER_USERNAME failures, an address after
+# LOGIN_FAILURES_PER_ADDRESS (a whole class often shares one school address), both for
+# LOGIN_LOCKOUT_MINUTES.
+LOGIN_FAILURES_PER_USERNAME = env_int("LOGIN_FAILURES_PER_USERNAME", 5, low=1, high=100)
+LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 50, low=1, high=10000)
+AXES_HANDLER = "accounts.throttle.UsernameAndAddressHandler"
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_FAILURE_LIMIT = LOGIN_FAILURES_PER_USERNAME
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, low=1, high=1440))
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_RESET_ON_SUCCESS = False  # a success must not wipe the failures of others at one address
+AXES_VERBOSE = False
+# Behind a reverse proxy every request comes from the proxy: read the client's address
+# from the last X-Forwarded-For entry (the one the proxy added) instead.
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_address"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -194,6 +235,32 @@ SESSION_COOKIE_HTTPONLY = True
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+# HTTPS usually ends at a proxy in front of the site (nginx, Caddy): these are set there or
+# here once it does (README, "Serving it for a class"). `check --deploy` warns until then.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, low=0, high=63072000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+if env_bool("BEHIND_HTTPS_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Everything is served from this site (htmx and plotly.js are vendored). Scripts: our own
+# files, or an inline block carrying the request's nonce. Styles may be inline because
+# plotly.js and htmx insert <style> elements and style attributes as they draw.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
+    "img-src": [CSP.SELF, "data:", "blob:"],
+    "font-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+
+# Health checks (ops/health.py): how long the deep check waits for each dependency.
+HEALTH_TIMEOUT_S = env_int("HEALTH_TIMEOUT_S", 2, low=1, high=30)
 
 LOGGING = {
     "version": 1,

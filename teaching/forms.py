@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import gettext_lazy
 
 from labs.catalogue.lab import Lab
 from labs.runs.models import Run
@@ -55,6 +56,22 @@ class ClassroomForm(forms.ModelForm):
         return name
 
 
+def classroom_for_code(raw: str) -> Classroom:
+    """The class a typed join code names, read leniently (spaces, dashes, lower case).
+
+    Used by joining and by signing up, so a closed class refuses both.
+    """
+    code = "".join(raw.split()).replace("-", "").upper()
+    classroom = Classroom.objects.filter(join_code=code).select_related("teacher").first()
+    if classroom is None:
+        raise ValidationError(gettext_lazy("No class has this code. Check it with your teacher."))
+    if not classroom.signup_open:
+        raise ValidationError(
+            gettext_lazy("This class is not taking new students. Ask your teacher.")
+        )
+    return classroom
+
+
 class JoinForm(forms.Form):
     """A student types the code the teacher gave them."""
 
@@ -65,10 +82,7 @@ class JoinForm(forms.Form):
         self.student = student
 
     def clean_code(self) -> Classroom:
-        code = "".join(self.cleaned_data["code"].split()).replace("-", "").upper()
-        classroom = Classroom.objects.filter(join_code=code).select_related("teacher").first()
-        if classroom is None:
-            raise ValidationError("No class has this code. Check it with your teacher.")
+        classroom = classroom_for_code(self.cleaned_data["code"])
         if classroom.teacher_id == self.student.pk:
             raise ValidationError("You teach this class, so you cannot join it as a student.")
         return classroom

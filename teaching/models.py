@@ -33,6 +33,8 @@ class Classroom(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classrooms_taught"
     )
     join_code = models.CharField(max_length=16, unique=True, default=new_join_code)
+    # Closed once the class is complete: the code then neither makes accounts nor joins.
+    signup_open = models.BooleanField(default=True)
     students = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="classrooms", blank=True
     )

@@ -231,6 +231,37 @@ MATRIX = [
         lambda w: capstone_form(),
         (LOGIN, 302, 302, 302, 302),
     ),
+    # Accounts: sign-up is for visitors; a class's accounts are its teacher's alone.
+    ("sign up", "get", lambda w: r("signup"), None, (200, 302, 302, 302, 302)),
+    (
+        "student accounts",
+        "get",
+        lambda w: r("class-accounts", w.school.class_a.pk),
+        None,
+        TEACHER_ONLY,
+    ),
+    (
+        "import a roster",
+        "post",
+        lambda w: r("roster-import", w.school.class_a.pk),
+        {"text": "Carol Singh"},
+        (LOGIN, 403, 404, 200, 404),
+    ),
+    (
+        "reset a password",
+        "post",
+        lambda w: r("student-password-reset", w.school.class_a.pk, w.school.alice.pk),
+        {},
+        (LOGIN, 403, 404, 200, 404),
+    ),
+    (
+        "close sign-up",
+        "post",
+        lambda w: r("class-signup", w.school.class_a.pk),
+        {"open": "0"},
+        TEACHER_ACTION,
+    ),
+    ("shallow health", "get", lambda w: r("healthz"), None, EVERYONE),
 ]
 
 
@@ -280,7 +311,9 @@ def test_it_covers_every_url_of_the_site():
         "assignment-detail", "assignment-run", "assignment-submit", "extension-set",
         "gradebook", "gradebook-csv", "submission-detail", "run-obligations", "report-pick",
         "report", "report-markdown", "report-json", "report-pair", "run-queue",
-        "run-queue-redrive", "run-queue-purge",
+        "run-queue-redrive", "run-queue-purge", "signup", "class-accounts", "roster-import",
+        "student-password-reset", "class-signup", "healthz",
+        "healthz-deep",  # public, answers on its dependencies: tests/test_health.py
     }  # fmt: skip
     ours = {name for name in get_resolver().reverse_dict if isinstance(name, str)}
     django_own = {n for n in ours if n.startswith(("login", "logout", "password"))}

@@ -1,0 +1,53 @@
+"""Signing up with a class's join code: an account and a place in the class in one step.
+
+Many students have no e-mail address, so the join code a teacher hands out is what lets a
+stranger make an account here; a class whose sign-up is closed lets no one in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from teaching.forms import classroom_for_code
+from teaching.models import Classroom, Membership
+
+
+class SignupForm(UserCreationForm):
+    """Join code, username, name and a password typed twice (Django's validators apply)."""
+
+    code = forms.CharField(label=_("Class join code"), max_length=32)
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "first_name")
+        labels = {"first_name": _("Your name")}
+
+    field_order = ["code", "username", "first_name", "password1", "password2"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["first_name"].required = True
+        # Sign-up opens accounts to anyone with the code: no one becomes staff this way.
+        self.fields.pop("usable_password", None)
+
+    def clean_code(self) -> Classroom:
+        return classroom_for_code(self.cleaned_data["code"])
+
+    def clean_first_name(self) -> str:
+        name = " ".join(self.cleaned_data["first_name"].split())
+        if not name:
+            raise forms.ValidationError(_("Write your name as your teacher knows it."))
+        return name
+
+    @transaction.atomic
+    def save(self, commit: bool = True):
+        """The new student, already in the class the code names."""
+        user = super().save(commit=True)
+        Membership.objects.create(classroom=self.cleaned_data["code"], student=user)
+        return user

@@ -1,0 +1,104 @@
+"""A teacher's page for their students' accounts: roster import, slips, resets, sign-up."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.passwords import set_one_time_password
+from accounts.roster import RosterRaceError, Slip, check_roster, import_roster, parse_roster
+from accounts.roster_form import RosterForm
+from labs.roles import is_teacher
+from teaching.access import classroom_for, require_teacher_of
+from teaching.models import Classroom, Membership
+
+
+def _taught_class(request: HttpRequest, class_id: int, what: str) -> Classroom:
+    classroom, role = classroom_for(request.user, class_id)
+    require_teacher_of(role, what)
+    return classroom
+
+
+def _accounts_page(request, classroom, *, form=None, problems=(), status=200) -> HttpResponse:
+    memberships = classroom.memberships.select_related("student", "student__profile").order_by(
+        "student__username"
+    )
+    context = {
+        "classroom": classroom,
+        "form": form or RosterForm(),
+        "problems": problems,
+        "memberships": memberships,
+        "signup_url": request.build_absolute_uri(reverse("signup")),
+    }
+    return render(request, "accounts/class_accounts.html", context, status=status)
+
+
+def _slips_page(request, classroom, slips: list[Slip]) -> HttpResponse:
+    context = {"classroom": classroom, "slips": slips, "site": request.build_absolute_uri("/")}
+    return render(request, "accounts/slips.html", context)
+
+
+@login_required
+@require_GET
+def class_accounts(request: HttpRequest, class_id: int) -> HttpResponse:
+    classroom = _taught_class(request, class_id, "manage its students' accounts")
+    return _accounts_page(request, classroom)
+
+
+@login_required
+@require_POST
+@never_cache  # the answer holds passwords
+def roster_import(request: HttpRequest, class_id: int) -> HttpResponse:
+    classroom = _taught_class(request, class_id, "import a roster")
+    form = RosterForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _accounts_page(request, classroom, form=form, status=422)
+    rows = parse_roster(form.roster_text())
+    problems = check_roster(rows)
+    if problems:
+        return _accounts_page(request, classroom, form=form, problems=problems, status=422)
+    try:
+        slips = import_roster(classroom, rows)
+    except RosterRaceError:
+        form.add_error(
+            None, _("A username was taken while importing. Nothing was made; try again.")
+        )
+        return _accounts_page(request, classroom, form=form, status=409)
+    return _slips_page(request, classroom, slips)
+
+
+@login_required
+@require_POST
+@never_cache
+def password_reset(request: HttpRequest, class_id: int, student_id: int) -> HttpResponse:
+    classroom = _taught_class(request, class_id, "reset a student's password")
+    membership = get_object_or_404(
+        Membership.objects.select_related("student"), classroom=classroom, student_id=student_id
+    )
+    student = membership.student
+    # A teacher's or an admin's account is not a student's to reset, even if it joined.
+    if student.is_staff or student.is_superuser or is_teacher(student):
+        raise PermissionDenied(_("This account is not a student's: an admin can reset it."))
+    password = set_one_time_password(student)
+    slip = Slip(student.get_full_name() or student.get_username(), student.get_username(), password)
+    return _slips_page(request, classroom, [slip])
+
+
+@login_required
+@require_POST
+def signup_toggle(request: HttpRequest, class_id: int) -> HttpResponse:
+    classroom = _taught_class(request, class_id, "open or close sign-up")
+    classroom.signup_open = request.POST.get("open") == "1"
+    classroom.save(update_fields=["signup_open"])
+    if classroom.signup_open:
+        messages.success(request, _("Sign-up is open: the join code works again."))
+    else:
+        messages.success(request, _("Sign-up is closed: the join code no longer lets anyone in."))
+    return redirect("class-accounts", classroom.pk)

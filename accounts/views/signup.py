@@ -1,0 +1,38 @@
+"""A student makes their own account with a class's join code."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.db import IntegrityError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from accounts.signup import SignupForm
+
+# Several backends are configured (axes first): say which one logged the new student in.
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        messages.info(request, _("You already have an account: join a class with its code here."))
+        return redirect("class-list")
+    if request.method == "GET":
+        form = SignupForm(initial={"code": request.GET.get("code", "")})
+        return render(request, "accounts/signup.html", {"form": form})
+    form = SignupForm(request.POST)
+    if form.is_valid():
+        try:
+            user = form.save()
+        except IntegrityError:  # the same username chosen at the same moment by someone else
+            form.add_error("username", _("This username was just taken. Choose another."))
+        else:
+            login(request, user, backend=MODEL_BACKEND)
+            classroom = form.cleaned_data["code"]
+            messages.success(request, _("Welcome! You are in %(c)s.") % {"c": classroom})
+            return redirect(classroom)
+    return render(request, "accounts/signup.html", {"form": form}, status=422)

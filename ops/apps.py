@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class OpsConfig(AppConfig):
+    """Running the site: health checks and the supervisor behind `./dev serve`."""
+
+    name = "ops"

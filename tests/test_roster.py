@@ -1,0 +1,108 @@
+"""Roster import: every good row an account with a one-time password, any bad row none."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from accounts.models import Profile
+from accounts.roster import parse_roster
+from teaching.models import Membership
+
+
+def import_(client, school, **data):
+    client.force_login(school.teacher)
+    return client.post(reverse("roster-import", args=[school.class_a.pk]), data)
+
+
+def test_it_reads_names_and_optional_usernames_skipping_headings_and_blanks():
+    rows = parse_roster("name,username\nAsha Patil\n\n  Ravi   Deshmukh , ravi_d \n")
+    assert [(r.line, r.name, r.username) for r in rows] == [
+        (2, "Asha Patil", ""),
+        (4, "Ravi Deshmukh", "ravi_d"),
+    ]
+
+
+def test_it_makes_an_account_per_student_with_a_slip(client, school):
+    response = import_(client, school, text="Asha Patil\nRavi Deshmukh,ravi_d\nमीरा जोशी\n")
+    assert response.status_code == 200
+    slips = response.context["slips"]
+    assert [s.username for s in slips] == ["asha.patil", "ravi_d", "student"]
+    for slip in slips:
+        user = get_user_model().objects.get(username=slip.username)
+        assert user.check_password(slip.password)
+        assert Profile.objects.get(user=user).must_change_password
+        assert Membership.objects.filter(classroom=school.class_a, student=user).exists()
+        assert slip.password in response.content.decode()
+    assert response["Cache-Control"].startswith("max-age=0")
+
+
+def test_made_usernames_avoid_taken_ones(client, school):
+    get_user_model().objects.create(username="asha.patil")
+    slips = import_(client, school, text="Asha Patil").context["slips"]
+    assert slips[0].username == "asha.patil2"
+
+
+def test_it_takes_a_csv_upload(client, school):
+    upload = SimpleUploadedFile("roster.csv", "\ufeffname,username\nMeera Joshi,meera_j\n".encode())
+    response = import_(client, school, file=upload)
+    assert response.status_code == 200
+    assert get_user_model().objects.get(username="meera_j").first_name == "Meera Joshi"
+
+
+def test_bad_rows_are_reported_per_line_and_nothing_is_made(client, school):
+    before = get_user_model().objects.count()
+    text = "\n".join(
+        [
+            "Asha Patil",  # 1: fine
+            ",asha_no_name",  # 2: empty name
+            "Ravi,alice",  # 3: username taken (alice exists)
+            "Meera,meera",  # 4: fine
+            "Meera Two,MEERA",  # 5: same username as line 4
+            "Asha Patil",  # 6: same name as line 1, no username
+            "Dev,has space",  # 7: not a username
+        ]
+    )
+    response = import_(client, school, text=text)
+    assert response.status_code == 422
+    problems = {p.line: p.message for p in response.context["problems"]}
+    assert sorted(problems) == [2, 3, 5, 6, 7]
+    assert "empty" in problems[2]
+    assert "already taken" in problems[3]
+    assert "line 4" in problems[5]
+    assert "line 1" in problems[6]
+    assert "letters, digits" in problems[7]
+    assert get_user_model().objects.count() == before
+    assert "No account was made" in response.content.decode()
+
+
+def test_an_empty_list_is_refused(client, school):
+    response = import_(client, school, text="name\n\n")
+    assert response.status_code == 422
+    assert "empty" in response.context["problems"][0].message
+
+
+def test_a_file_that_is_not_utf8_is_refused_next_to_the_field(client, school):
+    upload = SimpleUploadedFile("roster.csv", "Zoë\n".encode("utf-16"))
+    response = import_(client, school, file=upload)
+    assert response.status_code == 422
+    assert "UTF-8" in response.context["form"].errors["file"][0]
+
+
+def test_the_teacher_resets_a_students_password_with_a_new_slip(client, school):
+    client.force_login(school.teacher)
+    url = reverse("student-password-reset", args=[school.class_a.pk, school.alice.pk])
+    response = client.post(url)
+    assert response.status_code == 200
+    (slip,) = response.context["slips"]
+    school.alice.refresh_from_db()
+    assert school.alice.check_password(slip.password)
+    assert Profile.objects.get(user=school.alice).must_change_password
+
+
+def test_a_teacher_cannot_reset_another_teachers_account(client, school):
+    Membership.objects.create(classroom=school.class_a, student=school.other_teacher)
+    client.force_login(school.teacher)
+    url = reverse("student-password-reset", args=[school.class_a.pk, school.other_teacher.pk])
+    assert client.post(url).status_code == 403

@@ -1,0 +1,118 @@
+"""`./dev serve` end to end: gunicorn with DEBUG off serves a page and a static file."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = [pytest.mark.e2e, pytest.mark.redis]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def fetch(url: str, **headers: str):
+    """(status, headers, body) for any answer, 4xx and 5xx included."""
+    request = urllib.request.Request(url, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
+
+
+def wait_for(url: str, process: subprocess.Popen, give_up_s: float = 300) -> None:
+    deadline = time.monotonic() + give_up_s
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"./dev serve exited with {process.returncode}")
+        try:
+            fetch(url)
+            return
+        except OSError:
+            time.sleep(0.5)
+    raise AssertionError(f"{url} never answered")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """One production server for the module's tests: starting it takes a while."""
+    tmp_path = tmp_path_factory.mktemp("serve")
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY"}}
+    env |= {
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "VAR_DIR": str(tmp_path),
+        "WEB_WORKERS": "1",
+        "CELERY_WORKERS": "1",
+        "WORKER_CONCURRENCY": "1",
+        "LAB_QUEUE": f"serve-test-{uuid.uuid4().hex[:8]}",  # takes no other checkout's runs
+    }
+    log = (tmp_path / "serve.log").open("w")
+    process = subprocess.Popen(
+        ["./dev", "serve"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(f"{base}/healthz", process)
+        yield base, tmp_path
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        log.close()
+
+
+def test_it_serves_pages_static_files_and_its_own_404(served):
+    base, var_dir = served
+    status, headers, body = fetch(f"{base}/")
+    assert status == 200
+    assert "default-src 'self'" in headers["Content-Security-Policy"]
+    page = body.decode()
+
+    css = re.search(r'href="(/static/labs/site\.[0-9a-f]{12}\.css)"', page)
+    assert css, "the page links the hashed stylesheet collectstatic made"
+    status, headers, body = fetch(base + css.group(1), **{"Accept-Encoding": "gzip"})
+    assert status == 200
+    assert headers["Content-Encoding"] == "gzip"
+    assert "max-age=315360000" in headers["Cache-Control"]
+
+    status, _, body = fetch(f"{base}/no/such/page/")
+    assert status == 404
+    assert "Back to the course" in body.decode()
+
+    key = var_dir / "secret_key"
+    assert key.stat().st_mode & 0o777 == 0o600
+    assert len(key.read_text().strip()) >= 50
+
+
+def test_its_logs_reach_the_terminal_and_the_worker_answers_the_deep_check(served):
+    base, var_dir = served
+    deadline = time.monotonic() + 120
+    status = 0
+    while time.monotonic() < deadline and status != 200:
+        status, _, body = fetch(f"{base}/healthz/deep")
+        time.sleep(1)
+    assert status == 200, body.decode()
+    log = (var_dir / "serve.log").read_text()
+    assert "web |" in log and "worker-1 |" in log
+    assert "GET /healthz" in log  # gunicorn's access log
