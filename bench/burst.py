@@ -208,6 +208,8 @@ class Site:
             "LAB_HEAVY_QUEUE": f"bench-heavy-{tag}",
             "LAB_MAX_ACTIVE_RUNS_PER_USER": "4",
             "PORT": str(self.port),
+            "HOST": "127.0.0.1",
+            "WEB_WORKERS": str(web_workers),
         }
         self.web_workers = web_workers
         self.procs: list[subprocess.Popen] = []
@@ -232,26 +234,11 @@ class Site:
             env=self.env,
             check=True,
         )
-        serve = (ROOT / "dev").read_text()
-        if "serve)" in serve:
-            self._start("web", [str(ROOT / "dev"), "serve"])
+        if "serve)" in (ROOT / "dev").read_text():
+            # The production command: gunicorn, quick and heavy workers, the sweeper.
+            self._start("serve", [str(ROOT / "dev"), "serve"])
         else:
-            gunicorn = shutil.which("gunicorn", path=str(Path(py).parent)) or "gunicorn"
-            self._start(
-                "web",
-                [gunicorn, "school.wsgi", "-b", f"127.0.0.1:{self.port}",
-                 "-w", str(self.web_workers), "--threads", "4", "--timeout", "120"],
-            )  # fmt: skip
-        queues = (("quick", self.env["LAB_QUEUE"]), ("heavy", self.env["LAB_HEAVY_QUEUE"]))
-        for kind, queue in queues:
-            self._start(
-                f"worker-{kind}",
-                [py, "-m", "celery", "-A", "school", "worker", "-Q", queue, "--concurrency=2",
-                 "-n", f"{queue}@%h", "--loglevel=WARNING", "--without-gossip",
-                 "--without-mingle"],
-            )  # fmt: skip
-        if any((ROOT / "labs").glob("**/sweep_runs.py")):
-            self._start("sweeper", [py, "manage.py", "sweep_runs", "--loop"])
+            self._start_by_hand(py)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -260,6 +247,24 @@ class Site:
             except OSError:
                 time.sleep(0.3)
         raise SystemExit(f"the site did not start; see {self.logs}")
+
+    def _start_by_hand(self, py: str) -> None:
+        """Before `./dev serve` existed: gunicorn, one worker per queue and the sweeper."""
+        gunicorn = shutil.which("gunicorn", path=str(Path(py).parent)) or "gunicorn"
+        self._start(
+            "web",
+            [gunicorn, "school.wsgi", "-b", f"127.0.0.1:{self.port}",
+             "-w", str(self.web_workers), "--threads", "4", "--timeout", "120"],
+        )  # fmt: skip
+        queues = (("quick", self.env["LAB_QUEUE"]), ("heavy", self.env["LAB_HEAVY_QUEUE"]))
+        for kind, queue in queues:
+            self._start(
+                f"worker-{kind}",
+                [py, "-m", "celery", "-A", "school", "worker", "-Q", queue, "--concurrency=2",
+                 "-n", f"{queue}@%h", "--loglevel=WARNING", "--without-gossip",
+                 "--without-mingle"],
+            )  # fmt: skip
+        self._start("sweeper", [py, "manage.py", "sweep_runs", "--loop"])
 
     @property
     def url(self) -> str:
@@ -301,7 +306,7 @@ def main() -> None:
     parser.add_argument("--lab", action="append", help="repeat for several labs (default drain)")
     parser.add_argument("--url", help="a site already running (else one is started)")
     parser.add_argument("--database-url", default=f"sqlite:///{ROOT / 'var' / 'bench.sqlite3'}")
-    parser.add_argument("--web-workers", type=int, default=2)
+    parser.add_argument("--web-workers", type=int, default=5)
     parser.add_argument("--vary-seed", action="store_true", help="a seed of each student's own")
     args = parser.parse_args()
     labs = args.lab or ["drain"]
