@@ -49,7 +49,7 @@ def check_redis(url: str | None = None) -> Check:
 
 def ping_workers(timeout_s: float) -> list[str]:
     """Names of the Celery workers that answered a control ping (the first is enough)."""
-    replies = celery_app.control.ping(timeout=timeout_s, limit=1)
+    replies = celery_app.control.ping(timeout=timeout_s, limit=1) or []  # None: no reply
     return [name for reply in replies for name in reply]
 
 

@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db.models.fields.json import KeyTransform
 
 from teaching.criteria import Check, evaluate
-from teaching.models import Assignment, Classroom, Extension, Submission, Timing, timing
+from teaching.models import Assignment, Classroom, Extension, Submission, timing
 
 
 @dataclass
@@ -39,10 +39,6 @@ class Cell:
     @property
     def run_status(self) -> str:
         return self.submission.run.status if self.submission else ""
-
-    @property
-    def is_late(self) -> bool:
-        return self.timing == Timing.LATE
 
 
 @dataclass

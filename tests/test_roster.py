@@ -106,3 +106,14 @@ def test_a_teacher_cannot_reset_another_teachers_account(client, school):
     client.force_login(school.teacher)
     url = reverse("student-password-reset", args=[school.class_a.pk, school.other_teacher.pk])
     assert client.post(url).status_code == 403
+
+
+def test_a_username_taken_mid_import_makes_nothing(client, school, monkeypatch):
+    """Another import taking a name between the check and the insert: all rolled back."""
+    monkeypatch.setattr("accounts.roster._usernames_for", lambda rows: ["fresh.one", "alice"])
+    before = (get_user_model().objects.count(), Membership.objects.count(), Profile.objects.count())
+    response = import_(client, school, text="Fresh One\nAlice Again")
+    assert response.status_code == 409
+    assert "Nothing was made" in response.content.decode()
+    after = (get_user_model().objects.count(), Membership.objects.count(), Profile.objects.count())
+    assert after == before

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -73,6 +74,29 @@ def test_it_saves_the_reason_when_the_model_refuses_parameters(people):
     assert execute_run.run(str(bad.id)) == "failed"
     bad.refresh_from_db()
     assert bad.status == "failed" and "per_waiting" in bad.error
+
+
+def test_it_refuses_parameters_before_the_runner_starts(people, monkeypatch):
+    called = []
+    watched = replace(get_lab("drain"), run=lambda *args: called.append(args))
+    monkeypatch.setattr("labs.runs.tasks.get_lab", lambda slug: watched)
+    bad = Run.objects.create(
+        owner=people.alice, lab="drain", params={**DRAIN_PARAMS, "rule": "lifo"}, seed=0
+    )
+    assert execute_run.run(str(bad.id)) == "failed"
+    bad.refresh_from_db()
+    assert bad.error.startswith("The lab refused these parameters: rule: must be one of")
+    assert called == []
+
+
+def test_a_value_error_inside_a_runner_is_a_crash_not_refused_parameters(run, monkeypatch):
+    def buggy(params, seed, progress):
+        raise ValueError("math domain error")
+
+    monkeypatch.setattr("labs.runs.tasks.get_lab", lambda slug: replace(get_lab(slug), run=buggy))
+    assert execute_run.run(str(run.id)) == "failed"
+    error = Run.objects.get(pk=run.pk).error
+    assert error == "The lab crashed: ValueError: math domain error"
 
 
 def test_it_fails_a_run_of_an_unknown_lab(people):

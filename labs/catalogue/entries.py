@@ -1,6 +1,7 @@
-"""The one list of labs: slug → parameters, runner, charts and headline.
+"""The one list of labs: slug → runner, charts, and the words a student reads first.
 
-Adding a lab means adding one `Lab` entry here (and its runner and chart modules).
+Adding a lab means adding one `Lab.from_runner(...)` entry here (and its runner and chart
+modules); the runner module declares its params, figures, seed and kind once.
 The web forms, the `lab` management command and the Celery task all read this list.
 """
 
@@ -54,12 +55,6 @@ from labs.runners import retries_live as retries_live_runner
 from labs.runners import retry_storm as retry_storm_runner
 from labs.runners import timeouts as timeouts_runner
 from labs.runners import trapped_service as trapped_service_runner
-from labs.sim import RETRY_STORM_SEED
-from labs.sim.capstone import cost as capstone_cost
-from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
-
-# An experiment stops itself at 60 s of wall time; the margin covers start-up and cleanup.
-EXPERIMENT_TIME_LIMIT_S = 75
 
 
 def _burst_live_charts(result: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -73,7 +68,8 @@ def _burst_live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str,
 
 LABS: tuple[Lab, ...] = (
     # Lesson 07, in the lesson's order: speed, a busy spell, then delivering twice.
-    Lab(
+    Lab.from_runner(
+        fanout_runner,
         slug="fanout",
         unit="lesson-07",
         title="Fan-out time: how many workers for 5 million SMS?",
@@ -81,14 +77,10 @@ LABS: tuple[Lab, ...] = (
             "The request only puts jobs on a queue; the workers do the sending. Compare "
             "how long the work takes for several worker counts and speeds."
         ),
-        params=fanout_runner.PARAMS,
-        run=fanout_runner.run,
         charts=fanout_charts.build,
-        headline=fanout_runner.headline,
-        check=fanout_runner.check,
-        figures=fanout_runner.FIGURES,
     ),
-    Lab(
+    Lab.from_runner(
+        busy_minute_runner,
         slug="busy-minute",
         unit="lesson-07",
         title="A busy minute: the backlog builds, then clears",
@@ -96,11 +88,7 @@ LABS: tuple[Lab, ...] = (
             "Jobs arrive faster than the workers finish them for a while. Watch the queue "
             "grow during the busy spell and empty after it."
         ),
-        params=busy_minute_runner.PARAMS,
-        run=busy_minute_runner.run,
         charts=busy_minute_charts.build,
-        headline=busy_minute_runner.headline,
-        figures=busy_minute_runner.FIGURES,
     ),
     Lab(
         slug="at-least-once",
@@ -117,7 +105,8 @@ LABS: tuple[Lab, ...] = (
         check=delivery_runner.SMS.check,
         figures=delivery_runner.SMS_FIGURES,
     ),
-    Lab(
+    Lab.from_runner(
+        fanout_live_runner,
         slug="fanout-live",
         unit="lesson-07",
         title="On a real queue: fan-out time, and a worker that dies mid-job",
@@ -126,20 +115,12 @@ LABS: tuple[Lab, ...] = (
             "drain live, set the time beside N / (W × R), and kill a worker before it "
             "acknowledges: the job comes back and is delivered twice, but sent once."
         ),
-        params=fanout_live_runner.PARAMS,
-        run=fanout_live_runner.run,
         charts=fanout_live_charts.build,
-        headline=fanout_live_runner.headline,
-        check=fanout_live_runner.check,
-        kind="experiment",
-        keeps_dlq=True,
-        uses_seed=True,
-        time_limit_s=EXPERIMENT_TIME_LIMIT_S,
-        figures=fanout_live_runner.FIGURES,
         live=LiveView(QUEUE_NUMBERS, fanout_live_charts.live_chart),
     ),
     # Lesson 12.
-    Lab(
+    Lab.from_runner(
+        drain_runner,
         slug="drain",
         unit="lesson-12",
         title="Drain a burst: fixed workers or workers scaled on the backlog",
@@ -147,14 +128,10 @@ LABS: tuple[Lab, ...] = (
             "Jobs arrive second by second; each worker finishes a fixed number a second. "
             "Choose how many workers run and watch the backlog build and clear."
         ),
-        params=drain_runner.PARAMS,
-        run=drain_runner.run,
         charts=drain_charts.build,
-        headline=drain_runner.headline,
-        check=drain_runner.check,
-        figures=drain_runner.FIGURES,
     ),
-    Lab(
+    Lab.from_runner(
+        drain_compare_runner,
         slug="drain-compare",
         unit="lesson-12",
         title="Compare scaling rules side by side",
@@ -162,14 +139,10 @@ LABS: tuple[Lab, ...] = (
             "The same burst through several rules at once: fixed pools and pools scaled "
             "on the backlog. Which keeps the queue short, and which costs fewest workers?"
         ),
-        params=drain_compare_runner.PARAMS,
-        run=drain_compare_runner.run,
         charts=drain_compare_charts.build,
-        headline=drain_compare_runner.headline,
-        check=drain_compare_runner.check,
-        figures=drain_compare_runner.FIGURES,
     ),
-    Lab(
+    Lab.from_runner(
+        burst_live_runner,
         slug="burst-live",
         unit="lesson-12",
         title="On real queues: the burst, fixed workers against workers scaled on backlog",
@@ -178,14 +151,7 @@ LABS: tuple[Lab, ...] = (
             "One pool is fixed; a controller resizes the other from the real queue's depth. "
             "Watch both backlogs and the oldest message's age next to the simulation."
         ),
-        params=burst_live_runner.PARAMS,
-        run=burst_live_runner.run,
         charts=_burst_live_charts,
-        headline=burst_live_runner.headline,
-        check=burst_live_runner.check,
-        kind="experiment",
-        time_limit_s=EXPERIMENT_TIME_LIMIT_S,
-        figures=burst_live_runner.FIGURES,
         live=LiveView(
             (
                 LiveNumber("second", "Lesson second"),
@@ -206,7 +172,8 @@ LABS: tuple[Lab, ...] = (
         ),
     ),
     # Lesson 13, in the lesson's order.
-    Lab(
+    Lab.from_runner(
+        timeouts_runner,
         slug="timeouts",
         unit="lesson-13",
         title="Timeouts and Little's law: how many requests get stuck",
@@ -214,14 +181,10 @@ LABS: tuple[Lab, ...] = (
             "A stuck service holds every caller that waits for it. Count the stuck "
             "requests for different waits, and see what a timeout does to each call."
         ),
-        params=timeouts_runner.PARAMS,
-        run=timeouts_runner.run,
         charts=timeouts_charts.build,
-        headline=timeouts_runner.headline,
-        check=timeouts_runner.check,
-        figures=timeouts_runner.FIGURES,
     ),
-    Lab(
+    Lab.from_runner(
+        backoff_runner,
         slug="backoff",
         unit="lesson-13",
         title="Backoff: the wait before each retry, with and without jitter",
@@ -229,15 +192,10 @@ LABS: tuple[Lab, ...] = (
             "Each retry waits twice as long as the one before, up to a cap. Jitter adds a "
             "random part; compare the three kinds."
         ),
-        params=backoff_runner.PARAMS,
-        run=backoff_runner.run,
         charts=backoff_charts.build,
-        headline=backoff_runner.headline,
-        check=backoff_runner.check,
-        uses_seed=True,
-        figures=backoff_runner.FIGURES,
     ),
-    Lab(
+    Lab.from_runner(
+        retry_storm_runner,
         slug="retry-storm",
         unit="lesson-13",
         title="Retry storm: many clients retrying together",
@@ -245,16 +203,10 @@ LABS: tuple[Lab, ...] = (
             "Hundreds of clients fail at the same moment and retry. Count the retries "
             "that hit the service in each 10 ms slot, without jitter and with it."
         ),
-        params=retry_storm_runner.PARAMS,
-        run=retry_storm_runner.run,
         charts=retry_storm_charts.build,
-        headline=retry_storm_runner.headline,
-        check=retry_storm_runner.check,
-        uses_seed=True,
-        default_seed=RETRY_STORM_SEED,  # the lesson's 21 / 81 / 292 come out nearly exact
-        figures=retry_storm_runner.FIGURES,
     ),
-    Lab(
+    Lab.from_runner(
+        breaker_runner,
         slug="breaker",
         unit="lesson-13",
         title="Circuit breaker over a dependency that goes down",
@@ -263,14 +215,10 @@ LABS: tuple[Lab, ...] = (
             "dependency is down and see which calls wait, which fail fast and when "
             "service returns."
         ),
-        params=breaker_runner.PARAMS,
-        run=breaker_runner.run,
         charts=breaker_charts.build,
-        headline=breaker_runner.headline,
-        check=breaker_runner.check,
-        figures=breaker_runner.FIGURES,
     ),
-    Lab(
+    Lab.from_runner(
+        degradation_runner,
         slug="degradation",
         unit="lesson-13",
         title="Graceful degradation: an older page instead of an error",
@@ -278,12 +226,7 @@ LABS: tuple[Lab, ...] = (
             "While the grades service is down, show the last saved results page, marked "
             "with its age. Compare what parents see with and without this fallback."
         ),
-        params=degradation_runner.PARAMS,
-        run=degradation_runner.run,
         charts=degradation_charts.build,
-        headline=degradation_runner.headline,
-        check=degradation_runner.check,
-        figures=degradation_runner.FIGURES,
     ),
     Lab(
         slug="idempotent-charges",
@@ -300,7 +243,8 @@ LABS: tuple[Lab, ...] = (
         check=delivery_runner.PAYMENTS.check,
         figures=delivery_runner.PAYMENT_FIGURES,
     ),
-    Lab(
+    Lab.from_runner(
+        redrive_runner,
         slug="poison-messages",
         unit="lesson-13",
         title="Poison messages and maxReceiveCount",
@@ -308,14 +252,10 @@ LABS: tuple[Lab, ...] = (
             "Some messages fail every time. After maxReceiveCount receives the queue moves "
             "them to a dead-letter queue, so the workers go on with the rest."
         ),
-        params=redrive_runner.PARAMS,
-        run=redrive_runner.run,
         charts=redrive_charts.build,
-        headline=redrive_runner.headline,
-        check=redrive_runner.check,
-        figures=redrive_runner.FIGURES,
     ),
-    Lab(
+    Lab.from_runner(
+        availability_runner,
         slug="availability",
         unit="lesson-13",
         title="Availability: copies in parallel, a chain in series",
@@ -323,15 +263,11 @@ LABS: tuple[Lab, ...] = (
             "Copies in different buildings (AZs) raise availability; every service a "
             "request needs lowers it. Compare both, and a chain made of copies."
         ),
-        params=availability_runner.PARAMS,
-        run=availability_runner.run,
         charts=availability_charts.build,
-        headline=availability_runner.headline,
-        check=availability_runner.check,
-        figures=availability_runner.FIGURES,
     ),
     # Lesson 13 on a real queue: the same tools, measured.
-    Lab(
+    Lab.from_runner(
+        poison_live_runner,
         slug="poison-live",
         unit="lesson-13",
         title="On a real queue: poison messages reach the DLQ",
@@ -340,15 +276,7 @@ LABS: tuple[Lab, ...] = (
             "ones are parked in the dead-letter queue with their receive count and last "
             "error; afterwards, open the DLQ in the queue panel and redrive it."
         ),
-        params=poison_live_runner.PARAMS,
-        run=poison_live_runner.run,
         charts=poison_live_charts.build,
-        headline=poison_live_runner.headline,
-        check=poison_live_runner.check,
-        kind="experiment",
-        keeps_dlq=True,
-        time_limit_s=EXPERIMENT_TIME_LIMIT_S,
-        figures=poison_live_runner.FIGURES,
         live=LiveView(
             (
                 LiveNumber("max_receives", "maxReceiveCount now"),
@@ -358,7 +286,8 @@ LABS: tuple[Lab, ...] = (
             poison_live_charts.live_chart,
         ),  # fmt: skip
     ),
-    Lab(
+    Lab.from_runner(
+        retries_live_runner,
         slug="retries-live",
         unit="lesson-13",
         title="On a real queue: retries with backoff and jitter against a flaky service",
@@ -367,21 +296,13 @@ LABS: tuple[Lab, ...] = (
             "each call with exponential backoff and full jitter (tenacity). Count which try "
             "worked, and check that no fee is charged twice."
         ),
-        params=retries_live_runner.PARAMS,
-        run=retries_live_runner.run,
         charts=retries_live_charts.build,
-        headline=retries_live_runner.headline,
-        check=retries_live_runner.check,
-        kind="experiment",
-        keeps_dlq=True,
-        uses_seed=True,
-        time_limit_s=EXPERIMENT_TIME_LIMIT_S,
-        figures=retries_live_runner.FIGURES,
         live=LiveView(
             (*QUEUE_NUMBERS, LiveNumber("receives", "Receives")), retries_live_charts.live_chart
         ),
     ),
-    Lab(
+    Lab.from_runner(
+        breaker_live_runner,
         slug="breaker-live",
         unit="lesson-13",
         title="On a real queue: one circuit breaker shared by all workers",
@@ -390,22 +311,15 @@ LABS: tuple[Lab, ...] = (
             "service keep failing it opens for all of them at once. Watch its real state "
             "change through an outage."
         ),
-        params=breaker_live_runner.PARAMS,
-        run=breaker_live_runner.run,
         charts=breaker_live_charts.build,
-        headline=breaker_live_runner.headline,
-        check=breaker_live_runner.check,
-        kind="experiment",
-        keeps_dlq=True,
-        time_limit_s=EXPERIMENT_TIME_LIMIT_S,
-        figures=breaker_live_runner.FIGURES,
         live=LiveView(
             (LiveNumber("breaker_state", "Breaker"), *QUEUE_NUMBERS),
             breaker_live_charts.live_chart,
         ),
     ),
     # Assignment 05: the trap and its way out, the map of what traps it, two follow-ups.
-    Lab(
+    Lab.from_runner(
+        trapped_service_runner,
         slug="trapped-service",
         unit="assignment-05",
         title="The service that will not recover",
@@ -414,20 +328,12 @@ LABS: tuple[Lab, ...] = (
             "queue stays full. Reproduce the trap, then switch on recovery controls from "
             "recover_at_s and watch it drain without losing a payment."
         ),
-        params=trapped_service_runner.PARAMS,
-        run=trapped_service_runner.run,
         charts=trapped_service_charts.build,
-        headline=trapped_service_runner.headline,
-        check=trapped_service_runner.check,
-        cost=capstone_cost.trapped_cost,
-        uses_seed=True,
-        default_seed=CAPSTONE_SEED,  # the seed the assignment's figures come from
-        time_limit_s=60,
         before_after=True,
         links=capstone_links.run_links,
-        figures=trapped_service_runner.FIGURES,
     ),
-    Lab(
+    Lab.from_runner(
+        phase_map_runner,
         slug="phase-map",
         unit="assignment-05",
         title="Phase map: which spikes trap the service?",
@@ -436,18 +342,10 @@ LABS: tuple[Lab, ...] = (
             "Green cells recovered by themselves, red ones stayed trapped: the border is "
             "the service's hidden capacity."
         ),
-        params=phase_map_runner.PARAMS,
-        run=phase_map_runner.run,
         charts=phase_map_charts.build,
-        headline=phase_map_runner.headline,
-        check=phase_map_runner.check,
-        cost=capstone_cost.phase_map_cost,
-        uses_seed=True,
-        default_seed=CAPSTONE_SEED,
-        time_limit_s=60,  # up to 400 runs of the service
-        figures=phase_map_runner.FIGURES,
     ),
-    Lab(
+    Lab.from_runner(
+        cold_cache_runner,
         slug="cold-cache",
         unit="assignment-05",
         title="Follow-up 1: the cache restarts cold",
@@ -456,17 +354,10 @@ LABS: tuple[Lab, ...] = (
             "100 a second. Shared fetches, a budget, stale copies and fast 429s keep the "
             "origin safe: count where every read went."
         ),
-        params=cold_cache_runner.PARAMS,
-        run=cold_cache_runner.run,
         charts=cold_cache_charts.build,
-        headline=cold_cache_runner.headline,
-        check=cold_cache_runner.check,
-        cost=capstone_cost.cold_cache_cost,
-        uses_seed=True,
-        default_seed=CAPSTONE_SEED,
-        figures=cold_cache_runner.FIGURES,
     ),
-    Lab(
+    Lab.from_runner(
+        job_cost_runner,
         slug="job-cost",
         unit="assignment-05",
         title="Follow-up 2: when some jobs cost 100 times more",
@@ -474,15 +365,7 @@ LABS: tuple[Lab, ...] = (
             "For 30 seconds many more jobs are expensive. Estimate the drain by counting "
             "jobs, then by counting work units, and find the oldest expensive job."
         ),
-        params=job_cost_runner.PARAMS,
-        run=job_cost_runner.run,
         charts=job_cost_charts.build,
-        headline=job_cost_runner.headline,
-        check=job_cost_runner.check,
-        cost=capstone_cost.job_cost_cost,
-        uses_seed=True,
-        default_seed=CAPSTONE_SEED,
-        figures=job_cost_runner.FIGURES,
     ),
 )
 

@@ -34,7 +34,3 @@ class Figure:
         if self.kind == "float":
             return isinstance(value, int | float) and not isinstance(value, bool)
         return isinstance(value, str)
-
-    @property
-    def is_number(self) -> bool:
-        return self.kind in ("int", "float")

@@ -13,9 +13,12 @@ from typing import Any, Literal
 from labs.catalogue.figures import Figure
 from labs.catalogue.live import LiveView
 from labs.catalogue.params import Param
+from labs.experiments.limits import MAX_WALL_S
 from labs.runs.progress import Progress
 
 Result = dict[str, Any]
+# An experiment stops itself at MAX_WALL_S of wall time; the margin covers start-up and cleanup.
+EXPERIMENT_TIME_LIMIT_S = int(MAX_WALL_S) + 15
 Runner = Callable[[Mapping[str, Any], int, Progress], Result]
 
 
@@ -48,6 +51,37 @@ class Lab:
     # An upper bound on a run's worker time from its params (`labs.sim.capstone.cost.Cost`):
     # over the budget the form refuses; above `LAB_HEAVY_FROM_S` the run goes to the heavy queue.
     cost: Callable[[Mapping[str, Any]], Any] | None = None
+
+    @classmethod
+    def from_runner(cls, runner: Any, **entry: Any) -> Lab:
+        """A lab whose runner module says how it runs; `entry` gives the rest.
+
+        The runner module declares, once, what belongs to it: `PARAMS`, `run`, `headline`,
+        `FIGURES`, and optionally `check`, `KIND` ("experiment" for the real-Redis labs),
+        `USES_SEED`, `DEFAULT_SEED`, `KEEPS_DLQ`, `cost` and `TIME_LIMIT_S` (an experiment's default
+        is `EXPERIMENT_TIME_LIMIT_S`). The entry names the slug, unit, title, intro, charts
+        and what the page adds (`live`, `before_after`, `links`).
+        """
+        kind = getattr(runner, "KIND", "sim")
+        declared: dict[str, Any] = {
+            "params": runner.PARAMS,
+            "run": runner.run,
+            "headline": runner.headline,
+            "figures": runner.FIGURES,
+            "check": getattr(runner, "check", None),
+            "kind": kind,
+            "uses_seed": getattr(runner, "USES_SEED", False),
+            "default_seed": getattr(runner, "DEFAULT_SEED", 1),
+            "keeps_dlq": getattr(runner, "KEEPS_DLQ", False),
+            "cost": getattr(runner, "cost", None),
+            "time_limit_s": getattr(
+                runner, "TIME_LIMIT_S", EXPERIMENT_TIME_LIMIT_S if kind == "experiment" else 30
+            ),
+        }
+        twice = declared.keys() & entry.keys()
+        if twice:
+            raise TypeError(f"{runner.__name__} declares {', '.join(sorted(twice))} already")
+        return cls(**declared, **entry)
 
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}

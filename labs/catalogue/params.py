@@ -56,6 +56,31 @@ class Param:
             out["unit"] = self.unit
         return out
 
+    def refusal(self, value: Any) -> str | None:
+        """Why `value` (as a run saves it) is not one this param takes, or None if it is.
+
+        The form refuses such values before any run exists; a run reaching a worker with
+        one (saved another way, or from an older version of the lab) is refused with this.
+        """
+        if self.kind == "bool":
+            return None if isinstance(value, bool) else "must be true or false"
+        if self.kind == "choice":
+            ok = value in {v for v, _ in self.choices}
+            return None if ok else f"must be {self.bounds_text()}"
+        if self.kind.endswith("_list"):
+            if not isinstance(value, list | tuple) or not 1 <= len(value) <= (self.max_items or 0):
+                return f"must be {self.bounds_text()}"
+            values = list(value)
+        else:
+            values = [value]
+        whole = self.kind.startswith("int")
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, int | float) or (whole and v != int(v)):
+                return f"must be {self.bounds_text()}"
+            if (self.min is not None and v < self.min) or (self.max is not None and v > self.max):
+                return f"must be {self.bounds_text()}, got {_num(v)}"
+        return None
+
     def bounds_text(self) -> str:
         """The bounds in words, for help text and `lab list`."""
         if self.kind == "choice":

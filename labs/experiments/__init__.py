@@ -3,16 +3,18 @@
 `RedisQueue` gives SQS's rules (visibility timeout, receive count, dead-letter queue,
 redrive, retention) on one Redis stream; `WorkerPool` runs consumer threads with injected
 faults; `Sampler` and `queue_panel` read the live queue. The lab entry points (`fanout`,
-`burst`, `poison`, `flaky`, `outage`, `failure`) each take plain parameters, a seed, an
-optional `on_sample(sample)` and `should_stop()`, and return the lab result dict
-`{"summary", "series", "tables"}`. Every run owns a key namespace that it deletes at the end:
-a random one, or the `namespace` passed in (so a supervisor can find and delete the keys of
-a run whose process was killed). Those with a dead-letter queue take `keep_dlq`: a namespace
-the DLQ is copied into just before the cleanup, so it can still be inspected and redriven.
+`burst`, `poison`, `flaky`, `outage`, `failure`) each take plain parameters, a seed and
+a `context` (`ExperimentContext`: live samples, stop, server, namespace, where to keep the
+DLQ; default `LOCAL`), and return the lab result dict `{"summary", "series", "tables"}`.
+Every run owns a key namespace that it deletes at the end: a random one, or the context's
+`namespace` (so a supervisor can find and delete the keys of a run whose process was
+killed). Those with a dead-letter queue copy it into the context's `keep_dlq` namespace just
+before the cleanup, so it can still be inspected and redriven.
 """
 
 from labs.experiments.breaker import RedisBreakerStorage, shared_breaker
 from labs.experiments.burst import LESSON_12_ARRIVALS, burst
+from labs.experiments.context import LOCAL, ExperimentContext
 from labs.experiments.dlq import (
     RedriveReport,
     copy_dead_letters,
@@ -35,6 +37,8 @@ from labs.experiments.retries import FullJitter, retrying
 from labs.experiments.workers import WorkerPool
 
 __all__ = [
+    "LOCAL",
+    "ExperimentContext",
     "LESSON_12_ARRIVALS",
     "CrashAt",
     "CrashPlan",

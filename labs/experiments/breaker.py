@@ -91,7 +91,6 @@ class RedisBreakerStorage(pybreaker.CircuitBreakerStorage):
         self._set_state = r.register_script(_SET_STATE)
         self._incr = r.register_script(_INCR)
         self._set_opened = r.register_script(_SET_OPENED)
-        self._initial = state
         self._init(
             keys=[self._state_key, self._fails_key, self._successes_key],
             args=[state, namespace.ttl_ms],

@@ -14,10 +14,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from labs.experiments.harness import Run, ShouldStop, finish
+from labs.experiments.context import LOCAL, ExperimentContext
+from labs.experiments.harness import finish
 from labs.experiments.limits import MAX_MESSAGES, MAX_WORKERS, check_float, check_int
-from labs.experiments.metrics import OnSample, Sampler
-from labs.experiments.namespace import Namespace
+from labs.experiments.metrics import Sampler
 from labs.experiments.queue import QueueStats, RedisQueue
 from labs.experiments.workers import WorkerPool
 from labs.sim.drain import drain, drain_summary, fixed, per_backlog
@@ -40,12 +40,8 @@ def burst(
     lesson_second_s: float = 0.2,
     extra_seconds: int = 2,
     batch: int = 20,
-    sample_interval_s: float | None = None,
     seed: int = 0,
-    on_sample: OnSample | None = None,
-    should_stop: ShouldStop | None = None,
-    redis_url: str | None = None,
-    namespace: Namespace | None = None,
+    context: ExperimentContext = LOCAL,
 ) -> dict[str, Any]:
     """Play `arrivals` (jobs per lesson second) into a fixed pool and a backlog-scaled pool.
 
@@ -79,7 +75,7 @@ def burst(
     check_int("max_workers", max_workers, 0, MAX_WORKERS)
     check_int("min_workers", min_workers, 0, max_workers)
     check_int("batch", batch, 1, 200)
-    interval_s = sample_interval_s or max(0.02, lesson_second_s / 4)
+    interval_s = context.interval_s(max(0.02, lesson_second_s / 4))
 
     played = arrivals + [0] * extra_seconds
     rules = {
@@ -88,7 +84,7 @@ def burst(
     }
     rate_per_s = per_worker / lesson_second_s
 
-    with Run(seed=seed, url=redis_url, should_stop=should_stop, namespace=namespace) as run:
+    with context.run(seed) as run:
         queues = {
             p: RedisQueue(run.redis, run.ns.child(p), visibility_timeout_s=30.0) for p in POLICIES
         }
@@ -102,7 +98,7 @@ def burst(
                     # Capacity is per lesson second, as in the model: a worker delayed by a
                     # busy CPU may make up that time within a quarter of a lesson second.
                     pace_slack_s=lesson_second_s / 4,
-                    url=redis_url,
+                    url=context.redis_url,
                     name=f"{p}-w",
                 )
             )
@@ -130,7 +126,7 @@ def burst(
                 }
             return sample
 
-        sampler = run.own(Sampler(read, interval_s=interval_s, on_sample=on_sample))
+        sampler = run.own(Sampler(read, interval_s=interval_s, on_sample=context.on_sample))
         for pool in pools.values():
             pool.start()
         sampler.start(t0=start)

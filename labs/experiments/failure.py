@@ -7,11 +7,11 @@ is the breaker's, the most time-shaped of the three; the others' are kept in `ta
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from labs.experiments.context import LOCAL, ExperimentContext
 from labs.experiments.flaky import flaky
-from labs.experiments.harness import ShouldStop
-from labs.experiments.metrics import OnSample
 from labs.experiments.outage import outage
 from labs.experiments.poison import poison
 
@@ -22,14 +22,14 @@ def failure(
     poison_params: dict[str, Any] | None = None,
     retry_params: dict[str, Any] | None = None,
     breaker_params: dict[str, Any] | None = None,
-    on_sample: OnSample | None = None,
-    should_stop: ShouldStop | None = None,
-    redis_url: str | None = None,
+    context: ExperimentContext = LOCAL,
 ) -> dict[str, Any]:
     """Run `poison`, `flaky` and `outage` with their defaults, or the params given for each.
 
     Each part keeps its own bounds and its own 60 s cap; the defaults take about 10 s in all.
-    A part is skipped once `should_stop()` is true.
+    A part is skipped once `context.should_stop()` is true. Each part gets the context's
+    samples (tagged with the part's name), stop and server, in a namespace of its own;
+    nothing is kept.
     """
     parts = (
         ("poison", poison, poison_params),
@@ -40,21 +40,16 @@ def failure(
     tables: dict[str, Any] = {}
     series: dict[str, list[Any]] = {"t_s": []}
     for name, experiment, params in parts:
-        if should_stop is not None and should_stop():
+        if context.should_stop is not None and context.should_stop():
             summary["stopped_early"] = True
             break
 
         def tag(sample: dict[str, Any], name: str = name) -> None:
-            if on_sample is not None:
-                on_sample({"part": name} | sample)
+            if context.on_sample is not None:
+                context.on_sample({"part": name} | sample)
 
-        result = experiment(
-            **(params or {}),
-            seed=seed,
-            on_sample=tag,
-            should_stop=should_stop,
-            redis_url=redis_url,
-        )
+        part = replace(context, on_sample=tag, namespace=None, keep_dlq=None)
+        result = experiment(**(params or {}), seed=seed, context=part)
         summary |= {f"{name}_{k}": v for k, v in result["summary"].items() if k != "seed"}
         tables[name] = result["tables"]
         if name == "breaker":

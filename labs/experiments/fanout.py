@@ -13,13 +13,13 @@ import random
 import time
 from typing import Any
 
+from labs.experiments.context import LOCAL, ExperimentContext
 from labs.experiments.dlq import keep_dead_letters
 from labs.experiments.effects import Effects
 from labs.experiments.faults import CRASH_POINTS, CrashPlan, StandInService
-from labs.experiments.harness import Run, ShouldStop, finish
+from labs.experiments.harness import finish
 from labs.experiments.limits import MAX_WORKERS, check_float, check_int
-from labs.experiments.metrics import OnSample, Sampler, queue_reader
-from labs.experiments.namespace import Namespace
+from labs.experiments.metrics import Sampler, queue_reader
 from labs.experiments.queue import Message, RedisQueue
 from labs.experiments.workers import Handle, WorkerContext, WorkerPool
 
@@ -37,13 +37,8 @@ def fanout(
     crash_point: str = "after_effect",
     visibility_timeout_s: float = 1.0,
     idempotent: bool = True,
-    sample_interval_s: float = 0.1,
     seed: int = 0,
-    on_sample: OnSample | None = None,
-    should_stop: ShouldStop | None = None,
-    redis_url: str | None = None,
-    namespace: Namespace | None = None,
-    keep_dlq: Namespace | None = None,
+    context: ExperimentContext = LOCAL,
 ) -> dict[str, Any]:
     """Send `jobs` SMS jobs through a real queue to `workers` threads; time it against the formula.
 
@@ -65,13 +60,12 @@ def fanout(
     if crash_point not in CRASH_POINTS:
         raise ValueError(f"crash_point must be one of {CRASH_POINTS}, got {crash_point!r}")
     check_float("visibility_timeout_s", visibility_timeout_s, 0.05, 10.0)
-    check_float("sample_interval_s", sample_interval_s, 0.02, 5.0)
 
     rng = random.Random(seed)
     plan = CrashPlan.random(rng, jobs, crashes, crash_point)
     provider = StandInService(latency_s=1.0 / rate_per_worker, seed=seed)
 
-    with Run(seed=seed, url=redis_url, should_stop=should_stop, namespace=namespace) as run:
+    with context.run(seed) as run:
         queue = RedisQueue(
             run.redis, run.ns, visibility_timeout_s=visibility_timeout_s, max_receives=10
         )
@@ -87,7 +81,7 @@ def fanout(
             return handle
 
         pool = run.own(
-            WorkerPool(queue, make_handler, workers=workers, crash_plan=plan, url=redis_url)
+            WorkerPool(queue, make_handler, workers=workers, crash_plan=plan, url=context.redis_url)
         )
         # The request's whole job: one write that fans out into N jobs, then answer.
         queue.send_many((f"sms-{i}", f"notice 42 -> parent {i}") for i in range(jobs))
@@ -99,7 +93,9 @@ def fanout(
             return read() | {"expected_done": min(jobs, int(workers * rate_per_worker * t_s))}
 
         sampler = run.own(
-            Sampler(read_with_formula, interval_s=sample_interval_s, on_sample=on_sample)
+            Sampler(
+                read_with_formula, interval_s=context.interval_s(0.1), on_sample=context.on_sample
+            )
         )
         sampler.start(t0=start)
         pool.start()
@@ -107,8 +103,8 @@ def fanout(
         measured_s = time.monotonic() - start
         pool.stop()
         sampler.stop()
-        if keep_dlq is not None:
-            keep_dead_letters(queue, keep_dlq)
+        if context.keep_dlq is not None:
+            keep_dead_letters(queue, context.keep_dlq)
 
         stats = queue.stats()
         totals = effects.totals()

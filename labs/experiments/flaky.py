@@ -17,13 +17,13 @@ import random
 import threading
 from typing import Any
 
+from labs.experiments.context import LOCAL, ExperimentContext
 from labs.experiments.dlq import keep_dead_letters
 from labs.experiments.effects import Effects
 from labs.experiments.faults import ServiceError, StandInService
-from labs.experiments.harness import Run, ShouldStop, finish
+from labs.experiments.harness import finish
 from labs.experiments.limits import MAX_WORKERS, check_float, check_int
-from labs.experiments.metrics import OnSample, Sampler, queue_reader
-from labs.experiments.namespace import Namespace
+from labs.experiments.metrics import Sampler, queue_reader
 from labs.experiments.queue import Message, RedisQueue
 from labs.experiments.retries import backoff_ceiling_s, retrying
 from labs.experiments.workers import Handle, WorkerContext, WorkerPool
@@ -42,13 +42,8 @@ def flaky(
     latency_s: float = 0.002,
     visibility_timeout_s: float = 1.0,
     max_receives: int = 3,
-    sample_interval_s: float = 0.1,
     seed: int = 0,
-    on_sample: OnSample | None = None,
-    should_stop: ShouldStop | None = None,
-    redis_url: str | None = None,
-    namespace: Namespace | None = None,
-    keep_dlq: Namespace | None = None,
+    context: ExperimentContext = LOCAL,
 ) -> dict[str, Any]:
     """Charge `messages` fees through a service failing with probability `fail_p`, with retries.
 
@@ -64,14 +59,13 @@ def flaky(
     check_float("latency_s", latency_s, 0.0, 0.5)
     check_float("visibility_timeout_s", visibility_timeout_s, 0.05, 10.0)
     check_int("max_receives", max_receives, 1, 20)
-    check_float("sample_interval_s", sample_interval_s, 0.02, 5.0)
 
     service = StandInService(latency_s=latency_s, fail_p=fail_p, seed=seed)
     lock = threading.Lock()
     waits: list[float] = []
     first_ok_at: dict[int, int] = {}  # attempt number -> receives that succeeded on it
 
-    with Run(seed=seed, url=redis_url, should_stop=should_stop, namespace=namespace) as run:
+    with context.run(seed) as run:
         queue = RedisQueue(
             run.redis,
             run.ns,
@@ -108,17 +102,21 @@ def flaky(
             return handle
 
         sampler = run.own(
-            Sampler(queue_reader(queue, charged), interval_s=sample_interval_s, on_sample=on_sample)
+            Sampler(
+                queue_reader(queue, charged),
+                interval_s=context.interval_s(0.1),
+                on_sample=context.on_sample,
+            )
         )
-        pool = run.own(WorkerPool(queue, make_handler, workers=workers, url=redis_url))
+        pool = run.own(WorkerPool(queue, make_handler, workers=workers, url=context.redis_url))
         queue.send_many((f"pay-{i}", f"fee {i}") for i in range(messages))
         sampler.start()
         pool.start()
         run.wait_until(lambda: queue.stats().settled >= messages, run.max_wall_s)
         pool.stop()
         sampler.stop()
-        if keep_dlq is not None:
-            keep_dead_letters(queue, keep_dlq)
+        if context.keep_dlq is not None:
+            keep_dead_letters(queue, context.keep_dlq)
 
         stats = queue.stats()
         totals = charged.totals()

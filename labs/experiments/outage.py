@@ -17,13 +17,13 @@ from typing import Any
 import pybreaker
 
 from labs.experiments.breaker import RedisBreakerStorage, shared_breaker
+from labs.experiments.context import LOCAL, ExperimentContext
 from labs.experiments.dlq import keep_dead_letters
 from labs.experiments.effects import Effects
 from labs.experiments.faults import StandInService
-from labs.experiments.harness import Run, ShouldStop, finish
+from labs.experiments.harness import finish
 from labs.experiments.limits import MAX_WORKERS, check_float, check_int
-from labs.experiments.metrics import OnSample, Sampler, queue_reader
-from labs.experiments.namespace import Namespace
+from labs.experiments.metrics import Sampler, queue_reader
 from labs.experiments.queue import Message, RedisQueue
 from labs.experiments.workers import Handle, WorkerContext, WorkerPool
 
@@ -48,13 +48,8 @@ def outage(
     latency_s: float = 0.005,
     visibility_timeout_s: float = 0.5,
     max_receives: int = 50,
-    sample_interval_s: float = 0.05,
     seed: int = 0,
-    on_sample: OnSample | None = None,
-    should_stop: ShouldStop | None = None,
-    redis_url: str | None = None,
-    namespace: Namespace | None = None,
-    keep_dlq: Namespace | None = None,
+    context: ExperimentContext = LOCAL,
 ) -> dict[str, Any]:
     """Send payments at `arrival_rate_per_s` through a shared breaker to a service down a while.
 
@@ -76,14 +71,13 @@ def outage(
     check_float("latency_s", latency_s, 0.0, 0.5)
     check_float("visibility_timeout_s", visibility_timeout_s, 0.05, 10.0)
     check_int("max_receives", max_receives, 1, 100)
-    check_float("sample_interval_s", sample_interval_s, 0.02, 5.0)
 
     down_until_s = down_from_s + down_for_s
     service = StandInService(latency_s=latency_s, down=(down_from_s, down_until_s), seed=seed)
     lock = threading.Lock()
     fast_fails = [0]
 
-    with Run(seed=seed, url=redis_url, should_stop=should_stop, namespace=namespace) as run:
+    with context.run(seed) as run:
         queue = RedisQueue(
             run.redis, run.ns, visibility_timeout_s=visibility_timeout_s, max_receives=max_receives
         )
@@ -126,9 +120,11 @@ def outage(
             }
 
         sampler = run.own(
-            Sampler(read_with_breaker, interval_s=sample_interval_s, on_sample=on_sample)
+            Sampler(
+                read_with_breaker, interval_s=context.interval_s(0.05), on_sample=context.on_sample
+            )
         )
-        pool = run.own(WorkerPool(queue, make_handler, workers=workers, url=redis_url))
+        pool = run.own(WorkerPool(queue, make_handler, workers=workers, url=context.redis_url))
         service.start()
         wall0 = time.time()
         sampler.start(t0=service.started_at)
@@ -144,8 +140,8 @@ def outage(
         run.wait_until(lambda: queue.stats().settled >= sent, run.max_wall_s)
         pool.stop()
         sampler.stop()
-        if keep_dlq is not None:
-            keep_dead_letters(queue, keep_dlq)
+        if context.keep_dlq is not None:
+            keep_dead_letters(queue, context.keep_dlq)
 
         stats = queue.stats()
         totals = charged.totals()

@@ -14,13 +14,13 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from labs.experiments.context import LOCAL, ExperimentContext
 from labs.experiments.dlq import keep_dead_letters, redrive_all
 from labs.experiments.effects import Effects
 from labs.experiments.faults import Poison
-from labs.experiments.harness import Run, ShouldStop, finish
+from labs.experiments.harness import Run, finish
 from labs.experiments.limits import MAX_WORKERS, check_float, check_int
-from labs.experiments.metrics import OnSample, Sampler, queue_reader
-from labs.experiments.namespace import Namespace
+from labs.experiments.metrics import Sampler, queue_reader
 from labs.experiments.queue import Message, RedisQueue
 from labs.experiments.workers import Handle, WorkerContext, WorkerPool
 
@@ -35,13 +35,8 @@ def poison(
     workers: int = 2,
     visibility_timeout_s: float = 0.3,
     redrive_rate_per_s: float = 5.0,
-    sample_interval_s: float = 0.05,
     seed: int = 0,
-    on_sample: OnSample | None = None,
-    should_stop: ShouldStop | None = None,
-    redis_url: str | None = None,
-    namespace: Namespace | None = None,
-    keep_dlq: Namespace | None = None,
+    context: ExperimentContext = LOCAL,
 ) -> dict[str, Any]:
     """Run `messages` PDF jobs, of which `poison_ids` always fail, once per max_receives value.
 
@@ -64,12 +59,11 @@ def poison(
     check_float("visibility_timeout_s", visibility_timeout_s, 0.05, 5.0)
     if redrive_rate_per_s:
         check_float("redrive_rate_per_s", redrive_rate_per_s, 0.1, 1000.0)
-    check_float("sample_interval_s", sample_interval_s, 0.02, 5.0)
 
     ids = [f"pdf-{i}" for i in range(messages)]
     bad = Poison(ids[i] for i in poison_ids)
 
-    with Run(seed=seed, url=redis_url, should_stop=should_stop, namespace=namespace) as run:
+    with context.run(seed) as run:
         rows: list[dict[str, Any]] = []
         samples: list[dict[str, Any]] = []
         summary: dict[str, Any] = {"messages": messages, "poison": len(poison_ids)}
@@ -96,8 +90,10 @@ def poison(
             def tagged(read: Any = read, mr: int = mr) -> dict[str, Any]:
                 return {"max_receives": mr} | read()
 
-            sampler = run.own(Sampler(tagged, interval_s=sample_interval_s, on_sample=on_sample))
-            pool = run.own(WorkerPool(queue, make_handler, workers=workers, url=redis_url))
+            sampler = run.own(
+                Sampler(tagged, interval_s=context.interval_s(0.05), on_sample=context.on_sample)
+            )
+            pool = run.own(WorkerPool(queue, make_handler, workers=workers, url=context.redis_url))
             queue.send_many((i, f"certificate {i}") for i in ids)
             sampler.start(t0=run.t0)
             pool.start()
@@ -130,9 +126,9 @@ def poison(
             }
 
         redrive = _redrive_after_fix(
-            run, rows, max_receives, redrive_rate_per_s, workers, redis_url
+            run, rows, max_receives, redrive_rate_per_s, workers, context.redis_url
         )
-        if keep_dlq is not None and rows:
+        if context.keep_dlq is not None and rows:
             # The last count's DLQ, after any redrive: what an operator would find parked.
             last = rows[-1]["max_receives"]
             keep_dead_letters(
@@ -143,7 +139,7 @@ def poison(
                     max_receives=last,
                     create=False,
                 ),
-                keep_dlq,
+                context.keep_dlq,
             )
         summary |= redrive | run.footer()
         keys = ["t_s", "max_receives", "visible", "in_flight", "done", "dlq_depth", "receives"]

@@ -17,7 +17,7 @@ receive count, so the queue only adds the rules on top (see docs/queue-design.md
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import redis
 
@@ -313,10 +313,6 @@ class QueueStats:
     def backlog(self) -> int:
         """Messages in the queue and not done: waiting plus in flight."""
         return self.visible + self.in_flight
-
-    def as_dict(self) -> dict[str, int | float | None]:
-        """The reading as plain JSON-ready values."""
-        return asdict(self) | {"backlog": self.backlog}
 
 
 class RedisQueue:

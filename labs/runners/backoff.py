@@ -12,6 +12,9 @@ from labs.runs.progress import Progress
 from labs.sim import JITTERS, backoff_schedule
 from labs.text import num
 
+# How the catalogue runs this lab (read by `Lab.from_runner`).
+USES_SEED = True
+
 PARAMS = (
     Param(
         "attempts",

@@ -10,11 +10,15 @@ from labs.catalogue.live import QUEUE_KEYS
 from labs.catalogue.params import Param
 from labs.experiments import outage
 from labs.runners.common import table
-from labs.runners.experiment import FOOTER_FIGURES, experiment_kwargs, run_footer
+from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer
 from labs.runs.progress import Progress
 from labs.text import num
 
 MAX_SENDING_S = 30.0
+
+# How the catalogue runs this lab (read by `Lab.from_runner`).
+KIND = "experiment"
+KEEPS_DLQ = True
 
 PARAMS = (
     Param(
@@ -93,7 +97,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         visibility_timeout_s=params["visibility_timeout_s"],
         max_receives=params["max_receives"],
         seed=seed,
-        **experiment_kwargs(progress, LIVE_KEYS, keep=True),
+        context=experiment_context(progress, LIVE_KEYS, keep=KEEPS_DLQ),
     )
     s = result["summary"]
     timeline = result["tables"]["breaker_timeline"]

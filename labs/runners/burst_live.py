@@ -9,7 +9,7 @@ from labs.catalogue.figures import Figure
 from labs.catalogue.params import Param
 from labs.experiments import LESSON_12_ARRIVALS, burst
 from labs.runners.common import table
-from labs.runners.experiment import FOOTER_FIGURES, experiment_kwargs, run_footer
+from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer
 from labs.runs.progress import Progress
 from labs.sim import drain, fixed, per_backlog
 from labs.text import num
@@ -20,6 +20,9 @@ MAX_MESSAGES = 10_000  # per queue; both queues get them all
 MAX_WORKER_RATE_PER_S = 2000.0  # jobs a worker thread does per second of real time
 MAX_TOTAL_RATE_PER_S = 10_000.0  # all workers of both pools: what one Redis takes with room
 POLICIES = ("fixed", "scaled")
+
+# How the catalogue runs this lab (read by `Lab.from_runner`).
+KIND = "experiment"
 
 PARAMS = (
     Param(
@@ -110,7 +113,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         extra_seconds=EXTRA_SECONDS,
         seed=seed,
         # Sampled every quarter of a lesson second (the library's choice); no DLQ to keep.
-        **experiment_kwargs(progress, LIVE_KEYS, keep=False, sample_interval_s=None),
+        context=experiment_context(progress, LIVE_KEYS, keep=False, sample_interval_s=None),
     )
     s = result["summary"]
     rows = result["tables"]["per_second"]

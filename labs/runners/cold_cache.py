@@ -10,8 +10,14 @@ from labs.catalogue.params import params_from_specs
 from labs.runners.common import model_errors, table
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, cold_cache
+from labs.sim.capstone import cost as capstone_cost
 from labs.sim.capstone.cold_cache import ColdCacheParams
+from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 from labs.text import listed, num
+
+# How the catalogue runs this lab (read by `Lab.from_runner`).
+USES_SEED = True
+DEFAULT_SEED = CAPSTONE_SEED
 
 LAYOUT = (
     (
@@ -165,3 +171,7 @@ FIGURES = (
     Figure("hit_share", "Share of hits", "float"),
     Figure("timed_out_share", "Share timed out", "float"),
 )
+
+
+# The bound on a run's worker time, checked against the budget before it is queued.
+cost = capstone_cost.cold_cache_cost

@@ -13,8 +13,6 @@ from labs.runs.progress import Progress
 from labs.sim import drain, drain_summary, fixed, per_backlog
 from labs.text import num
 
-MAX_RULES = 8
-
 PARAMS = (
     *WORKLOAD_PARAMS,
     Param(

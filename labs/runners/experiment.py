@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from labs.catalogue.figures import Figure
+from labs.experiments.context import ExperimentContext
 from labs.experiments.metrics import OnSample
 from labs.experiments.namespace import kept_namespace, run_namespace
 from labs.runs.progress import Progress
@@ -35,29 +36,30 @@ def live_sampler(progress: Progress, keys: Iterable[str]) -> OnSample:
     return on_sample
 
 
-def experiment_kwargs(
+def experiment_context(
     progress: Progress,
     keys: Iterable[str],
     *,
     keep: bool,
     sample_interval_s: float | None = SAMPLE_INTERVAL_S,
-) -> dict[str, Any]:
-    """The keywords an experiment takes from the site: live samples, stop, namespaces.
+) -> ExperimentContext:
+    """What an experiment takes from the site: live samples, stop, the run's namespaces.
 
     `keep`: copy the run's DLQ for the queue panel. `sample_interval_s` None leaves the
     interval to the experiment.
     """
-    kwargs: dict[str, Any] = {
-        "on_sample": live_sampler(progress, keys),
-        "should_stop": progress.should_stop,
-    }
-    if sample_interval_s is not None:
-        kwargs["sample_interval_s"] = sample_interval_s
+    namespace = keep_dlq = None
     if progress.run_key:
-        kwargs["namespace"] = run_namespace(progress.run_key)
+        namespace = run_namespace(progress.run_key)
         if keep:
-            kwargs["keep_dlq"] = kept_namespace(progress.run_key)
-    return kwargs
+            keep_dlq = kept_namespace(progress.run_key)
+    return ExperimentContext(
+        on_sample=live_sampler(progress, keys),
+        should_stop=progress.should_stop,
+        sample_interval_s=sample_interval_s,
+        namespace=namespace,
+        keep_dlq=keep_dlq,
+    )
 
 
 # The figures every experiment reports about the run itself, last in its summary.

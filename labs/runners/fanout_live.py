@@ -10,11 +10,16 @@ from labs.catalogue.live import QUEUE_KEYS
 from labs.catalogue.params import Param
 from labs.experiments import fanout
 from labs.runners.common import table
-from labs.runners.experiment import FOOTER_FIGURES, experiment_kwargs, run_footer
+from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer
 from labs.runs.progress import Progress
 from labs.text import num
 
 MAX_FORMULA_S = 40  # N / (W × R): with the redeliveries, a run stays under a minute
+
+# How the catalogue runs this lab (read by `Lab.from_runner`).
+KIND = "experiment"
+KEEPS_DLQ = True
+USES_SEED = True
 
 PARAMS = (
     Param(
@@ -85,7 +90,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         visibility_timeout_s=params["visibility_timeout_s"],
         idempotent=params["idempotent"],
         seed=seed,
-        **experiment_kwargs(progress, LIVE_KEYS, keep=True),
+        context=experiment_context(progress, LIVE_KEYS, keep=KEEPS_DLQ),
     )
     s = result["summary"]
     crashed = result["tables"]["crashed_jobs"]

@@ -10,8 +10,14 @@ from labs.catalogue.params import params_from_specs
 from labs.runners.common import model_errors, table
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, job_cost
+from labs.sim.capstone import cost as capstone_cost
 from labs.sim.capstone.job_cost import JobCostParams
+from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 from labs.text import num
+
+# How the catalogue runs this lab (read by `Lab.from_runner`).
+USES_SEED = True
+DEFAULT_SEED = CAPSTONE_SEED
 
 LAYOUT = (
     (
@@ -107,3 +113,7 @@ FIGURES = (
     Figure("oldest_expensive_starts_in_s", "It starts in", "float", "s", nullable=True),
     Figure("oldest_expensive_started_after_s", "It started after", "float", "s", nullable=True),
 )
+
+
+# The bound on a run's worker time, checked against the budget before it is queued.
+cost = capstone_cost.job_cost_cost

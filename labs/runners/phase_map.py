@@ -14,12 +14,19 @@ from labs.catalogue.params import params_from_specs
 from labs.runners.common import model_errors
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, phase_map
+from labs.sim.capstone import cost as capstone_cost
 from labs.sim.capstone.params import TrappedParams
 from labs.sim.capstone.phase_map import PhaseMapParams
+from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 from labs.text import num
 
 # trapped_service params the form offers for every run of the map.
 SHARED = ("workers", "client_timeout_ms", "max_attempts")
+# How the catalogue runs this lab (read by `Lab.from_runner`).
+USES_SEED = True
+DEFAULT_SEED = CAPSTONE_SEED
+TIME_LIMIT_S = 60  # up to 400 runs of the service
+
 LAYOUT = (
     (
         "Spike size",
@@ -132,3 +139,7 @@ FIGURES = (
         nullable=True,
     ),
 )
+
+
+# The bound on a run's worker time, checked against the budget before it is queued.
+cost = capstone_cost.phase_map_cost

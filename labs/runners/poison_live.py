@@ -10,11 +10,15 @@ from labs.catalogue.live import QUEUE_KEYS
 from labs.catalogue.params import Param
 from labs.experiments import poison
 from labs.runners.common import table
-from labs.runners.experiment import FOOTER_FIGURES, experiment_kwargs, run_footer
+from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer
 from labs.runs.progress import Progress
 from labs.text import num
 
 COUNTS = (1, 3, 5)  # the lesson's maxReceiveCounts, one real queue each
+
+# How the catalogue runs this lab (read by `Lab.from_runner`).
+KIND = "experiment"
+KEEPS_DLQ = True
 
 PARAMS = (
     Param(
@@ -71,7 +75,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         visibility_timeout_s=params["visibility_timeout_s"],
         redrive_rate_per_s=0,  # the student redrives from the queue panel instead
         seed=seed,
-        **experiment_kwargs(progress, LIVE_KEYS, keep=True),
+        context=experiment_context(progress, LIVE_KEYS, keep=KEEPS_DLQ),
     )
     s, runs = result["summary"], result["tables"]["runs"]
     summary: dict[str, Any] = {"messages": params["messages"], "poison": len(params["poison"])}

@@ -11,12 +11,17 @@ from labs.catalogue.params import Param
 from labs.experiments import flaky
 from labs.experiments.retries import backoff_ceiling_s
 from labs.runners.common import table
-from labs.runners.experiment import FOOTER_FIGURES, experiment_kwargs, run_footer
+from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer
 from labs.runs.progress import Progress
 from labs.text import num
 
 LATENCY_S = 0.002  # one call to the stand-in payments service
 MAX_WORST_S = 50.0
+
+# How the catalogue runs this lab (read by `Lab.from_runner`).
+KIND = "experiment"
+KEEPS_DLQ = True
+USES_SEED = True
 
 PARAMS = (
     Param(
@@ -96,7 +101,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         visibility_timeout_s=params["visibility_timeout_s"],
         max_receives=params["max_receives"],
         seed=seed,
-        **experiment_kwargs(progress, LIVE_KEYS, keep=True),
+        context=experiment_context(progress, LIVE_KEYS, keep=KEEPS_DLQ),
     )
     s = result["summary"]
     p = params["fail_p"]

@@ -27,7 +27,11 @@ class RunQuerySet(models.QuerySet):
         return self.filter(models.Q(owner=user) | models.Q(pk__in=submitted.values("pk")))
 
 
-class RunManager(models.Manager.from_queryset(RunQuerySet)):
+# Named before it is subclassed, so django-stubs' plugin can type the queryset's methods.
+_RunManagerBase = models.Manager.from_queryset(RunQuerySet)
+
+
+class RunManager(_RunManagerBase["Run"]):
     def claim(self, run_id, *, lease_s: int, max_attempts: int = 3) -> Run | None:
         """Take a run for this worker, or None if another worker has it or it is done.
 
@@ -115,12 +119,6 @@ class Run(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in self.FINISHED
-
-    @property
-    def queue_wait(self) -> timedelta | None:
-        if self.started_at:
-            return self.started_at - self.created_at
-        return None
 
     @property
     def duration(self) -> timedelta | None:

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from labs.catalogue.entries import get_lab
 from labs.runs import kept_queue, result_store
-from labs.runs.execution import run_lab
+from labs.runs.execution import ParamsRefused, run_lab
 from labs.runs.lease import LeaseKeeper, lease_s
 from labs.runs.models import Run
 from labs.runs.run_progress import RunProgress
@@ -64,8 +64,8 @@ def execute_run(self, run_id: str) -> str:
             result = run_lab(lab, run.params, run.seed, progress)
     except SoftTimeLimitExceeded:
         return _failed(run, lab, f"The run took longer than its limit of {lab.time_limit_s} s.")
-    except ValueError as exc:
-        # The models raise ValueError for arguments outside their bounds.
+    except ParamsRefused as exc:
+        # Checked before the runner starts; any other error, ValueError too, is the lab's bug.
         return _failed(run, lab, f"The lab refused these parameters: {exc}")
     except Exception as exc:
         logger.exception("lab run %s (%s) crashed", run_id, lab.slug)

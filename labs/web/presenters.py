@@ -60,9 +60,6 @@ def series_table(result: dict[str, Any], max_rows: int = 400) -> dict[str, Any] 
     return {"columns": columns, "rows": rows[:max_rows], "cut": len(rows) > max_rows}
 
 
-SHOWN_TABLE_KEYS = {"title", "columns", "rows"}
-
-
 def shown_tables(result: dict[str, Any]) -> list[dict[str, Any]]:
     """The result's display tables (`{"title", "columns", "rows"}`), in the runner's order.
 

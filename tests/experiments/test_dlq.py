@@ -59,11 +59,12 @@ def test_redrive_all_never_moves_faster_than_the_rate(r, ns):
     assert report.moved == 20
     assert q.dlq_depth() == 0
     assert sorted(q.queued_ids()) == sorted(ids)
-    # In any window of w seconds at most 2.5 + 50 w moved, as the client timed them...
+    # In any window of w seconds at most 2.5 + 50 w moved, as the client timed them (plus
+    # one: the thread may be paused between taking a token and noting the time)...
     times = [t_s for t_s, _ in report.moves]
     for i in range(len(times)):
         for j in range(i, len(times)):
-            assert j - i + 1 <= 2.5 + 50 * (times[j] - times[i]) + 1e-9
+            assert j - i + 1 <= 2.5 + 1 + 50 * (times[j] - times[i]) + 1e-9
     # ...and as Redis saw them: the new entries carry the server's clock.
     entry_ms = [int(eid.split(b"-")[0]) for eid, _ in r.xrange(q.stream)]
     assert entry_ms[-1] - entry_ms[0] >= (20 - 2.5) / 50 * 1000 - 20

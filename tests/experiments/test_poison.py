@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from labs.experiments.context import ExperimentContext
 from labs.experiments.poison import poison
 from labs.experiments.queue import RedisQueue
 from tests.experiments.helpers import assert_lab_result
@@ -33,7 +34,8 @@ def test_it_reproduces_the_lessons_poison_figures_exactly(r):
 
 def test_it_owns_the_namespace_given_and_keeps_the_last_dlq_outside_it(r, ns):
     own, keep = ns.child("run"), ns.child("kept")
-    result = poison(max_receives=[1, 3], redrive_rate_per_s=0, namespace=own, keep_dlq=keep)
+    context = ExperimentContext(namespace=own, keep_dlq=keep)
+    result = poison(max_receives=[1, 3], redrive_rate_per_s=0, context=context)
     assert result["summary"]["run_id"] == own.run_id
     assert own.keys(r) == []
     kept = RedisQueue(r, keep, create=False)
