@@ -1,135 +1,164 @@
-"""Benchmark of the capstone model against the same model written with SimPy.
+"""Benchmark of the capstone loop (compiled and pure Python) against a tuned SimPy peer.
 
-Run by hand from the project root:
+Run from the project root, on a machine as quiet as you can get:
 
-    .venv/bin/python bench/bench_capstone.py            # everything (about 3 minutes)
-    .venv/bin/python bench/bench_capstone.py --quick    # skip the slow 3000 s memory run
+    .venv/bin/python bench/bench_capstone.py            # everything (a few minutes)
+    .venv/bin/python bench/bench_capstone.py --quick    # no 10x scenario, no 3000 s memory run
 
-It times the default 300-second scenario and a 10x scenario (10x rates, workers and
-queue) with the hand-written loop and with the SimPy peer, interleaved and best-of-N so
-that a noisy neighbour on the machine hurts both alike; prints the figures both models
-produce, so you can see they are the same model; times the default phase map; and
-measures peak memory with tracemalloc at 300 s and 3000 s simulated.
+It times three implementations of the same model side by side, interleaved and best-of-N
+so that a noisy neighbour hurts all alike: the compiled loop the site runs
+(`labs.sim.capstone.fast`, built by ./dev), the pure-Python reference
+(`labs.sim.capstone.engine`), and the tuned SimPy peer (`bench/simpy_trapped.py`). It
+prints the figures each produces (they must match), wall and CPU time, the default
+phase map (100 runs), and peak memory of the reference loop with tracemalloc.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import os
 import platform
+import subprocess
 import sys
 import time
 import tracemalloc
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.simpy_trapped import run_simpy  # noqa: E402
-from labs.sim.capstone import RECOMMENDED_CONTROLS  # noqa: E402
-from labs.sim.capstone.engine import simulate  # noqa: E402
+from labs.sim.capstone import RECOMMENDED_CONTROLS, engine, fast  # noqa: E402
 from labs.sim.capstone.params import TrappedParams  # noqa: E402
 from labs.sim.capstone.phase_map import phase_map  # noqa: E402
 
 SEED = 5
 TEN_X = {"base_rps": 800.0, "spike_rps": 2000.0, "workers": 80, "queue_limit": 20000}
+MODELS = {
+    "compiled": fast.simulate,
+    "python": engine.simulate,
+    "simpy": run_simpy,
+}
 
 
-def best_of(n: int, fn: Any) -> tuple[float, Any]:
-    best, result = float("inf"), None
-    for _ in range(n):
-        start = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, result
+def timed(fn: Any) -> tuple[float, float, Any]:
+    """Wall and CPU seconds of one call, and its result."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = fn()
+    return time.perf_counter() - wall, time.process_time() - cpu, result
 
 
-def figures(series: dict[str, list[Any]]) -> dict[str, Any]:
+def figures(raw: dict[str, Any]) -> dict[str, Any]:
+    series = raw["series"]
     originals = sum(series["arrivals"])
     return {
+        "arrivals": originals,
         "peak_backlog": max(series["backlog"]),
         "final_backlog": series["backlog"][-1],
         "useful": sum(series["useful"]),
         "retries": sum(series["retries"]),
         "amplification": round((originals + sum(series["retries"])) / originals, 3),
+        "payments": raw["ledger"].total,
     }
 
 
-def compare(label: str, p: TrappedParams, ours_n: int, simpy_n: int) -> dict[str, Any]:
-    ours_s = simpy_s = float("inf")
-    ours = peer = None
-    # Interleave the two so that background load on the machine hits both.
-    for i in range(max(ours_n, simpy_n)):
-        if i < ours_n:
-            t, ours = best_of(1, lambda: simulate(p, SEED))
-            ours_s = min(ours_s, t)
-        if i < simpy_n:
-            t, peer = best_of(1, lambda: run_simpy(p, SEED))
-            simpy_s = min(simpy_s, t)
-    row = {
-        "scenario": label,
-        "ours_s": ours_s,
-        "ours_events": ours["events"],
-        "ours_meps": ours["events"] / ours_s / 1e6,
-        "simpy_s": simpy_s,
-        "simpy_events": peer["events"],
-        "simpy_meps": peer["events"] / simpy_s / 1e6,
-        "ratio": simpy_s / ours_s,
-    }
-    print(
-        f"{label:>4}: ours {ours_s * 1000:7.0f} ms, {ours['events']:>9,} events, "
-        f"{row['ours_meps']:.2f} M events/s | SimPy {simpy_s * 1000:7.0f} ms, "
-        f"{peer['events']:>9,} events, {row['simpy_meps']:.2f} M events/s | "
-        f"SimPy / ours = {row['ratio']:.1f}x"
-    )
-    print(f"      ours : {figures(ours['series'])}")
-    print(f"      SimPy: {figures(peer['series'])}")
+def compare(label: str, p: TrappedParams, rounds: dict[str, int]) -> dict[str, Any]:
+    """Best wall and CPU time of each model over its rounds, interleaved; their figures."""
+    best = {name: (float("inf"), float("inf")) for name in rounds}
+    results: dict[str, Any] = {}
+    for i in range(max(rounds.values())):
+        for name, n in rounds.items():
+            if i < n:
+                wall, cpu, results[name] = timed(lambda name=name: MODELS[name](p, SEED))
+                best[name] = (min(best[name][0], wall), min(best[name][1], cpu))
+    print(f"{label}:")
+    for name in rounds:
+        wall, cpu = best[name]
+        print(
+            f"  {name:>8}: {wall * 1000:8.0f} ms wall, {cpu * 1000:8.0f} ms CPU, "
+            f"{results[name]['events']:>9,} events | {figures(results[name])}"
+        )
+    row = {name: best[name] for name in rounds}
+    for name in rounds:
+        if name != "simpy" and "simpy" in rounds:
+            wall_ratio = best["simpy"][0] / best[name][0]
+            cpu_ratio = best["simpy"][1] / best[name][1]
+            print(f"  SimPy / {name}: {wall_ratio:.1f}x wall, {cpu_ratio:.1f}x CPU")
+    same = len({str(figures(r)) for r in results.values()}) == 1
+    print(f"  same figures in all: {'yes' if same else 'NO'}")
     return row
 
 
 def memory(horizon_s: int) -> tuple[float, float]:
-    """Peak traced memory of one default run, and how much of it the result keeps (MB)."""
+    """Peak traced memory of one default run of the reference loop, and what its result keeps."""
     p = TrappedParams(horizon_s=horizon_s)
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
-    result = simulate(p, SEED)
+    result = engine.simulate(p, SEED)
     kept, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     del result
     return (peak - base) / 1e6, (kept - base) / 1e6
 
 
+def machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    nproc = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
+    return (
+        f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC; nproc {nproc}, {cpu}; "
+        f"Python {platform.python_version()}, simpy {version('simpy')}, "
+        f"Cython {version('Cython')}; load average {os.getloadavg()[0]:.1f}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="skip the 3000 s memory run")
+    parser.add_argument("--quick", action="store_true", help="skip the 10x and 3000 s runs")
     args = parser.parse_args()
-    print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs")
+    print(machine())
     print("command: python bench/bench_capstone.py" + (" --quick" if args.quick else ""))
-    one = compare("1x", TrappedParams(), ours_n=5, simpy_n=3)
-    ten = compare("10x", TrappedParams(**TEN_X), ours_n=3, simpy_n=1)
+    if not fast.COMPILED:
+        print("the compiled loop is not built (./dev builds it): 'compiled' runs the reference")
 
-    t, run = best_of(3, lambda: simulate(TrappedParams(**RECOMMENDED_CONTROLS), SEED))
-    print(f"controls on (1x): {t * 1000:.0f} ms, {run['events']:,} events")
+    one = compare("1x (defaults)", TrappedParams(), {"compiled": 7, "python": 5, "simpy": 3})
+    if not args.quick:
+        compare("10x", TrappedParams(**TEN_X), {"compiled": 3, "python": 2, "simpy": 1})
+    compare(
+        "controls on (1x, no SimPy peer)",
+        TrappedParams(**RECOMMENDED_CONTROLS),
+        {"compiled": 5, "python": 3},
+    )
 
-    ticks: list[int] = []
-    start = time.perf_counter()
-    grid = phase_map(seed=SEED, on_progress=lambda done, total: ticks.append(done))
-    map_s = time.perf_counter() - start
+    maps = []
+    for _ in range(3):
+        wall, cpu, grid = timed(lambda: phase_map(seed=SEED))
+        maps.append((wall, cpu))
+    wall, cpu = min(maps)
     s = grid["summary"]
     print(
-        f"phase map: {s['runs']} runs in {map_s:.2f} s "
+        f"phase map (compiled): {s['runs']} runs, best of 3: {wall:.2f} s wall, {cpu:.2f} s CPU "
         f"({s['recovered_runs']} recovered, {s['trapped_runs']} trapped)"
     )
 
     for horizon in (300,) if args.quick else (300, 3000):
         peak, kept = memory(horizon)
         print(
-            f"memory, {horizon} s simulated: peak {peak:.2f} MB "
-            f"(the result it returns, per-second series and ledger, holds {kept:.2f} MB)"
+            f"memory (reference loop), {horizon} s simulated: peak {peak:.2f} MB "
+            f"(the result it returns holds {kept:.2f} MB)"
         )
+    simpy_wall, compiled_wall = one["simpy"][0], one["compiled"][0]
     print(
-        f"summary: SimPy / ours {one['ratio']:.1f}x at 1x, {ten['ratio']:.1f}x at 10x; "
-        f"phase map {map_s:.1f} s"
+        f"summary: SimPy / compiled {simpy_wall / compiled_wall:.1f}x at 1x; "
+        f"phase map {wall:.2f} s wall, {cpu:.2f} s CPU; load average {os.getloadavg()[0]:.1f}"
     )
 
 

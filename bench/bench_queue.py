@@ -2,8 +2,8 @@
 
 Run by hand from the project root:
 
-    /work/main/.venv/bin/python bench/bench_queue.py            # full run, about 3 minutes
-    /work/main/.venv/bin/python bench/bench_queue.py --quick    # one run each, about 40 s
+    .venv/bin/python bench/bench_queue.py            # full run, about 3 minutes
+    .venv/bin/python bench/bench_queue.py --quick    # one run each, about 40 s
 
 For 1, 2 and 4 consumer processes, single reads (1 message per receive) and batched reads
 (`--batch` per receive), it times draining a pre-filled queue two ways:
@@ -108,8 +108,15 @@ def redis_benchmark(url: str, requests: int) -> dict[str, float]:
     parsed = urlparse(url)
     ns = Namespace(ttl_s=600)
     key = ns.key("rb")
+    # The same database as REDIS_URL's: without --dbnum redis-benchmark writes to db 0,
+    # and the cleanup below (which runs on REDIS_URL's database) would leave its stream there.
+    db = int(parsed.path.lstrip("/") or 0)
     base = [tool, "-h", parsed.hostname or "127.0.0.1", "-p", str(parsed.port or 6379)]
-    base += ["-q", "-n", str(requests), "-c", "4", "-P", "50"]
+    base += ["--dbnum", str(db), "-q", "-n", str(requests), "-c", "4", "-P", "50"]
+    if parsed.password:
+        base += ["-a", parsed.password, "--no-auth-warning"]
+        if parsed.username:
+            base += ["--user", parsed.username]
     rates = {}
     r = connect(url)
     try:
@@ -123,7 +130,10 @@ def redis_benchmark(url: str, requests: int) -> dict[str, float]:
                 rates[label] = float(found[-1])
     finally:
         ns.cleanup(r)
+        left = r.exists(key)
         r.close()
+    if left:
+        raise RuntimeError(f"redis-benchmark's stream {key} is still in db {db}")
     return rates
 
 

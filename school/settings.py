@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "labs",
     "teaching",
     "accounts",
+    "lessons",
     "ops",
 ]
 

@@ -13,9 +13,11 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy
 
 from labs.catalogue.lab import Lab
+from labs.catalogue.units import UNITS
 from labs.runs.models import Run
 from labs.text import SEED_MAX
 from labs.web.forms import field_for
+from lessons.questions import questions_for
 from teaching.criteria import CriteriaError, criteria_text, parse_criteria
 from teaching.models import Assignment, Classroom, Membership
 
@@ -109,6 +111,21 @@ class AddStudentForm(forms.Form):
         return user
 
 
+def selfcheck_field() -> forms.ChoiceField:
+    """Which unit's self-check, if any, the students answer as part of the assignment."""
+    choices: list[tuple[str, Any]] = [("", gettext_lazy("None"))]
+    choices += [(u.slug, f"{u.code} — {u.title}") for u in UNITS if questions_for(u.slug)]
+    return forms.ChoiceField(
+        choices=choices,
+        required=False,
+        label=gettext_lazy("Self-check"),
+        help_text=gettext_lazy(
+            "The students answer it on the unit's page; the gradebook shows each "
+            "student's latest score."
+        ),
+    )
+
+
 class AssignmentForm(forms.ModelForm):
     """An assignment on one lab: for each parameter, whether and how it is preset.
 
@@ -126,12 +143,12 @@ class AssignmentForm(forms.ModelForm):
 
     class Meta:
         model = Assignment
-        fields = ["title", "instructions", "due_at"]
+        fields = ["title", "instructions", "selfcheck", "due_at"]
         widgets = {
             "instructions": forms.Textarea(attrs={"rows": 5}),
             "due_at": DueDateInput(),
         }
-        labels = {"due_at": "Due"}
+        labels = {"due_at": "Due", "selfcheck": "Self-check"}
 
     def __init__(
         self,
@@ -145,6 +162,7 @@ class AssignmentForm(forms.ModelForm):
         self.classroom, self.lab = classroom, lab
         self.now = now or timezone.now()
         self.fields["due_at"].help_text = f"Time zone: {timezone.get_current_timezone_name()}."
+        self.fields["selfcheck"] = selfcheck_field()
         self.preset_names = [p.name for p in lab.params] + (["seed"] if lab.uses_seed else [])
         for param in lab.params:
             value = field_for(param)

@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models.fields.json import KeyTransform
 
+from lessons.models import Attempt, latest_attempts
 from teaching.criteria import Check, evaluate
 from teaching.models import Assignment, Classroom, Extension, Submission, timing
 
@@ -27,6 +28,7 @@ class Cell:
     timing: str
     submission: Submission | None = None
     checks: list[Check] = field(default_factory=list)
+    selfcheck: Attempt | None = None  # the latest try at the assignment's self-check
 
     @property
     def passed(self) -> int:
@@ -76,6 +78,7 @@ def build_gradebook(classroom: Classroom, now: datetime, students=None) -> Grade
         .annotate(summary=KeyTransform("summary", "run__result"))
     }
     criteria = {a.pk: a.checks() for a in assignments}
+    attempts = latest_attempts(ids, {a.selfcheck for a in assignments if a.selfcheck})
     rows = []
     for student in students:
         cells = []
@@ -89,6 +92,7 @@ def build_gradebook(classroom: Classroom, now: datetime, students=None) -> Grade
                 extended=due != assignment.due_at,
                 timing=timing(submission.submitted_at if submission else None, due, now),
                 submission=submission,
+                selfcheck=attempts.get((student.pk, assignment.selfcheck)),
             )
             if submission is not None:
                 cell.checks = evaluate(criteria[assignment.pk], submission.summary)

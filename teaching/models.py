@@ -84,6 +84,9 @@ class Assignment(models.Model):
     presets = models.JSONField(default=dict, blank=True)
     locked = models.JSONField(default=list, blank=True)
     criteria = models.JSONField(default=list, blank=True)  # [{"figure", "op", "value"}]
+    # A unit's self-check set with the lab (its slug), or "" for none; the gradebook
+    # shows each student's latest score on it.
+    selfcheck = models.SlugField(max_length=32, blank=True, default="")
     due_at = models.DateTimeField()
     created_at = models.DateTimeField(default=timezone.now)
 

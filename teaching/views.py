@@ -372,7 +372,7 @@ def gradebook(request: HttpRequest, class_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def gradebook_csv(request: HttpRequest, class_id: int) -> HttpResponse:
-    """The gradebook as CSV: one row per student, six columns per assignment."""
+    """The gradebook as CSV: one row per student, eight columns per assignment."""
     classroom, role = classroom_for(request.user, class_id)
     require_teacher_of(role, "export the gradebook")
     book = build_gradebook(classroom, timezone.now())
@@ -385,6 +385,8 @@ def gradebook_csv(request: HttpRequest, class_id: int) -> HttpResponse:
             f"{a.title}: timing",
             f"{a.title}: submitted at",
             f"{a.title}: run",
+            f"{a.title}: self-check right",
+            f"{a.title}: self-check questions",
         ]
     rows = []
     for row in book.rows:
@@ -398,6 +400,8 @@ def gradebook_csv(request: HttpRequest, class_id: int) -> HttpResponse:
                 cell.timing,
                 timezone.localtime(sub.submitted_at).isoformat(timespec="seconds") if sub else "",
                 request.build_absolute_uri(sub.run.get_absolute_url()) if sub else "",
+                cell.selfcheck.right if cell.selfcheck else "",
+                cell.selfcheck.total if cell.selfcheck else "",
             ]
         rows.append(line)
     filename = f"gradebook-{slugify(classroom.name) or classroom.pk}.csv"

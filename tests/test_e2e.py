@@ -67,11 +67,26 @@ def stop_worker(proc: subprocess.Popen) -> None:
         proc.wait()
 
 
+def forget_queue(queue: str) -> None:
+    """Remove what the broker keeps for a test's own queue once its worker is gone: kombu's
+    `_kombu.binding.<queue>` set and the queue's lists (one per priority), so test runs do
+    not pile up keys on the shared Redis."""
+    import redis
+
+    r = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    try:
+        keys = [f"_kombu.binding.{queue}", *r.scan_iter(match=f"{queue}*", count=1000)]
+        r.delete(*keys)
+    finally:
+        r.close()
+
+
 @pytest.fixture
 def worker(tmp_path, settings):
     proc, log = start_worker(tmp_path, settings)
     yield proc, log
     stop_worker(proc)
+    forget_queue(settings.LAB_QUEUE)
 
 
 def wait_for(run: Run, statuses: set[str], log: Path, timeout_s: float = 60) -> Run:
@@ -184,3 +199,4 @@ def test_a_run_whose_worker_is_killed_ends_failed_and_leaves_no_keys(client, tmp
     finally:
         stop_worker(proc)
         forget_unacked(queue)
+        forget_queue(queue)

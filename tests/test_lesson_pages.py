@@ -1,6 +1,9 @@
-"""Each lesson page: its own explanation, then its labs in the lesson's order."""
+"""Each lesson page, in English and in Marathi: its explanation, its labs in order, its figures."""
 
 from __future__ import annotations
+
+import itertools
+import re
 
 import pytest
 from django.urls import reverse
@@ -29,33 +32,75 @@ LESSON_LABS = {
 }
 
 
+LANGUAGES = ("en", "mr")
+DEVANAGARI = re.compile("[\u0900-\u097f]")
+
+
+def page(client, unit: str, language: str) -> str:
+    client.cookies["django_language"] = language
+    response = client.get(reverse("unit-detail", args=[unit]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize(("unit", "slugs"), LESSON_LABS.items())
-def test_it_shows_the_labs_in_the_lessons_order(client, db, unit, slugs):
-    html = client.get(reverse("unit-detail", args=[unit])).content.decode()
-    positions = [html.index(f'<h2 id="{slug}">') for slug in slugs]
+def test_it_shows_the_labs_in_the_lessons_order(client, db, unit, slugs, language):
+    html = page(client, unit, language)
+    positions = [html.index(f'<h3 id="{slug}">') for slug in slugs]
     assert positions == sorted(positions)
-    assert html.count('<h2 id="') == len(slugs)
+    for slug in slugs:
+        assert f'href="{reverse("lab-detail", args=[slug])}"' in html
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("unit", LESSON_LABS)
+def test_it_never_skips_a_heading_level(client, db, unit, language):
+    levels = [int(n) for n in re.findall(r"<h([1-6])[\s>]", page(client, unit, language))]
+    assert levels[0] == 1 and levels.count(1) == 1
+    for before, after in itertools.pairwise(levels):
+        assert after <= before + 1, levels
+
+
+@pytest.mark.parametrize("unit", LESSON_LABS)
+def test_it_counts_the_labs_it_lists(client, db, unit):
+    html = page(client, unit, "en")
+    assert f"This unit has {len(LESSON_LABS[unit])} labs." in html
+
+
+@pytest.mark.parametrize("unit", LESSON_LABS)
+def test_it_writes_the_explanation_in_the_readers_language(client, db, unit):
+    english, marathi = page(client, unit, "en"), page(client, unit, "mr")
+    explanation = re.compile(r'<section class="explanation">(.*?)</section>', re.S)
+    (en_text,), (mr_text,) = explanation.findall(english), explanation.findall(marathi)
+    en_text, mr_text = (re.sub(r"<[^>]*>", " ", text) for text in (en_text, mr_text))
+    assert not DEVANAGARI.search(en_text)
+    assert len(DEVANAGARI.findall(mr_text)) > 0.5 * len(re.findall(r"\w", mr_text))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize(
     ("unit", "figures"),
     [
-        ("lesson-07", ["33.3 minutes", "30,000 jobs are waiting", "12 seconds"]),
-        ("lesson-12", ["five rules", "700"]),
-        ("lesson-13", ["60,000 stuck requests", "Only 7 calls reach", "99.999988%"]),
-        ("assignment-05", ["feedback loop", "<strong>2,008</strong>", "<strong>151 s</strong>"]),
+        ("lesson-07", ["33", "16.7", "333.3", "30,000", "12"]),
+        ("lesson-12", ["1,500", "150", "800", "8", "14", "700", "30", "4", "14"]),
+        (
+            "lesson-13",
+            ["60,000", "2,000", "400", "3,200", "81", "7", "27", "34", "17", "99.999988%"],
+        ),
     ],
 )
-def test_it_explains_each_lesson_with_its_figures(client, db, unit, figures):
-    html = client.get(reverse("unit-detail", args=[unit])).content.decode()
-    assert "being written" not in html
+def test_it_explains_each_lesson_with_its_figures(client, db, unit, figures, language):
+    html = page(client, unit, language)
+    numbers = set(re.findall(r"\d+(?:[,.]\d+)*%?", html))
     for figure in figures:
-        assert figure in html
+        assert figure in numbers, figure
 
 
-def test_it_quotes_the_figures_the_capstone_labs_give_today(client, db):
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_it_quotes_the_figures_the_capstone_labs_give_today(client, db, language):
     """The page's numbers are written out by hand: check them against the labs."""
-    html = client.get(reverse("unit-detail", args=["assignment-05"])).content.decode()
+    html = page(client, "assignment-05", language)
     trapped = run("trapped-service")["summary"]
     freed = run("trapped-service", **RECOMMENDED_CONTROLS)["summary"]
     naive = run("trapped-service", drop_expired=True, limit_retries=True, drop_payments=True)[
@@ -64,24 +109,40 @@ def test_it_quotes_the_figures_the_capstone_labs_give_today(client, db):
     cache = run("cold-cache", horizon_s=10)["summary"]
     jobs = run("job-cost")["summary"]
     quoted = [
-        f"<strong>{num(trapped['final_backlog'])}</strong>",
-        f"<strong>{num(round(trapped['final_oldest_age_s'], 1))} s</strong>",
-        f"<strong>{num(trapped['amplification'])} attempts</strong>",
-        f"<strong>{num(round(100 * trapped['wasted_share']))}%</strong>",
-        f"from {num(round(trapped['goodput_before_rps']))} a second to 0",
-        f"recovers at <strong>{freed['recovered_at_s']} s</strong>",
-        f"<strong>{num(freed['obligations_reconciled'])}</strong> timed-out payments",
-        f"<strong>{naive['obligations_lost']} payments</strong> vanish",
-        f"estimate says {num(round(freed['drain_estimate_s']))} s",
-        f"empties in {num(round(freed['actual_drain_s']))} s",
-        f"about {num(round(cache['first_10s_fetched_rps']))} fetches a second",
-        f"never more than {cache['origin_peak_rps']}",
-        f"about {num(round(cache['first_10s_hit_rps']))} hits",
-        f"{num(round(cache['first_10s_rejected_rps']))} fast 429s",
-        f"{num(jobs['backlog_jobs_at_estimate'])} jobs are waiting",
-        f"<strong>{num(round(jobs['count_estimate_s']))} s</strong>",
-        f"<strong>{num(round(jobs['work_estimate_s']))} s</strong>",
-        f"<strong>{num(round(jobs['actual_drain_s']))} s</strong>",
+        num(trapped["final_backlog"]),
+        f"{num(round(trapped['final_oldest_age_s'], 1))} s",
+        num(trapped["amplification"]),
+        f"{num(round(100 * trapped['wasted_share']))}%",
+        num(round(trapped["goodput_before_rps"])),
+        f"{freed['recovered_at_s']} s",
+        num(freed["obligations_reconciled"]),
+        num(naive["obligations_lost"]),
+        f"{num(round(freed['drain_estimate_s']))} s",
+        f"{num(round(freed['actual_drain_s']))} s",
+        num(round(cache["first_10s_fetched_rps"])),
+        num(cache["origin_peak_rps"]),
+        num(round(cache["first_10s_hit_rps"])),
+        num(round(cache["first_10s_rejected_rps"])),
+        num(jobs["backlog_jobs_at_estimate"]),
+        f"{num(round(jobs['count_estimate_s']))} s",
+        f"{num(round(jobs['work_estimate_s']))} s",
+        f"{num(round(jobs['actual_drain_s']))} s",
     ]
     for text in quoted:
-        assert text in html
+        assert f"<strong>{text}</strong>" in html, text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("unit", LESSON_LABS)
+def test_it_draws_the_units_diagram_with_a_text_alternative(client, db, unit, language):
+    html = page(client, unit, language)
+    (label,) = re.findall(r'<svg aria-label="([^"]+)" xmlns=', html)
+    assert len(label) > 80
+    assert bool(DEVANAGARI.search(label)) == (language == "mr")
+
+
+def test_it_keeps_the_diagram_files_as_drawn():
+    from lessons.diagrams import drawn
+
+    for path, svg in drawn().items():
+        assert path.read_text(encoding="utf-8") == svg, f"run python -m lessons.diagrams: {path}"

@@ -101,6 +101,14 @@ MATRIX = [
     ("home", "get", lambda w: r("home"), None, EVERYONE),
     ("lesson", "get", lambda w: r("unit-detail", "lesson-12"), None, EVERYONE),
     ("lab page", "get", lambda w: r("lab-detail", "drain"), None, EVERYONE),
+    # Lessons are open: anyone may check their answers; only a signed-in score is kept.
+    (
+        "self-check",
+        "post",
+        lambda w: r("unit-selfcheck", "lesson-07"),
+        {"rush-clear": "10"},
+        EVERYONE,
+    ),
     (
         "run a lab",
         "post",
@@ -304,8 +312,8 @@ def test_it_covers_every_url_of_the_site():
     from django.urls import get_resolver
 
     covered = {
-        "home", "unit-detail", "lab-detail", "my-runs", "run-detail", "run-json", "run-csv",
-        "run-numbers",
+        "home", "unit-detail", "unit-selfcheck", "lab-detail", "my-runs", "run-detail",
+        "run-json", "run-csv", "run-numbers",
         "run-label", "run-rerun", "run-compare", "class-list", "class-new", "class-join",
         "class-detail", "student-add", "student-remove", "assignment-new", "assignment-edit",
         "assignment-detail", "assignment-run", "assignment-submit", "extension-set",

@@ -20,7 +20,7 @@ def default_map() -> dict:
 
 def test_it_maps_both_recovered_and_trapped_spikes_with_the_defaults():
     s = default_map()["summary"]
-    assert (s["runs"], s["recovered_runs"], s["trapped_runs"]) == (100, 28, 72)
+    assert (s["runs"], s["recovered_runs"], s["trapped_runs"]) == (100, 23, 77)
     grid = default_map()["tables"]["grid"]["recovered"][0]
     assert grid[0][0] is True  # 100/s for 1 s: shaken off
     assert grid[-1][-1] is False  # 190/s for 10 s: trapped
@@ -28,9 +28,9 @@ def test_it_maps_both_recovered_and_trapped_spikes_with_the_defaults():
 
 def test_it_says_where_the_hidden_capacity_ends():
     text = headline("phase-map", default_map())
-    assert "the service shook off 28 by itself and 72 left it trapped" in text
-    assert "the smallest spike that trapped it left 70 requests more" in text
-    assert "the largest it recovered from left 90" in text
+    assert "the service shook off 23 by itself and 77 left it trapped" in text
+    assert "the smallest spike that trapped it left 0 requests more" in text
+    assert "the largest it recovered from left 80" in text
 
 
 def test_it_colours_each_cell_by_whether_it_recovered():

@@ -110,8 +110,8 @@ def test_it_shows_the_report_of_two_finished_runs(client, people):
     before, after = finished_pair(people.alice)
     client.force_login(people.alice)
     html = client.get(report_url(before, after)).content.decode()
-    assert "After the controls went on at 150 s the service recovered at 151 s" in html
-    assert "<td>Backlog at the end</td><td>2,008</td><td>6</td>" in html
+    assert "After the controls went on at 150 s the service recovered at 154 s" in html
+    assert "<td>Backlog at the end</td><td>2,008</td><td>14</td>" in html
     assert "Recovery procedure: 5 of 5 steps worked" in html
     assert html.count('<span class="verdict worked">worked</span>') == 5
     assert html.count('class="chart"') == 3 + 5  # three timelines, one chart per step
@@ -148,7 +148,7 @@ def test_it_exports_the_report_as_markdown_and_json(client, people):
     assert md["Content-Type"] == "text/markdown; charset=utf-8"
     assert md["Content-Disposition"].startswith('attachment; filename="report-')
     text = md.content.decode()
-    assert "| Backlog at the end | 2,008 | 6 |" in text
+    assert "| Backlog at the end | 2,008 | 14 |" in text
     assert f"http://testserver/runs/{after.id}/obligations/" in text
     data = json.loads(client.get(report_url(before, after, "report-json")).content)
     assert data["runs"]["before"]["id"] == str(before.id)
@@ -190,13 +190,13 @@ def test_it_shows_the_operator_view_of_a_runs_payments(client, people):
     before, after = finished_pair(people.alice)
     client.force_login(people.alice)
     trapped = client.get(reverse("run-obligations", args=[before.id])).content.decode()
-    assert "<td>unknown</td><td>783</td>" in trapped
+    assert "<td>unknown</td><td>860</td>" in trapped
     assert "Unresolved: someone still has to find the outcome" in trapped
-    assert "Showing 24 of 787." in trapped
-    assert "<td><code>pay-001344</code></td><td>pending</td><td>caller</td>" in trapped
+    assert "Showing 25 of 865." in trapped
+    assert "<td><code>pay-001426</code></td><td>pending</td><td>caller</td>" in trapped
     freed = client.get(reverse("run-obligations", args=[after.id])).content.decode()
-    assert "<td>reconciled</td><td>326</td>" in freed
-    assert "Showing 20 of 326." in freed
+    assert "<td>reconciled</td><td>360</td>" in freed
+    assert "Showing 20 of 360." in freed
     assert "<td>reconciled</td><td>payments-reconciliation</td>" in freed
     assert "Unresolved:" not in freed
 

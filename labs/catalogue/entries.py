@@ -90,7 +90,8 @@ LABS: tuple[Lab, ...] = (
         ),
         charts=busy_minute_charts.build,
     ),
-    Lab(
+    Lab.from_runner(
+        delivery_runner.SMS,
         slug="at-least-once",
         unit="lesson-07",
         title="At-least-once delivery: the same SMS twice",
@@ -98,12 +99,7 @@ LABS: tuple[Lab, ...] = (
             "The queue hands one message out again after a worker crashed. Count what a "
             "plain consumer and an idempotent consumer send."
         ),
-        params=delivery_runner.SMS.params,
-        run=delivery_runner.SMS.run,
         charts=delivery_charts.build,
-        headline=delivery_runner.SMS.headline,
-        check=delivery_runner.SMS.check,
-        figures=delivery_runner.SMS_FIGURES,
     ),
     Lab.from_runner(
         fanout_live_runner,
@@ -228,7 +224,8 @@ LABS: tuple[Lab, ...] = (
         ),
         charts=degradation_charts.build,
     ),
-    Lab(
+    Lab.from_runner(
+        delivery_runner.PAYMENTS,
         slug="idempotent-charges",
         unit="lesson-13",
         title="Idempotent charges: one fee per payment, however often it arrives",
@@ -236,12 +233,7 @@ LABS: tuple[Lab, ...] = (
             "Fee payments come through a queue that may deliver one more than once. "
             "Count the fees a plain worker and an idempotent worker charge."
         ),
-        params=delivery_runner.PAYMENTS.params,
-        run=delivery_runner.PAYMENTS.run,
         charts=delivery_charts.build,
-        headline=delivery_runner.PAYMENTS.headline,
-        check=delivery_runner.PAYMENTS.check,
-        figures=delivery_runner.PAYMENT_FIGURES,
     ),
     Lab.from_runner(
         redrive_runner,

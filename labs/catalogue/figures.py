@@ -7,8 +7,12 @@ catalogue test holds every lab's runner to its list.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
+
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 FigureKind = Literal["int", "float", "bool", "str"]
 
@@ -34,3 +38,30 @@ class Figure:
         if self.kind == "float":
             return isinstance(value, int | float) and not isinstance(value, bool)
         return isinstance(value, str)
+
+
+def latency_figures(
+    windows: Sequence[tuple[str, Any]], *, calls: bool = False
+) -> tuple[Figure, ...]:
+    """The p50/p95/p99 figures (ms) a capstone model gives for each of its time windows.
+
+    `windows` is `(suffix, words)`: suffix "after" names `p99_ms_after`, "" names `p99_ms`.
+    With `calls`, the same again for whole calls (`call_p99_ms_after`: first attempt to
+    answer, retries included). None when nobody was answered in the window.
+    """
+    kinds = [("", _("{p} wait of answered requests, {window}"))]
+    if calls:
+        kinds.append(("call_", _("{p} wait of whole calls (retries included), {window}")))
+    return tuple(
+        Figure(
+            f"{prefix}p{p}_ms" + (f"_{suffix}" if suffix else ""),
+            # A lazy string: shown in the language of the page that renders it.
+            cast(str, format_lazy(label, p=f"p{p}", window=words)),
+            "float",
+            "ms",
+            nullable=True,
+        )
+        for prefix, label in kinds
+        for suffix, words in windows
+        for p in (50, 95, 99)
+    )

@@ -80,7 +80,8 @@ class Lab:
         }
         twice = declared.keys() & entry.keys()
         if twice:
-            raise TypeError(f"{runner.__name__} declares {', '.join(sorted(twice))} already")
+            name = getattr(runner, "__name__", repr(runner))
+            raise TypeError(f"{name} declares {', '.join(sorted(twice))} already")
         return cls(**declared, **entry)
 
     def defaults(self) -> dict[str, Any]:

@@ -1,9 +1,11 @@
-"""Charts for the trapped service: the flows, the backlog and its age, and the payments."""
+"""Charts for the trapped service: the flows, the backlog and its age, payments, latency."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+
+from django.utils.translation import gettext
 
 from labs.capstone.controls import PAYMENT_WORDS, controls_on
 from labs.charts.base import (
@@ -114,5 +116,34 @@ def payments(result: Mapping[str, Any]) -> dict[str, Any]:
     )
 
 
+def latency(result: Mapping[str, Any]) -> dict[str, Any]:
+    """How long answered callers waited, each second: p50 and p99, the attempt and the call."""
+    s, p = result["series"], result["params"]
+    x = s["second"]
+    shapes, notes = marks(p)
+    timeout_ms = p["client_timeout_ms"]
+    level, level_note = hline(
+        timeout_ms, gettext("the caller's timeout (%(ms)s ms)") % {"ms": num(timeout_ms)}, AGE
+    )
+    return figure(
+        title=gettext("Wait of the callers answered each second (gaps: nobody was answered)"),
+        x_title=gettext("second"),
+        y_title=gettext("milliseconds"),
+        traces=[
+            line(x, s["latency_p50_ms"], gettext("p50, the attempt answered"), color=OK),
+            line(x, s["latency_p99_ms"], gettext("p99, the attempt answered"), color=FAST_FAIL),
+            line(
+                x,
+                s["call_latency_p99_ms"],
+                gettext("p99, the whole call (retries included)"),
+                color=FAILED,
+                dash="dot",
+            ),
+        ],
+        shapes=[*shapes, level],
+        annotations=[*notes, level_note],
+    )
+
+
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
-    return [flows(result), backlog(result), payments(result)]
+    return [flows(result), backlog(result), payments(result), latency(result)]

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.catalogue.figures import Figure
+from django.utils.translation import gettext_lazy as _
+
+from labs.catalogue.figures import Figure, latency_figures
 from labs.catalogue.params import params_from_specs
 from labs.runners.common import model_errors, table
 from labs.runs.progress import Progress
@@ -170,6 +172,7 @@ FIGURES = (
     ),
     Figure("hit_share", "Share of hits", "float"),
     Figure("timed_out_share", "Share timed out", "float"),
+    *latency_figures((("", _("whole run")), ("first_10s", _("first 10 s")))),
 )
 
 

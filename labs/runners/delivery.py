@@ -29,7 +29,9 @@ class DeliveryLab:
     effect_words: str  # "SMS sent", "fees charged"
     messages: int  # the lesson's defaults
     repeats: tuple[int, ...]
-    params: tuple[Param, ...] = field(init=False)
+    # Read by `Lab.from_runner` as it reads a runner module's; upper case to match.
+    FIGURES: tuple[Figure, ...] = ()
+    PARAMS: tuple[Param, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         params = (
@@ -56,7 +58,7 @@ class DeliveryLab:
                 group="The queue",
             ),
         )
-        object.__setattr__(self, "params", params)
+        object.__setattr__(self, "PARAMS", params)
 
     def check(self, params: Mapping[str, Any]) -> dict[str, str]:
         """Only messages that were put on the queue can come back."""
@@ -131,26 +133,6 @@ def _running_sum(flags: list[bool]) -> list[int]:
     return out
 
 
-SMS = DeliveryLab(
-    prefix="sms",
-    noun="SMS",
-    nouns="SMS",
-    effect="sent",
-    effect_words="SMS sent",
-    messages=3,
-    repeats=(2,),
-)
-PAYMENTS = DeliveryLab(
-    prefix="pay",
-    noun="payment",
-    nouns="payments",
-    effect="charges",
-    effect_words="fees charged",
-    messages=4,
-    repeats=(2, 4, 4),
-)
-
-
 SMS_FIGURES = (
     Figure("messages", "Messages", "int"),
     Figure("deliveries", "Deliveries", "int"),
@@ -167,4 +149,26 @@ PAYMENT_FIGURES = (
     Figure("idempotent_charges", "Fees charged by an idempotent worker", "int"),
     Figure("duplicates_plain", "Double charges (plain)", "int"),
     Figure("duplicates_idempotent", "Double charges (idempotent)", "int"),
+)
+
+
+SMS = DeliveryLab(
+    prefix="sms",
+    noun="SMS",
+    nouns="SMS",
+    effect="sent",
+    effect_words="SMS sent",
+    messages=3,
+    repeats=(2,),
+    FIGURES=SMS_FIGURES,
+)
+PAYMENTS = DeliveryLab(
+    prefix="pay",
+    noun="payment",
+    nouns="payments",
+    effect="charges",
+    effect_words="fees charged",
+    messages=4,
+    repeats=(2, 4, 4),
+    FIGURES=PAYMENT_FIGURES,
 )

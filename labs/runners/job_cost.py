@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.catalogue.figures import Figure
+from django.utils.translation import gettext_lazy as _
+
+from labs.catalogue.figures import Figure, latency_figures
 from labs.catalogue.params import params_from_specs
 from labs.runners.common import model_errors, table
 from labs.runs.progress import Progress
@@ -112,6 +114,13 @@ FIGURES = (
     Figure("oldest_expensive_age_s", "Its age", "float", "s", nullable=True),
     Figure("oldest_expensive_starts_in_s", "It starts in", "float", "s", nullable=True),
     Figure("oldest_expensive_started_after_s", "It started after", "float", "s", nullable=True),
+    *latency_figures(
+        (
+            ("before", _("before the incident")),
+            ("during", _("during the incident")),
+            ("after", _("after the incident")),
+        )
+    ),
 )
 
 

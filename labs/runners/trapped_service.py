@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from labs.capstone.controls import controls_on
-from labs.catalogue.figures import Figure
+from labs.catalogue.figures import Figure, latency_figures
 from labs.catalogue.params import params_from_specs
 from labs.runners.common import model_errors
 from labs.runs.progress import Progress
@@ -223,6 +225,15 @@ FIGURES = (
     Figure("charges", "Charges made", "int"),
     Figure("duplicate_charges_absorbed", "Repeat charges absorbed by the operation id", "int"),
     Figure("events", "Events simulated", "int"),
+    *latency_figures(
+        (
+            ("before", _("before the trigger")),
+            ("during", _("during the trigger")),
+            ("after", _("after the trigger")),
+            ("last_30s", _("in the last 30 s")),
+        ),
+        calls=True,
+    ),
     Figure("drain_backlog", "Backlog when recovery starts", "int", "requests"),
     Figure("drain_net_rps", "Net useful capacity at recovery", "float", "req/s"),
     Figure("drain_estimate_s", "Drain estimate", "float", "s", nullable=True),

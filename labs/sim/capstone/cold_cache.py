@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import bisect
 import math
-import random
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from labs.sim.capstone.latency import series_ms, window_ms
 from labs.sim.capstone.specs import build, check_bounds, check_seed, param, param_specs
+from labs.sim.capstone.streams import ARRIVALS, EXPIRY, stream
 
 DEFAULT_SEED = 5
 MAX_READS_PER_RUN = 1_000_000  # about a second on the 2-core machines
@@ -93,8 +94,11 @@ SERIES = (
 def cold_cache(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
     """Play a cache restart; return per-second outcomes, origin load and the accounting."""
     p = build(ColdCacheParams, params)
-    rng = random.Random(check_seed(seed))
-    rnd = rng.random
+    seed = check_seed(seed)
+    # Common random numbers: the reads (time, key, instance) come from their own stream,
+    # so changing a control never changes which reads arrive; TTL jitter has another.
+    arrival_draw = stream(seed, ARRIVALS).random
+    expiry_draw = stream(seed, EXPIRY).random
     log = math.log
 
     # Key popularity: Zipf weights, sampled with a binary search on their running sum.
@@ -125,12 +129,17 @@ def cold_cache(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
     now = dict.fromkeys(SERIES, 0)
     horizon = float(p.horizon_s)
     next_sec = 1.0
-    t = -log(1.0 - rnd()) / p.offered_rps
+    t = -log(1.0 - arrival_draw()) / p.offered_rps
     delay_sum = 0.0
+    # How long each answered read waited, by the second its answer came: a hit or a stale
+    # copy at once (0 s), a fetched or joined read when its fetch is done, unless it gave up.
+    waits: list[float] = []
+    later_waits: dict[int, list[float]] = {}  # second -> waits of fetches done then
+    waits_by_second: list[list[float]] = []
 
     def fill(fetch: list[Any]) -> None:
         done_s, key, scope_key, waiters = fetch
-        ttl = p.ttl_s * (1.0 + p.ttl_jitter * (2.0 * rnd() - 1.0))
+        ttl = p.ttl_s * (1.0 + p.ttl_jitter * (2.0 * expiry_draw() - 1.0))
         fresh_until[key] = done_s + ttl
         stale_until[key] = done_s + ttl + p.stale_max_s
         if scope_key is not None and in_flight.get(scope_key) is fetch:
@@ -138,6 +147,8 @@ def cold_cache(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
         for arrived in waiters:
             if done_s - arrived > timeout_s:
                 now["timed_out"] += 1
+            else:
+                later_waits.setdefault(int(done_s), []).append(done_s - arrived)
 
     def start_fetch(key: int, scope_key: Any, arrived: float | None) -> None:
         nonlocal origin_free, tokens, delay_sum
@@ -164,23 +175,24 @@ def cold_cache(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
             for name in SERIES:
                 out[name].append(now[name])
                 now[name] = 0
+            waits.extend(later_waits.pop(int(next_sec) - 1, ()))
+            waits_by_second.append(waits)
+            waits = []
             delay_sum = 0.0
             next_sec += 1.0
         if t >= horizon:
             break
 
         now["offered"] += 1
-        key = pick(cum, rnd() * total_w) if p.keys > 1 else 0
+        key = pick(cum, arrival_draw() * total_w) if p.keys > 1 else 0
+        # Drawn for every read, used only by per-instance coalescing: the reads stay the
+        # same whichever coalescing scope is chosen.
+        instance = int(arrival_draw() * p.instances) if p.instances > 1 else 0
         if fresh_until.get(key, -1.0) > t:
             now["hit"] += 1
+            waits.append(0.0)
         else:
-            scope_key = (
-                None
-                if scope == "none"
-                else key
-                if scope == "global"
-                else (int(rnd() * p.instances), key)
-            )
+            scope_key = None if scope == "none" else key if scope == "global" else (instance, key)
             joinable = in_flight.get(scope_key) if scope_key is not None else None
             if p.origin_budget:
                 tokens = min(bucket_max, tokens + (t - tokens_t) * refill_rps)
@@ -191,6 +203,7 @@ def cold_cache(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
             if p.serve_stale and stale_until.get(key, -1.0) > t:
                 # Answer now from the old copy; refresh it if nobody is and the budget allows.
                 now["stale"] += 1
+                waits.append(0.0)
                 if joinable is None and budget_ok:
                     now["background_refreshes"] += 1
                     start_fetch(key, scope_key, None)
@@ -202,10 +215,16 @@ def cold_cache(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
                 start_fetch(key, scope_key, t)
             else:
                 now["rejected"] += 1  # 429: no safe answer and no budget to fetch one
-        t -= log(1.0 - rnd()) / p.offered_rps
+        t -= log(1.0 - arrival_draw()) / p.offered_rps
 
-    series = {"second": list(range(len(out["offered"]))), **out}
+    series = {
+        "second": list(range(len(out["offered"]))),
+        **out,
+        **series_ms(waits_by_second, "latency"),
+    }
     summary = _summary(p, out)
+    # Over the whole run and over the cold first ten seconds.
+    summary.update(window_ms(waits_by_second, {"": slice(None), "first_10s": slice(0, 10)}))
     first_10s = [
         {"outcome": outcome, "reads_per_s": summary[f"first_10s_{outcome}_rps"], "meaning": why}
         for outcome, why in (

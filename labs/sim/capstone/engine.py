@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import heapq
 import math
-import random
 from collections import deque
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from labs.sim.capstone.obligations import LIVE, STATES, Ledger
 from labs.sim.capstone.params import TrappedParams
+from labs.sim.capstone.streams import ARRIVALS, RETRIES, SERVICE, stream
 
 # Event kinds. At equal times the lower number runs first.
 END, CONTROL, FAIL, ATTEMPT, DONE, DONE_RESERVED = range(6)
@@ -47,8 +48,8 @@ WAITING, ANSWERED, SHED = range(3)
 # list rather than 0, so that it still compares with a message list at an equal time.
 NO_MSG: list[Any] = []
 # A call (one caller's request, across its attempts) is a list:
-# [call_id, cost, attempts_sent, payment]. The id comes first so that two events at the
-# same time compare by id and never reach a None.
+# [call_id, cost, attempts_sent, payment, first_sent_s]. The id comes first so that two
+# events at the same time compare by id and never reach a None.
 
 CODEL_TARGET_S = 0.005  # CoDel: once the queue has not been empty for the interval,
 CODEL_INTERVAL_S = 0.100  # anything that waited longer than the target is shed.
@@ -74,10 +75,26 @@ SERIES = (
 ) + tuple(f"payments_{s}" for s in STATES)
 
 
-def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
-    """Run one scenario; return per-second series and the facts the report needs."""
-    rng = random.Random(seed)
-    rnd = rng.random
+def simulate(
+    p: TrappedParams,
+    seed: int,
+    *,
+    draws: Mapping[str, Callable[[], float]] | None = None,
+    trace: list[tuple[Any, ...]] | None = None,
+) -> dict[str, Any]:
+    """Run one scenario; return per-second series and the facts the report needs.
+
+    `draws` replaces a named stream by a function giving the next number in [0, 1), so a
+    test can script a tiny scenario by hand; `trace`, when given, receives every step of every
+    call as `(time_s, what, call_id, ...)`: "send" (with the attempt number), "start",
+    "answer", "wasted", "timeout", "rejected", "dropped", "shed" and "gave_up".
+    """
+    # Common random numbers: callers, service times and retry jitter each have a stream,
+    # so the controls (which change how much service and jitter is drawn) never move a caller.
+    draws = draws or {}
+    arrival_draw = draws.get(ARRIVALS) or stream(seed, ARRIVALS).random
+    service_draw = draws.get(SERVICE) or stream(seed, SERVICE).random
+    jitter_draw = draws.get(RETRIES) or stream(seed, RETRIES).random
     log = math.log
     push = heapq.heappush
     pop = heapq.heappop
@@ -155,6 +172,12 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
     next_sec = 1.0
     snapshot: dict[str, Any] = {}
     drained_at = -1.0
+    # How long each caller answered this second waited: for its last attempt, and for the
+    # whole call since its first attempt (retries and backoff included). One list a second.
+    answered_waits: list[float] = []
+    call_waits: list[float] = []
+    waits_by_second: list[list[float]] = []
+    call_waits_by_second: list[list[float]] = []
 
     while True:
         # The next event is the earliest of the heap's top, the next new caller and the
@@ -192,6 +215,10 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                 ) + tuple(counts[s] for s in STATES)
                 for series, value in zip(outs, row, strict=True):
                     series.append(value)
+                waits_by_second.append(answered_waits)
+                call_waits_by_second.append(call_waits)
+                answered_waits = []
+                call_waits = []
                 n_arr = n_retry = n_adm = n_rej = n_done = n_useful = n_wasted = 0
                 n_expired = n_shed = n_gave_up = 0
                 if snapshot and queued <= workers:
@@ -221,6 +248,8 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                 continue
             call = msg[2]
             send = False
+            if trace is not None:
+                trace.append((t, "timeout", call[0]))
         elif src == NEW_CALLER:
             # Draw the next arrival; a rate change restarts the draw (Poisson is memoryless).
             if t < t_on:
@@ -229,7 +258,7 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                 rate, switch = spike_rps, t_off
             else:
                 rate, switch = base_rps, inf
-            nxt = t - log(1.0 - rnd()) / rate if rate > 0.0 else inf
+            nxt = t - log(1.0 - arrival_draw()) / rate if rate > 0.0 else inf
             real = not redraw
             redraw = nxt >= switch
             next_arrival = switch if redraw else nxt
@@ -239,9 +268,10 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
             n_calls += 1
             call = [
                 n_calls,
-                spread ** rnd() / mean_cost if varied else 1.0,
+                spread ** arrival_draw() / mean_cost if varied else 1.0,
                 1,
-                ledger_new(t) if pay_share and rnd() < pay_share else None,
+                ledger_new(t) if pay_share and arrival_draw() < pay_share else None,
+                t,
             ]
             if budget_on:
                 budget_tokens += p.retry_budget
@@ -260,11 +290,17 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                         obj[3] = ANSWERED
                         n_useful += 1
                         useful_work += obj[4]
+                        answered_waits.append(t - obj[0])
+                        call_waits.append(t - call[4])
+                        if trace is not None:
+                            trace.append((t, "answer", call[0]))
                         if call[3]:
                             served(call[3], t, True)
                     else:
                         n_wasted += 1
                         wasted_work += obj[4]
+                        if trace is not None:
+                            trace.append((t, "wasted", call[0]))
                         if call[3]:
                             served(call[3], t, False)
                 if kind == DONE_RESERVED:
@@ -275,10 +311,12 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                         work_queued -= call[1]
                         svc = unit_s * call[1]
                         if expo:
-                            svc *= -log(1.0 - rnd())
+                            svc *= -log(1.0 - service_draw())
                         msg[4] = svc
                         in_service += 1
                         push(heap, (t + svc, DONE_RESERVED, msg))
+                        if trace is not None:
+                            trace.append((t, "start", call[0]))
                     else:
                         idle_reserved += 1
                     continue
@@ -299,17 +337,23 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                             # The caller is still waiting: a fast 503 lets it decide now.
                             msg[3] = SHED
                             n_shed += 1
+                            if trace is not None:
+                                trace.append((t, "shed", call[0]))
                             if call[3]:
                                 discarded(call[3], t, True)
                             push(heap, (t, FAIL, call))
                         elif not call[3] or pay_discard:
                             n_expired += 1
+                            if trace is not None:
+                                trace.append((t, "dropped", call[0]))
                             if call[3]:
                                 discarded(call[3], t, False)
                         else:
                             break  # an expired payment that may not be dropped: serve it
                     elif dropping and t >= msg[1] and (not call[3] or pay_discard):
                         n_expired += 1
+                        if trace is not None:
+                            trace.append((t, "dropped", call[0]))
                         if call[3]:
                             discarded(call[3], t, False)
                     else:
@@ -328,10 +372,12 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                     continue  # busy discarding
                 svc = unit_s * call[1]
                 if expo:
-                    svc *= -log(1.0 - rnd())
+                    svc *= -log(1.0 - service_draw())
                 msg[4] = svc
                 in_service += 1
                 push(heap, (t + svc, DONE, msg))
+                if trace is not None:
+                    trace.append((t, "start", call[0]))
                 if not dq:
                     last_empty = t
                 continue
@@ -382,6 +428,8 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
 
         if send:
             # Send one attempt: admission first, then the queue's own limit.
+            if trace is not None:
+                trace.append((t, "send", call[0], call[2]))
             if admit_on:
                 tokens += (t - tokens_t) * admit_now
                 tokens_t = t
@@ -413,26 +461,32 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
                     continue
                 svc = unit_s * call[1]
                 if expo:
-                    svc *= -log(1.0 - rnd())
+                    svc *= -log(1.0 - service_draw())
                 if svc > timeout_s:
                     timeouts.append(msg)  # it cannot finish in time: the caller will give up
                 msg[4] = svc
                 in_service += 1
                 last_empty = t
                 push(heap, (t + svc, kind, msg))
+                if trace is not None:
+                    trace.append((t, "start", call[0]))
                 continue
             n_rej += 1  # refused at once (429 or 503): the caller knows now
+            if trace is not None:
+                trace.append((t, "rejected", call[0]))
 
         # The attempt failed (timed out, refused or shed): back off and retry, or give up.
         n = call[2]
         if n < attempts_per_call and (not budget_on or budget_tokens >= 1.0):
             if budget_on:
                 budget_tokens -= 1.0
-            push(heap, (t + waits[n] * rnd() if jitter else t + waits[n], ATTEMPT, call))
+            push(heap, (t + waits[n] * jitter_draw() if jitter else t + waits[n], ATTEMPT, call))
         else:
             n_gave_up += 1
             if call[3]:
                 ledger.gave_up(call[3], t)
+            if trace is not None:
+                trace.append((t, "gave_up", call[0]))
 
     return {
         "series": out,
@@ -441,6 +495,7 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
         "snapshot": snapshot,
         "drained_at_s": drained_at if drained_at >= 0 else None,
         "work": {"useful_s": useful_work, "wasted_s": wasted_work, "drop_s": drop_work},
+        "waits_s": {"attempt": waits_by_second, "call": call_waits_by_second},
     }
 
 

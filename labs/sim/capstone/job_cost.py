@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import heapq
 import math
-import random
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from labs.sim.capstone.latency import series_ms, window_ms
 from labs.sim.capstone.specs import build, check_bounds, check_seed, param, param_specs
+from labs.sim.capstone.streams import ARRIVALS, stream
 
 DEFAULT_SEED = 5
 MAX_JOBS_PER_RUN = 500_000  # about two seconds on the 2-core machines
@@ -78,14 +79,15 @@ SERIES = (
 def job_cost(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
     """Run the incident; compare count- and work-based drain estimates with the real drain."""
     p = build(JobCostParams, params)
-    rng = random.Random(check_seed(seed))
-    rnd = rng.random
+    # Job cost is drawn with the arrival, from the arrivals stream: the model has no other
+    # randomness (a job's work time follows from its cost).
+    rnd = stream(check_seed(seed), ARRIVALS).random
     log = math.log
     push, pop = heapq.heappush, heapq.heappop
 
     queue: deque[list[Any]] = deque()  # FIFO of jobs [job_id, arrived_s, cost_units]
     expensive: deque[list[Any]] = deque()  # the expensive ones among them, same order
-    done_at: list[tuple[float, int]] = []  # (finish_s, job_id) of jobs in service
+    done_at: list[tuple[float, int, float, float]] = []  # (finish_s, id, cost, arrived_s)
     idle = p.workers
     units_queued = 0.0
     units_done = 0.0
@@ -98,11 +100,14 @@ def job_cost(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
     at_estimate: dict[str, Any] = {}
     watched: dict[str, Any] = {}  # the oldest expensive job named at the estimate
     drained_at = None
+    # How long each job finished this second had waited since it arrived (queue + work).
+    waits: list[float] = []
+    waits_by_second: list[list[float]] = []
 
     def start(job: list[Any], t: float) -> None:
         if watched and job[0] == watched["id"]:
             watched["started_s"] = t
-        push(done_at, (t + job[2] / p.units_per_s, job[0], job[2]))
+        push(done_at, (t + job[2] / p.units_per_s, job[0], job[2], job[1]))
 
     while True:
         t = min(next_arrival, done_at[0][0]) if done_at else next_arrival
@@ -117,9 +122,11 @@ def job_cost(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
                 round(next_sec - expensive[0][1], 3) if expensive else 0.0
             )
             now["arrivals"] = now["completions"] = 0
+            waits_by_second.append(waits)
+            waits = []
             units_done = 0.0
             if next_sec >= p.incident_end_s and not at_estimate:
-                in_service = sum(finish - next_sec for finish, _, _ in done_at) * p.units_per_s
+                in_service = sum(job[0] - next_sec for job in done_at) * p.units_per_s
                 at_estimate = _estimate(p, next_sec, queue, expensive, in_service)
                 if expensive:
                     watched.update(at_estimate["oldest_expensive_rows"][0])
@@ -130,8 +137,9 @@ def job_cost(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
         if t >= horizon:
             break
         if done_at and done_at[0][0] <= next_arrival:
-            t, job_id, cost = pop(done_at)
+            t, job_id, cost, arrived = pop(done_at)
             now["completions"] += 1
+            waits.append(t - arrived)
             units_done += cost
             if watched and job_id == watched["id"]:
                 watched["finished_s"] = t
@@ -163,7 +171,12 @@ def job_cost(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
             if job[2] > 1.0:
                 expensive.append(job)
 
-    return _result(p, out, at_estimate, watched, drained_at)
+    result = _result(p, out, at_estimate, watched, drained_at)
+    result["series"].update(series_ms(waits_by_second, "latency"))
+    on, off = int(p.incident_start_s), int(p.incident_end_s)
+    windows = {"before": slice(0, on), "during": slice(on, off), "after": slice(off, None)}
+    result["summary"].update(window_ms(waits_by_second, windows))
+    return result
 
 
 def _estimate(

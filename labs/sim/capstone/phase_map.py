@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
-from labs.sim.capstone.engine import simulate
+from labs.sim.capstone.fast import simulate
 from labs.sim.capstone.params import TrappedParams
 from labs.sim.capstone.report import recovered_at
 from labs.sim.capstone.specs import check_bounds, check_seed, param, param_specs

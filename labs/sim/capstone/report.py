@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from labs.sim.capstone.latency import window_ms
 from labs.sim.capstone.obligations import STATES
 from labs.sim.capstone.params import TrappedParams
 
@@ -104,8 +105,29 @@ def summarize(p: TrappedParams, raw: dict[str, Any]) -> dict[str, Any]:
         "duplicate_charges_absorbed": ledger.duplicates_absorbed,
         "events": raw["events"],
     }
+    summary.update(_latency(p, raw, len(useful)))
     summary.update(_drain(p, raw))
     return summary
+
+
+def _latency(p: TrappedParams, raw: dict[str, Any], seconds: int) -> dict[str, Any]:
+    """p50/p95/p99 of answered callers' waits before, during and after the trigger, last 30 s.
+
+    `p99_ms_after` is the attempt that got the answer; `call_p99_ms_after` is the whole call
+    from its first attempt, retries and backoff included: what the person actually waited.
+    """
+    on, off = int(p.trigger_start_s), int(p.trigger_end_s)
+    windows = {
+        "before": slice(0, on),
+        "during": slice(on, off),
+        "after": slice(off, seconds),
+        "last_30s": slice(max(0, seconds - 30), seconds),
+    }
+    waits = raw["waits_s"]
+    return {
+        **window_ms(waits["attempt"], windows),
+        **window_ms(waits["call"], windows, prefix="call_"),
+    }
 
 
 def _drain(p: TrappedParams, raw: dict[str, Any]) -> dict[str, Any]:

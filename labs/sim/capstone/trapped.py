@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from labs.sim.capstone.engine import SERIES, simulate
+from labs.sim.capstone.engine import SERIES
+from labs.sim.capstone.fast import simulate
+from labs.sim.capstone.latency import series_ms
 from labs.sim.capstone.params import PARAM_SPECS, TrappedParams
 from labs.sim.capstone.report import summarize
 from labs.sim.capstone.specs import build, check_seed
@@ -33,11 +35,15 @@ def trapped_service(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
 
     Returns {"summary": ..., "series": {"second": [...], ...}, "tables": {...}}: one value
     per simulated second in every series, and the payments an operator must follow up.
+    `latency_p99_ms` (and p50, p95) is how long the callers answered that second waited for
+    the attempt that got the answer; `call_latency_p99_ms` counts from their first attempt.
     """
     p = build(TrappedParams, params)
     raw = simulate(p, check_seed(seed))
-    series = {"second": list(range(len(raw["series"]["backlog"])))}
+    series: dict[str, list[Any]] = {"second": list(range(len(raw["series"]["backlog"])))}
     series.update({name: raw["series"][name] for name in SERIES})
+    series.update(series_ms(raw["waits_s"]["attempt"], "latency"))
+    series.update(series_ms(raw["waits_s"]["call"], "call_latency"))
     return {
         "summary": summarize(p, raw),
         "series": series,

@@ -31,11 +31,8 @@ def unit_detail(request: HttpRequest, unit_slug: str) -> HttpResponse:
     if unit is None:
         raise Http404("No such unit.")
     panels = [{"lab": lab, "form": LabForm(lab)} for lab in labs_for_unit(unit.slug)]
-    return render(
-        request,
-        "labs/unit.html",
-        {"unit": unit, "panels": panels, "explanation": f"labs/units/{unit.slug}.html"},
-    )
+    # The prose comes in the reader's language from the template ({% unit_prose %}).
+    return render(request, "labs/unit.html", {"unit": unit, "panels": panels})
 
 
 @require_http_methods(["GET", "POST"])

@@ -1,0 +1,29 @@
+"""Run the capstone loop compiled when it is built, else the pure-Python reference.
+
+`engine.simulate` is the reference the tests compare against; `_fastloop` (built by
+`python -m labs.sim.capstone.build`, which `./dev` runs) repeats it in C arrays and
+gives the same result, several times faster. The models call `simulate` from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from labs.sim.capstone import engine
+from labs.sim.capstone.params import TrappedParams
+
+_compiled: Callable[[TrappedParams, int], dict[str, Any]] | None
+try:
+    from labs.sim.capstone._fastloop import simulate as _compiled
+except ImportError:  # not built on this machine: the reference gives the same figures
+    _compiled = None
+
+COMPILED = _compiled is not None
+
+
+def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
+    """One run of the trapped service, compiled if possible (same result either way)."""
+    if _compiled is not None:
+        return _compiled(p, seed)
+    return engine.simulate(p, seed)

@@ -1,0 +1,61 @@
+"""Unit-page tags: the lesson's prose in the reader's language, and its self-check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django import template
+from django.contrib.staticfiles import finders
+from django.template.loader import render_to_string, select_template
+from django.utils.html import escape
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
+
+from lessons.forms import SelfCheckForm
+from lessons.panel import panel_context
+from lessons.questions import questions_for
+
+register = template.Library()
+
+FALLBACK_LANGUAGE = "en"
+
+
+@register.simple_tag(takes_context=True)
+def unit_prose(context: template.Context, unit_slug: str) -> SafeString:
+    """The unit's explanation written for the active language, English when there is none."""
+    language = (get_language() or FALLBACK_LANGUAGE).split("-")[0]
+    prose = select_template(
+        [
+            f"labs/units/{language}/{unit_slug}.html",
+            f"labs/units/{FALLBACK_LANGUAGE}/{unit_slug}.html",
+        ]
+    )
+    return prose.render(context.flatten(), context.get("request"))
+
+
+@register.simple_tag(takes_context=True)
+def selfcheck_panel(context: template.Context, unit) -> SafeString:
+    questions = questions_for(unit.slug)
+    if not questions:
+        return SafeString("")
+    form = SelfCheckForm(questions=questions)
+    return render_to_string(
+        "lessons/selfcheck.html#selfcheck-panel",
+        panel_context(unit, form, marks=None),
+        request=context.get("request"),
+    )
+
+
+@register.simple_tag
+def inline_svg(path: str, description: str) -> SafeString:
+    """A diagram from static/, drawn inline so its labels use the page's (Devanagari) font.
+
+    An SVG shown through <img> cannot use the page's fonts, and the Marathi labels
+    would fall back to whatever the phone has. `description` is its text alternative.
+    """
+    found = finders.find(path)
+    if not found:
+        raise template.TemplateSyntaxError(f"No diagram at static/{path}")
+    svg = Path(found).read_text(encoding="utf-8")
+    label = f'<svg aria-label="{escape(description)}" '
+    return SafeString(svg.replace("<svg ", label, 1))
