@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from accounts import language
 from accounts.views import passwords, roster, signup
 
 urlpatterns = [
@@ -19,4 +20,5 @@ urlpatterns = [
         name="student-password-reset",
     ),
     path("classes/<id:class_id>/accounts/signup/", roster.signup_toggle, name="class-signup"),
+    path("accounts/language/", language.switch_language, name="set-language"),
 ]

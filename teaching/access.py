@@ -10,12 +10,14 @@ from typing import Literal
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from labs.roles import is_teacher
 from teaching.models import Assignment, Classroom, Membership, Submission
 
 Role = Literal["teacher", "student"]
-NOT_FOUND = "No such class, or you are not in it."
+NOT_FOUND = gettext_lazy("No such class, or you are not in it.")
 
 
 def role_in(classroom: Classroom, user) -> Role | None:
@@ -40,7 +42,7 @@ def assignment_for(user, pk: int) -> tuple[Assignment, Role]:
     )
     role = role_in(assignment.classroom, user) if assignment else None
     if role is None:
-        raise Http404("No such assignment, or it is not for a class of yours.")
+        raise Http404(_("No such assignment, or it is not for a class of yours."))
     return assignment, role
 
 
@@ -55,20 +57,21 @@ def submission_for(user, pk: int) -> Submission:
         submission.student_id,
         submission.assignment.classroom.teacher_id,
     ):
-        raise Http404("No such submission, or it is not yours to see.")
+        raise Http404(_("No such submission, or it is not yours to see."))
     return submission
 
 
-def require_teacher_of(role: Role, what: str) -> None:
+def require_teacher_of(role: Role, refusal: str) -> None:
+    """`refusal` is the whole sentence shown, e.g. "Only the class's teacher can …"."""
     if role != "teacher":
-        raise PermissionDenied(f"Only the class's teacher can {what}.")
+        raise PermissionDenied(refusal)
 
 
-def require_student(role: Role, what: str) -> None:
+def require_student(role: Role, refusal: str) -> None:
     if role != "student":
-        raise PermissionDenied(f"Only students of the class can {what}.")
+        raise PermissionDenied(refusal)
 
 
 def require_teacher(user) -> None:
     if not is_teacher(user):
-        raise PermissionDenied("Only teachers can create classes. Ask for a join code instead.")
+        raise PermissionDenied(_("Only teachers can create classes. Ask for a join code instead."))

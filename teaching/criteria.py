@@ -2,7 +2,8 @@
 
 A teacher writes one check per line; `parse_criteria` turns the text into `Criterion`
 values against the figures the lab declares, and refuses unknown names, nonsense
-operators and values of the wrong kind with a message per line. No Django here.
+operators and values of the wrong kind with a message per line. No models or requests
+here: only gettext, so each message reads in the teacher's language.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from django.utils.translation import gettext as _
 
 from labs.catalogue.figures import Figure
 
@@ -118,16 +121,21 @@ def parse_criteria(text: str, figures: Sequence[Figure]) -> list[Criterion]:
         return []
     if not figures:
         raise CriteriaError(
-            ["This lab does not list its summary figures yet, so no checks can be written."]
+            [_("This lab does not list its summary figures yet, so no checks can be written.")]
         )
     if len(lines) > MAX_CRITERIA:
-        raise CriteriaError([f"At most {MAX_CRITERIA} checks, got {len(lines)}."])
+        raise CriteriaError(
+            [_("At most %(most)d checks, got %(got)d.") % {"most": MAX_CRITERIA, "got": len(lines)}]
+        )
     out, problems = [], []
     for number, line in lines:
         try:
             out.append(parse_line(line, by_name))
         except ValueError as exc:
-            problems.append(f"Line {number} ({line[:60]!r}): {exc}")
+            problems.append(
+                _("Line %(number)d ('%(line)s'): %(problem)s")
+                % {"number": number, "line": line[:60], "problem": exc}
+            )
     if problems:
         raise CriteriaError(problems)
     return out
@@ -135,48 +143,76 @@ def parse_criteria(text: str, figures: Sequence[Figure]) -> list[Criterion]:
 
 def parse_line(line: str, figures: Mapping[str, Figure]) -> Criterion:
     if len(line) > MAX_LINE:
-        raise ValueError(f"too long: at most {MAX_LINE} characters.")
+        raise ValueError(_("too long: at most %(most)d characters.") % {"most": MAX_LINE})
     match = LINE.match(line)
     if not match:
         raise ValueError(
-            "write a check as: figure, operator, value — for example peak_backlog < 1000."
+            _("write a check as: figure, operator, value — for example peak_backlog < 1000.")
         )
     name, op, raw = match["name"], match["op"], match["value"]
     figure = figures.get(name)
     if figure is None:
         close = difflib.get_close_matches(name, list(figures), n=1)
-        hint = f" Did you mean {close[0]}?" if close else ""
+        known = ", ".join(figures)
+        if close:
+            raise ValueError(
+                _(
+                    "this lab has no figure called '%(name)s'. Did you mean %(close)s? "
+                    "Its figures are: %(known)s."
+                )
+                % {"name": name, "close": close[0], "known": known}
+            )
         raise ValueError(
-            f"this lab has no figure called {name!r}.{hint} Its figures are: {', '.join(figures)}."
+            _("this lab has no figure called '%(name)s'. Its figures are: %(known)s.")
+            % {"name": name, "known": known}
         )
     op = ALIASES.get(op, op)
     if op not in OPERATORS:
-        raise ValueError(f"{op!r} is not an operator: use one of {' '.join(OPERATORS)}.")
+        raise ValueError(
+            _("'%(op)s' is not an operator: use one of %(ops)s.")
+            % {"op": op, "ops": " ".join(OPERATORS)}
+        )
     if not raw:
-        raise ValueError(f"no value after {op}.")
+        raise ValueError(_("no value after %(op)s.") % {"op": op})
     return Criterion(name, op, parse_value(figure, op, raw))
 
 
 def parse_value(figure: Figure, op: str, raw: str) -> Value:
     if figure.kind == "bool":
         if op not in ("==", "!="):
-            raise ValueError(f"{figure.name} is yes or no: compare it with == or !=, not {op}.")
+            raise ValueError(
+                _("%(name)s is yes or no: compare it with == or !=, not %(op)s.")
+                % {"name": figure.name, "op": op}
+            )
         word = raw.lower()
         if word in TRUE_WORDS:
             return True
         if word in FALSE_WORDS:
             return False
-        raise ValueError(f"{figure.name} is yes or no: write true or false, not {raw!r}.")
+        raise ValueError(
+            _("%(name)s is yes or no: write true or false, not '%(raw)s'.")
+            % {"name": figure.name, "raw": raw}
+        )
     if figure.kind == "str":
         if op not in ("==", "!="):
-            raise ValueError(f"{figure.name} is a word: compare it with == or !=, not {op}.")
+            raise ValueError(
+                _("%(name)s is a word: compare it with == or !=, not %(op)s.")
+                % {"name": figure.name, "op": op}
+            )
         return raw.strip("\"'")
-    unit = f" ({figure.unit})" if figure.unit else ""
     if not NUMBER.match(raw):
-        raise ValueError(f"{raw!r} is not a number; {figure.name} is a number{unit}.")
+        if figure.unit:
+            raise ValueError(
+                _("'%(raw)s' is not a number; %(name)s is a number (%(unit)s).")
+                % {"raw": raw, "name": figure.name, "unit": figure.unit}
+            )
+        raise ValueError(
+            _("'%(raw)s' is not a number; %(name)s is a number.")
+            % {"raw": raw, "name": figure.name}
+        )
     number = float(raw.replace(",", "").replace("_", ""))
     if not math.isfinite(number):
-        raise ValueError(f"{raw!r} is too large.")
+        raise ValueError(_("'%(raw)s' is too large.") % {"raw": raw})
     return int(number) if number.is_integer() and abs(number) < 2**53 else number
 
 

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from labs.catalogue.lab import Lab
@@ -23,9 +24,9 @@ from teaching.models import Assignment, Classroom, Membership
 
 FREE, PRESET, LOCKED = "free", "preset", "locked"
 MODES = (
-    (FREE, "Student chooses"),
-    (PRESET, "Preset, student may change it"),
-    (LOCKED, "Locked"),
+    (FREE, gettext_lazy("Student chooses")),
+    (PRESET, gettext_lazy("Preset, student may change it")),
+    (LOCKED, gettext_lazy("Locked")),
 )
 
 
@@ -45,7 +46,7 @@ class ClassroomForm(forms.ModelForm):
     class Meta:
         model = Classroom
         fields = ["name"]
-        labels = {"name": "Class name"}
+        labels = {"name": gettext_lazy("Class name")}
 
     def __init__(self, *args: Any, teacher=None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -54,7 +55,7 @@ class ClassroomForm(forms.ModelForm):
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()
         if Classroom.objects.filter(teacher=self.teacher, name__iexact=name).exists():
-            raise ValidationError(f"You already have a class called {name!r}.")
+            raise ValidationError(_("You already have a class called '%(name)s'.") % {"name": name})
         return name
 
 
@@ -77,7 +78,7 @@ def classroom_for_code(raw: str) -> Classroom:
 class JoinForm(forms.Form):
     """A student types the code the teacher gave them."""
 
-    code = forms.CharField(label="Join code", max_length=32)
+    code = forms.CharField(label=gettext_lazy("Join code"), max_length=32)
 
     def __init__(self, *args: Any, student=None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -86,14 +87,14 @@ class JoinForm(forms.Form):
     def clean_code(self) -> Classroom:
         classroom = classroom_for_code(self.cleaned_data["code"])
         if classroom.teacher_id == self.student.pk:
-            raise ValidationError("You teach this class, so you cannot join it as a student.")
+            raise ValidationError(_("You teach this class, so you cannot join it as a student."))
         return classroom
 
 
 class AddStudentForm(forms.Form):
     """The teacher adds a student by username."""
 
-    username = forms.CharField(label="Student's username", max_length=150)
+    username = forms.CharField(label=gettext_lazy("Student's username"), max_length=150)
 
     def __init__(self, *args: Any, classroom: Classroom, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -103,11 +104,15 @@ class AddStudentForm(forms.Form):
         username = self.cleaned_data["username"].strip()
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
-            raise ValidationError(f"No one has the username {username!r}.")
+            raise ValidationError(
+                _("No one has the username '%(username)s'.") % {"username": username}
+            )
         if user.pk == self.classroom.teacher_id:
-            raise ValidationError("You teach this class; add students, not yourself.")
+            raise ValidationError(_("You teach this class; add students, not yourself."))
         if Membership.objects.filter(classroom=self.classroom, student=user).exists():
-            raise ValidationError(f"{username} is already in this class.")
+            raise ValidationError(
+                _("%(username)s is already in this class.") % {"username": username}
+            )
         return user
 
 
@@ -134,11 +139,13 @@ class AssignmentForm(forms.ModelForm):
     """
 
     criteria_text = forms.CharField(
-        label="Grading criteria",
+        label=gettext_lazy("Grading criteria"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 5, "spellcheck": "false"}),
-        help_text="One check per line: figure, operator (== != < <= > >=), value. "
-        "For example: peak_backlog < 1000",
+        help_text=gettext_lazy(
+            "One check per line: figure, operator (== != < <= > >=), value. "
+            "For example: peak_backlog < 1000"
+        ),
     )
 
     class Meta:
@@ -148,7 +155,12 @@ class AssignmentForm(forms.ModelForm):
             "instructions": forms.Textarea(attrs={"rows": 5}),
             "due_at": DueDateInput(),
         }
-        labels = {"due_at": "Due", "selfcheck": "Self-check"}
+        labels = {
+            "title": gettext_lazy("Title"),
+            "instructions": gettext_lazy("Instructions"),
+            "due_at": gettext_lazy("Due"),
+            "selfcheck": gettext_lazy("Self-check"),
+        }
 
     def __init__(
         self,
@@ -161,7 +173,9 @@ class AssignmentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.classroom, self.lab = classroom, lab
         self.now = now or timezone.now()
-        self.fields["due_at"].help_text = f"Time zone: {timezone.get_current_timezone_name()}."
+        self.fields["due_at"].help_text = _("Time zone: %(zone)s.") % {
+            "zone": timezone.get_current_timezone_name()
+        }
         self.fields["selfcheck"] = selfcheck_field()
         self.preset_names = [p.name for p in lab.params] + (["seed"] if lab.uses_seed else [])
         for param in lab.params:
@@ -170,8 +184,8 @@ class AssignmentForm(forms.ModelForm):
             self._add_preset(param.name, param.label, value, param.default)
         if lab.uses_seed:
             seed = forms.IntegerField(min_value=0, max_value=SEED_MAX, required=False)
-            seed.help_text = "Lock it so every student draws the same random numbers."
-            self._add_preset("seed", "Seed", seed, 1)
+            seed.help_text = _("Lock it so every student draws the same random numbers.")
+            self._add_preset("seed", _("Seed"), seed, 1)
         if self.instance.pk:
             self.initial["criteria_text"] = criteria_text(self.instance.checks())
 
@@ -184,7 +198,10 @@ class AssignmentForm(forms.ModelForm):
         value.label = label
         value.initial = default
         self.fields[f"mode__{name}"] = forms.ChoiceField(
-            choices=MODES, required=False, initial=mode, label=f"{label}: who sets it"
+            choices=MODES,
+            required=False,
+            initial=mode,
+            label=_("%(label)s: who sets it") % {"label": label},
         )
         self.fields[f"value__{name}"] = value
 
@@ -195,7 +212,7 @@ class AssignmentForm(forms.ModelForm):
     def clean_due_at(self) -> datetime:
         due = self.cleaned_data["due_at"]
         if self.instance.pk is None and due <= self.now:
-            raise ValidationError(f"The due date ({when(due)}) is already past.")
+            raise ValidationError(_("The due date (%(due)s) is already past.") % {"due": when(due)})
         return due
 
     def clean_criteria_text(self) -> list:
@@ -214,7 +231,7 @@ class AssignmentForm(forms.ModelForm):
             if mode == FREE or f"value__{name}" in self.errors:
                 continue
             if value is None or value == "" or value == []:
-                self.add_error(f"value__{name}", "Give a value, or let the student choose.")
+                self.add_error(f"value__{name}", _("Give a value, or let the student choose."))
                 continue
             presets[name] = value
             if mode == LOCKED:
@@ -226,7 +243,11 @@ class AssignmentForm(forms.ModelForm):
                 if name in presets:
                     self.add_error(f"value__{name}", message)
                 else:
-                    self.add_error(None, f"With the lab's default for {name}: {message}")
+                    self.add_error(
+                        None,
+                        _("With the lab's default for %(name)s: %(message)s")
+                        % {"name": name, "message": message},
+                    )
         return cleaned
 
     def save(self, commit: bool = True) -> Assignment:
@@ -246,8 +267,8 @@ class SubmitForm(forms.Form):
     run = forms.ModelChoiceField(
         queryset=Run.objects.none(),
         error_messages={
-            "required": "Choose a run to submit.",
-            "invalid_choice": "That is not one of your runs of this lab.",
+            "required": gettext_lazy("Choose a run to submit."),
+            "invalid_choice": gettext_lazy("That is not one of your runs of this lab."),
         },
     )
 
@@ -271,15 +292,20 @@ class SubmitForm(forms.Form):
         run = self.cleaned_data["run"]
         problem = self.assignment.mismatch(run)
         if problem:
-            raise ValidationError(f"This run cannot be submitted. {problem}")
+            raise ValidationError(
+                _("This run cannot be submitted. %(problem)s") % {"problem": problem}
+            )
         return run
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         if self.now > self.due_at:
             raise ValidationError(
-                f"The due date ({when(self.due_at)}) has passed, so submissions are closed. "
-                "Ask your teacher for an extension."
+                _(
+                    "The due date (%(due)s) has passed, so submissions are closed. "
+                    "Ask your teacher for an extension."
+                )
+                % {"due": when(self.due_at)}
             )
         return cleaned
 
@@ -289,13 +315,14 @@ class ExtensionForm(forms.Form):
 
     student = forms.ModelChoiceField(
         queryset=get_user_model().objects.none(),
-        error_messages={"invalid_choice": "That student is not in this class."},
+        label=gettext_lazy("Student"),
+        error_messages={"invalid_choice": gettext_lazy("That student is not in this class.")},
     )
     due_at = forms.DateTimeField(
-        label="New due date",
+        label=gettext_lazy("New due date"),
         required=False,
         widget=DueDateInput(),
-        help_text="Leave empty to remove the student's extension.",
+        help_text=gettext_lazy("Leave empty to remove the student's extension."),
     )
 
     def __init__(self, *args: Any, assignment: Assignment, **kwargs: Any) -> None:
@@ -306,13 +333,16 @@ class ExtensionForm(forms.Form):
             .objects.filter(memberships__classroom_id=assignment.classroom_id)
             .order_by("username")
         )
-        self.fields["due_at"].help_text += f" Time zone: {timezone.get_current_timezone_name()}."
+        self.fields["due_at"].help_text = _(
+            "Leave empty to remove the student's extension. Time zone: %(zone)s."
+        ) % {"zone": timezone.get_current_timezone_name()}
 
     def clean_due_at(self) -> datetime | None:
         due = self.cleaned_data["due_at"]
         if due is not None and due <= self.assignment.due_at:
             class_due = when(self.assignment.due_at)
             raise ValidationError(
-                f"An extension must end after the class's due date ({class_due})."
+                _("An extension must end after the class's due date (%(due)s).")
+                % {"due": class_due}
             )
         return due

@@ -10,6 +10,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from labs.catalogue.entries import get_lab
 from labs.catalogue.lab import Lab
@@ -124,13 +126,24 @@ class Assignment(models.Model):
     def mismatch(self, run: Run) -> str:
         """Why `run` cannot be submitted here ('' if it can), apart from the due date."""
         if run.lab != self.lab:
-            return f"It is a run of {run.lab}, not of {self.lab}."
+            return _("It is a run of %(used)s, not of %(wanted)s.") % {
+                "used": run.lab,
+                "wanted": self.lab,
+            }
         if run.status != Run.Status.SUCCEEDED:
-            return f"It is {run.status}: only a finished, successful run can be submitted."
+            return _(
+                "It did not finish successfully: only a finished, successful run can be submitted."
+            )
         for name, value in self.locked_presets().items():
             used = run.seed if name == "seed" else run.params.get(name)
             if used != value:
-                return f"It changed the locked {name} (set to {value}, this run used {used})."
+                return _(
+                    "It changed the locked %(name)s (set to %(value)s, this run used %(used)s)."
+                ) % {
+                    "name": name,
+                    "value": value,
+                    "used": used,
+                }
         return ""
 
 
@@ -179,12 +192,16 @@ class Submission(models.Model):
 
 
 class Timing:
-    """Where a student stands against a due date."""
+    """Where a student stands against a due date.
 
-    ON_TIME = "on time"
-    LATE = "late"
-    MISSING = "missing"
-    OPEN = "not yet due"
+    The values stay English (CSS classes, the CSV); pages show them with
+    `{% translate cell.timing %}`.
+    """
+
+    ON_TIME = gettext_noop("on time")
+    LATE = gettext_noop("late")
+    MISSING = gettext_noop("missing")
+    OPEN = gettext_noop("not yet due")
 
 
 def timing(submitted_at: datetime | None, due_at: datetime, now: datetime) -> str:

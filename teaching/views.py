@@ -16,6 +16,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
@@ -48,7 +50,7 @@ from teaching.forms import (
 from teaching.gradebook import build_gradebook, standing_of
 from teaching.models import Assignment, Classroom, Extension, Membership, Submission
 
-LAB_GONE = "The lab of this assignment no longer exists, so it cannot be run."
+LAB_GONE = gettext_lazy("The lab of this assignment no longer exists, so it cannot be run.")
 
 
 # Classes ---------------------------------------------------------------------------
@@ -78,7 +80,10 @@ def class_new(request: HttpRequest) -> HttpResponse:
         if twin is None:
             raise
         return redirect(twin)
-    messages.success(request, f"Class created. Students join with the code {classroom.join_code}.")
+    messages.success(
+        request,
+        _("Class created. Students join with the code %(code)s.") % {"code": classroom.join_code},
+    )
     return redirect(classroom)
 
 
@@ -89,9 +94,13 @@ def class_join(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _class_list_page(request, status=422, join_form=form)
     classroom = form.cleaned_data["code"]
-    _, created = Membership.objects.get_or_create(classroom=classroom, student=request.user)
+    _membership, created = Membership.objects.get_or_create(
+        classroom=classroom, student=request.user
+    )
     messages.success(
-        request, f"You joined {classroom}." if created else f"You are already in {classroom}."
+        request,
+        (_("You joined %(class)s.") if created else _("You are already in %(class)s."))
+        % {"class": classroom},
     )
     return redirect(classroom)
 
@@ -139,13 +148,17 @@ def _class_page(request, classroom, role, *, status=200, add_form=None) -> HttpR
 @require_POST
 def student_add(request: HttpRequest, class_id: int) -> HttpResponse:
     classroom, role = classroom_for(request.user, class_id)
-    require_teacher_of(role, "add students")
+    require_teacher_of(role, _("Only the class's teacher can add students."))
     form = AddStudentForm(request.POST, classroom=classroom)
     if not form.is_valid():
         return _class_page(request, classroom, role, status=422, add_form=form)
     student = form.cleaned_data["username"]
     Membership.objects.get_or_create(classroom=classroom, student=student)  # a double click
-    messages.success(request, f"Added {student.get_username()} to {classroom}.")
+    messages.success(
+        request,
+        _("Added %(student)s to %(class)s.")
+        % {"student": student.get_username(), "class": classroom},
+    )
     return redirect(classroom)
 
 
@@ -153,15 +166,18 @@ def student_add(request: HttpRequest, class_id: int) -> HttpResponse:
 @require_POST
 def student_remove(request: HttpRequest, class_id: int, student_id: int) -> HttpResponse:
     classroom, role = classroom_for(request.user, class_id)
-    require_teacher_of(role, "remove students")
+    require_teacher_of(role, _("Only the class's teacher can remove students."))
     membership = get_object_or_404(
         Membership.objects.select_related("student"), classroom=classroom, student_id=student_id
     )
     membership.delete()
     messages.success(
         request,
-        f"Removed {membership.student.get_username()} from {classroom}. "
-        "Their submissions are kept, and come back if they rejoin.",
+        _(
+            "Removed %(student)s from %(class)s. "
+            "Their submissions are kept, and come back if they rejoin."
+        )
+        % {"student": membership.student.get_username(), "class": classroom},
     )
     return redirect(classroom)
 
@@ -174,22 +190,26 @@ def student_remove(request: HttpRequest, class_id: int, student_id: int) -> Http
 def assignment_new(request: HttpRequest, class_id: int) -> HttpResponse:
     """Choose a lab (a plain link per lab), then set the assignment up for it."""
     classroom, role = classroom_for(request.user, class_id)
-    require_teacher_of(role, "set assignments")
+    require_teacher_of(role, _("Only the class's teacher can set assignments."))
     slug = request.GET.get("lab", "")
     if not slug:
         if request.method == "POST":
-            return HttpResponse("Choose a lab first (?lab=…).", status=400)
+            return HttpResponse(_("Choose a lab first (?lab=…)."), status=400)
         labs = [(lab, get_unit(lab.unit)) for lab in LABS]
         return render(
             request, "teaching/assignment_form.html", {"classroom": classroom, "labs": labs}
         )
     lab = get_lab(slug)
     if lab is None:
-        raise Http404(f"No lab called {slug!r}.")
+        raise Http404(_("No lab called “%(slug)s”.") % {"slug": slug})
     form = AssignmentForm(_posted(request), classroom=classroom, lab=lab)
     if request.method == "POST" and form.is_valid():
         assignment = form.save()
-        messages.success(request, f"Assignment “{assignment}” set for {classroom}.")
+        messages.success(
+            request,
+            _("Assignment “%(assignment)s” set for %(class)s.")
+            % {"assignment": assignment, "class": classroom},
+        )
         return redirect(assignment)
     status = 422 if form.is_bound else 200
     context = {"classroom": classroom, "lab": lab, "form": form}
@@ -200,7 +220,7 @@ def assignment_new(request: HttpRequest, class_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def assignment_edit(request: HttpRequest, assignment_id: int) -> HttpResponse:
     assignment, role = assignment_for(request.user, assignment_id)
-    require_teacher_of(role, "change assignments")
+    require_teacher_of(role, _("Only the class's teacher can change assignments."))
     lab = assignment.get_lab()
     if lab is None:
         return HttpResponse(LAB_GONE, status=409)
@@ -209,7 +229,9 @@ def assignment_edit(request: HttpRequest, assignment_id: int) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Assignment saved; submissions are graded on the new criteria.")
+        messages.success(
+            request, _("Assignment saved; submissions are graded on the new criteria.")
+        )
         return redirect(assignment)
     context = {
         "classroom": assignment.classroom,
@@ -252,7 +274,7 @@ def assignment_run(request: HttpRequest, assignment_id: int) -> HttpResponse:
             if not request.htmx and role == "teacher":
                 return redirect(run)
             if not request.htmx:
-                messages.success(request, "Run started: it appears under Your runs below.")
+                messages.success(request, _("Run started: it appears under Your runs below."))
                 return redirect(f"{assignment.get_absolute_url()}#your-runs")
     if not request.htmx:
         return _assignment_page(request, assignment, role, status=status, form=form)
@@ -271,7 +293,7 @@ def assignment_run(request: HttpRequest, assignment_id: int) -> HttpResponse:
 def assignment_submit(request: HttpRequest, assignment_id: int) -> HttpResponse:
     """Hand in one of my runs; resubmitting replaces the last one until the due date."""
     assignment, role = assignment_for(request.user, assignment_id)
-    require_student(role, "submit runs")
+    require_student(role, _("Only students of the class can submit runs."))
     now = timezone.now()
     standing = standing_of(assignment, request.user, now)
     form = SubmitForm(
@@ -280,13 +302,13 @@ def assignment_submit(request: HttpRequest, assignment_id: int) -> HttpResponse:
     if not form.is_valid():
         return _assignment_page(request, assignment, role, status=422, submit_form=form)
     run = form.cleaned_data["run"]
-    _, created = Submission.objects.update_or_create(
+    _submission, created = Submission.objects.update_or_create(
         assignment=assignment,
         student=request.user,
         defaults={"run": run, "submitted_at": now},
     )
     messages.success(
-        request, "Submitted." if created else "Resubmitted: this run replaces the last."
+        request, _("Submitted.") if created else _("Resubmitted: this run replaces the last.")
     )
     return redirect(f"{assignment.get_absolute_url()}#submission")
 
@@ -296,19 +318,24 @@ def assignment_submit(request: HttpRequest, assignment_id: int) -> HttpResponse:
 def extension_set(request: HttpRequest, assignment_id: int) -> HttpResponse:
     """Give one student a later due date, or take it back (empty date)."""
     assignment, role = assignment_for(request.user, assignment_id)
-    require_teacher_of(role, "give extensions")
+    require_teacher_of(role, _("Only the class's teacher can give extensions."))
     form = ExtensionForm(request.POST, assignment=assignment)
     if not form.is_valid():
         return _assignment_page(request, assignment, role, status=422, extension_form=form)
     student, due = form.cleaned_data["student"], form.cleaned_data["due_at"]
     if due is None:
         Extension.objects.filter(assignment=assignment, student=student).delete()
-        messages.success(request, f"{student.get_username()} is back on the class's due date.")
+        messages.success(
+            request,
+            _("%(student)s is back on the class's due date.") % {"student": student.get_username()},
+        )
     else:
         Extension.objects.update_or_create(
             assignment=assignment, student=student, defaults={"due_at": due}
         )
-        messages.success(request, f"Extended {student.get_username()}'s due date.")
+        messages.success(
+            request, _("Extended %(student)s's due date.") % {"student": student.get_username()}
+        )
     return redirect(f"{assignment.get_absolute_url()}#extensions")
 
 
@@ -364,7 +391,7 @@ def _assignment_page(request, assignment, role, *, status=200, **extra) -> HttpR
 @require_GET
 def gradebook(request: HttpRequest, class_id: int) -> HttpResponse:
     classroom, role = classroom_for(request.user, class_id)
-    require_teacher_of(role, "open the gradebook")
+    require_teacher_of(role, _("Only the class's teacher can open the gradebook."))
     book = build_gradebook(classroom, timezone.now())
     return render(request, "teaching/gradebook.html", {"classroom": classroom, "book": book})
 
@@ -374,7 +401,7 @@ def gradebook(request: HttpRequest, class_id: int) -> HttpResponse:
 def gradebook_csv(request: HttpRequest, class_id: int) -> HttpResponse:
     """The gradebook as CSV: one row per student, eight columns per assignment."""
     classroom, role = classroom_for(request.user, class_id)
-    require_teacher_of(role, "export the gradebook")
+    require_teacher_of(role, _("Only the class's teacher can export the gradebook."))
     book = build_gradebook(classroom, timezone.now())
     header = ["username", "name"]
     for a in book.assignments:

@@ -322,6 +322,7 @@ def test_it_covers_every_url_of_the_site():
         "run-queue-redrive", "run-queue-purge", "signup", "class-accounts", "roster-import",
         "student-password-reset", "class-signup", "healthz",
         "healthz-deep",  # public, answers on its dependencies: tests/test_health.py
+        "set-language",  # open to everyone, visitors too: tests/test_language.py
     }  # fmt: skip
     ours = {name for name in get_resolver().reverse_dict if isinstance(name, str)}
     django_own = {n for n in ours if n.startswith(("login", "logout", "password"))}

@@ -76,7 +76,14 @@ def test_it_reads_the_key_from_a_file_and_turns_debug_off(tmp_path):
     ]
 
 
+def collected(tmp_path: Path) -> None:
+    """What collectstatic leaves for the manifest check (the files themselves are not needed)."""
+    (tmp_path / "staticfiles").mkdir(exist_ok=True)
+    (tmp_path / "staticfiles" / "staticfiles.json").write_text('{"paths": {}, "version": "1.1"}')
+
+
 def test_the_deploy_check_leaves_only_the_https_at_the_proxy_settings(tmp_path):
+    collected(tmp_path)
     done = django_process(["manage.py", "check", "--deploy"], tmp_path, SECRET_KEY=GOOD_KEY)
     assert done.returncode == 0, done.stderr
     issues = {
@@ -87,6 +94,7 @@ def test_the_deploy_check_leaves_only_the_https_at_the_proxy_settings(tmp_path):
 
 
 def test_the_deploy_check_is_clean_once_https_settings_are_given(tmp_path):
+    collected(tmp_path)
     done = django_process(
         ["manage.py", "check", "--deploy"],
         tmp_path,
@@ -147,3 +155,18 @@ def test_no_template_has_an_inline_script_or_handler():
                 offenders.append(f"{template.name}: {tag}")
         offenders += [f"{template.name}: {m}" for m in re.findall(r"\son[a-z]+=|hx-on", text)]
     assert offenders == []
+
+
+def test_a_missing_collectstatic_is_named_at_start(settings, tmp_path):
+    from ops.checks import static_files_collected
+
+    settings.STORAGES = settings.STORAGES | {
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}
+    }
+    settings.STATIC_ROOT = tmp_path
+    (error,) = static_files_collected()
+    assert error.id == "ops.W001"
+    assert "collectstatic" in error.msg
+    collected(tmp_path)
+    settings.STATIC_ROOT = tmp_path / "staticfiles"
+    assert static_files_collected() == []

@@ -136,7 +136,7 @@ def test_it_keeps_the_compiled_marathi_catalogue_in_step(tmp_path):
     msgfmt = shutil.which("msgfmt")
     if msgfmt is None:
         pytest.skip("msgfmt (gettext) is not installed")
-    folder = Path(__file__).resolve().parent.parent / "lessons/locale/mr/LC_MESSAGES"
+    folder = Path(__file__).resolve().parent.parent / "locale/mr/LC_MESSAGES"
     fresh = tmp_path / "django.mo"
     subprocess.run([msgfmt, "-o", fresh, folder / "django.po"], check=True, capture_output=True)
     assert fresh.read_bytes() == (folder / "django.mo").read_bytes(), "run msgfmt on the .po"

@@ -73,13 +73,22 @@ def served(tmp_path_factory):
         wait_for(f"{base}/healthz", process)
         yield base, tmp_path
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        stop(process)
         log.close()
+
+
+def stop(process: subprocess.Popen) -> None:
+    """SIGTERM to the group it leads (the supervisor and what it started), then SIGKILL."""
+    for sig, wait_s in ((signal.SIGTERM, 60), (signal.SIGKILL, 30)):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(timeout=wait_s)
+            return
+        except subprocess.TimeoutExpired:
+            continue
 
 
 def test_it_serves_pages_static_files_and_its_own_404(served):

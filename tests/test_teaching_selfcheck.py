@@ -74,3 +74,17 @@ def test_it_links_the_student_to_the_self_check(client, school):
     client.force_login(school.alice)
     html = client.get(school.assignment_a.get_absolute_url()).content.decode()
     assert reverse("unit-detail", args=["lesson-13"]) + "#self-check" in html
+    assert "not tried yet" in html
+    Attempt.objects.create(student=school.alice, unit="lesson-13", right=6, total=7)
+    html = client.get(school.assignment_a.get_absolute_url()).content.decode()
+    assert "your latest score: 6/7" in html
+
+
+def test_it_names_the_self_check_in_marathi_in_the_gradebook(client, school):
+    school.assignment_a.selfcheck = "lesson-12"
+    school.assignment_a.save()
+    Attempt.objects.create(student=school.alice, unit="lesson-12", right=4, total=6)
+    client.force_login(school.teacher)
+    client.cookies["django_language"] = "mr"
+    html = client.get(reverse("gradebook", args=[school.class_a.pk])).content.decode()
+    assert "स्व-चाचणी 4/6" in html

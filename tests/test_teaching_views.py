@@ -178,7 +178,7 @@ def test_it_runs_the_assignment_with_locked_presets_whatever_is_posted(
     assert run.params["arrivals"] == [50, 800, 800, 800, 200, 50, 50, 50, 50, 50]
     assert run.params["per_worker"] == 100
     assert run.params["per_waiting"] == 50  # open: the student's choice is kept
-    assert [call["args"] for call in published] == [[str(run.id)]]
+    assert [call["args"] for call in published] == [(str(run.id),)]
     html = response.content.decode()
     assert "Submit this run" in html and f'value="{run.id}"' in html
     assert "HX-Request" in response["Vary"]
@@ -413,7 +413,7 @@ def test_it_reruns_a_submitted_run_and_gets_the_same_summary(
     assert (again.lab, again.params, again.seed) == (original.lab, original.params, original.seed)
     assert response.status_code == 302
     assert response["Location"] == f"{url('run-compare')}?run={original.pk}&run={again.pk}"
-    assert [call["args"] for call in published] == [[str(again.pk)]]
+    assert [call["args"] for call in published] == [(str(again.pk),)]
 
     waiting = client.get(response["Location"], **HX)
     assert waiting.status_code == 200 and 'hx-trigger="every 1s"' in waiting.content.decode()

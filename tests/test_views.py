@@ -64,7 +64,7 @@ def test_it_creates_a_queued_run_and_enqueues_it_after_commit(
     run = Run.objects.get()
     assert (run.owner, run.lab, run.status) == (people.alice, "drain", "queued")
     assert run.params["arrivals"] == [50, 800, 800, 800, 200, 50, 50, 50, 50, 50]
-    assert [call["args"] for call in published] == [[str(run.id)]]
+    assert [call["args"] for call in published] == [(str(run.id),)]
     html = response.content.decode()
     assert f'hx-get="{run.get_absolute_url()}"' in html and 'hx-trigger="load delay:' in html
     assert "HX-Request" in response["Vary"]

@@ -131,7 +131,7 @@ def enqueue(run: Run, lab: Lab) -> None:
     def publish() -> None:
         try:
             execute_run.apply_async(
-                args=[str(run.pk)],
+                args=(str(run.pk),),
                 queue=run.queue or settings.LAB_QUEUE,
                 soft_time_limit=lab.time_limit_s,
                 time_limit=hard_limit_for(lab.time_limit_s),
@@ -181,7 +181,7 @@ def start_drain(run: Run) -> bool:
 
     def publish() -> None:
         try:
-            drain_kept_queue.apply_async(args=[str(run.pk), token], queue=settings.LAB_HEAVY_QUEUE)
+            drain_kept_queue.apply_async(args=(str(run.pk), token), queue=settings.LAB_HEAVY_QUEUE)
         except (OperationalError, redis.RedisError, OSError) as exc:
             logger.warning("could not enqueue the drain of run %s: %s", run.pk, exc)
             kept_queue.release_drain(run.pk, token)

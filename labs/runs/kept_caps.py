@@ -24,6 +24,15 @@ from labs.runs.models import Run
 logger = logging.getLogger(__name__)
 
 
+# What `Run.dlq_note` holds: which cap dropped the queue (the words are made per reader).
+PER_USER, TOTAL = "per_user", "total"
+
+
+def note_for(code: str) -> str:
+    """The owner's explanation of a dropped queue, in the reader's language."""
+    return total_note() if code == TOTAL else per_user_note()
+
+
 def per_user_note() -> str:
     return _(
         "This run's dead-letter queue was deleted to make room: each student keeps at most "
@@ -81,13 +90,13 @@ def enforce_kept_caps(now=None) -> int:
         by_owner[run.owner_id].append(run)
     for owned in by_owner.values():
         for run in owned[: max(0, len(owned) - settings.LAB_KEPT_DLQ_PER_USER)]:
-            drop[run.pk] = per_user_note()
+            drop[run.pk] = PER_USER
     left = [run for run in runs if run.pk not in drop]
     for run in left[: max(0, len(left) - settings.LAB_KEPT_DLQ_TOTAL)]:
-        drop[run.pk] = total_note()
-    for pk, note in drop.items():
+        drop[run.pk] = TOTAL
+    for pk, code in drop.items():
         # The note first: a panel that opens meanwhile says why, rather than "expired".
-        Run.objects.filter(pk=pk, dlq_note="").update(dlq_note=note, drain_until=None)
+        Run.objects.filter(pk=pk, dlq_note="").update(dlq_note=code, drain_until=None)
         try:
             kept_queue.clean_run_keys(pk)
         except redis.RedisError as exc:

@@ -95,7 +95,7 @@ class Run(models.Model):
     )
     # A redrive of the kept queue is draining until then: it counts as a running experiment.
     drain_until = models.DateTimeField(null=True, blank=True)
-    # Why the kept DLQ was dropped before its hour (the caps), for the queue panel.
+    # Which cap dropped the kept DLQ before its hour (`labs.runs.kept_caps`), for the panel.
     dlq_note = models.CharField(max_length=300, blank=True, default="")
 
     objects = RunManager()

@@ -17,7 +17,9 @@ LIVE_HISTORY = 600
 
 
 class Progress(Protocol):
-    run_key: str | None  # the id a real experiment's Redis keys live under; None: a random one
+    @property
+    def run_key(self) -> str | None:
+        """The id a real experiment's Redis keys live under; None: a random one."""
 
     def update(self, done: int, total: int, live: dict[str, Any] | None = None) -> None:
         """Record that `done` of `total` steps are finished, with optional live figures."""

@@ -98,7 +98,7 @@ def hard_limit_for(time_limit_s: int) -> int:
 @shared_task(
     name="labs.tasks.drain_kept_queue",  # the name from before the move
     ignore_result=True,
-    soft_time_limit=kept_queue.DRAIN_MAX_S + 10,
+    soft_time_limit=int(kept_queue.DRAIN_MAX_S) + 10,
 )
 def drain_kept_queue(run_id: str, token: str) -> str:
     """Redrive (if asked) and drain a finished run's kept queue for a few seconds.
@@ -117,7 +117,7 @@ def drain_kept_queue(run_id: str, token: str) -> str:
         return "gone"
     if again:
         _hold_drain(run_id)
-        drain_kept_queue.apply_async(args=[run_id, again], queue=settings.LAB_HEAVY_QUEUE)
+        drain_kept_queue.apply_async(args=(run_id, again), queue=settings.LAB_HEAVY_QUEUE)
     return "more"
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import redis
 
 from labs.catalogue.lab import Lab
-from labs.runs import kept_queue, waiting
+from labs.runs import kept_caps, kept_queue, waiting
 from labs.runs.models import Run
 from labs.web.exports import series_rows
 
@@ -102,7 +102,7 @@ def present_panel(run: Run, lab: Lab | None, user) -> PanelView | None:
     if run.status == Run.Status.FAILED:
         return PanelView(gone="This run failed, so its queues were deleted and nothing was kept.")
     if run.dlq_note:
-        return PanelView(gone=run.dlq_note)
+        return PanelView(gone=kept_caps.note_for(run.dlq_note))
     try:
         snapshot = kept_queue.snapshot(run.pk)
     except kept_queue.QueueGone as exc:

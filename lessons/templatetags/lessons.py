@@ -12,6 +12,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
 from lessons.forms import SelfCheckForm
+from lessons.models import Attempt
 from lessons.panel import panel_context
 from lessons.questions import questions_for
 
@@ -59,3 +60,11 @@ def inline_svg(path: str, description: str) -> SafeString:
     svg = Path(found).read_text(encoding="utf-8")
     label = f'<svg aria-label="{escape(description)}" '
     return SafeString(svg.replace("<svg ", label, 1))
+
+
+@register.simple_tag
+def latest_selfcheck(user, unit_slug: str) -> Attempt | None:
+    """The student's latest try at a unit's self-check, or None (also for visitors)."""
+    if not unit_slug or not getattr(user, "is_authenticated", False):
+        return None
+    return Attempt.objects.filter(student=user, unit=unit_slug).first()

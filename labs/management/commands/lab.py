@@ -77,7 +77,8 @@ class Command(BaseCommand):
         form = LabForm(lab, data)
         if not form.is_valid():
             problems = "; ".join(
-                f"{field}: {' '.join(errors)}" for field, errors in form.errors.items()
+                f"{field}: {' '.join(str(e) for e in errors)}"
+                for field, errors in form.errors.items()
             )
             raise CommandError(f"Invalid parameters: {problems}")
         chosen_seed = choose_seed(lab, form.seed())

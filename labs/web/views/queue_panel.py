@@ -14,7 +14,7 @@ from django_htmx.http import HttpResponseStopPolling
 
 from labs.catalogue.entries import get_lab
 from labs.catalogue.lab import Lab
-from labs.runs import kept_queue
+from labs.runs import kept_caps, kept_queue
 from labs.runs.admission import CapReached
 from labs.runs.dispatch import admit_drain, start_drain
 from labs.runs.models import Run
@@ -136,7 +136,7 @@ def _check_queue_open(run: Run) -> None:
     if run.status == Run.Status.FAILED:
         raise kept_queue.QueueGone("This run failed, so its queues were deleted.")
     if run.dlq_note:
-        raise kept_queue.QueueGone(run.dlq_note)
+        raise kept_queue.QueueGone(kept_caps.note_for(run.dlq_note))
 
 
 STILL_RUNNING = (

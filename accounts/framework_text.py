@@ -1,0 +1,29 @@
+"""Django's own words that our pages show, so our catalogue gives them in Marathi.
+
+Django ships a Marathi catalogue, but it misses most of these (the login form, form
+errors). A catalogue in LOCALE_PATHS wins over Django's, and `makemessages` keeps only
+what the code marks, so they are marked here with the exact English Django uses.
+Nothing imports this module: it exists for `makemessages`.
+"""
+
+from django.utils.translation import gettext_noop
+
+DJANGO_TEXT = (
+    # django.contrib.auth: the user model and the login form
+    gettext_noop("username"),
+    gettext_noop("Password"),
+    gettext_noop(
+        "Please enter a correct %(username)s and password. Note that both "
+        "fields may be case-sensitive."
+    ),
+    gettext_noop("This account is inactive."),
+    # django.forms: the errors a form field can give
+    gettext_noop("This field is required."),
+    gettext_noop("Enter a whole number."),
+    gettext_noop("Enter a number."),
+    gettext_noop("Enter a valid date/time."),
+    gettext_noop("Select a valid choice. %(value)s is not one of the available choices."),
+    gettext_noop("Select a valid choice. That choice is not one of the available choices."),
+    gettext_noop("Ensure this value is less than or equal to %(limit_value)s."),
+    gettext_noop("Ensure this value is greater than or equal to %(limit_value)s."),
+)
