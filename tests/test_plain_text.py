@@ -22,10 +22,8 @@ def form_errors(slug: str, **changes) -> dict[str, list[str]]:
 
 
 def test_a_fraction_where_a_count_belongs_asks_for_a_whole_number():
-    assert form_errors("drain", per_worker="1.5")["per_worker"] == ["Use a whole number."]
-    assert form_errors("drain", arrivals="50, 1.5")["arrivals"] == [
-        "Value 2 (1.5): use a whole number."
-    ]
+    assert "Use a whole number" in form_errors("drain", per_worker="1.5")["per_worker"][0]
+    assert "Use a whole number" in form_errors("drain", arrivals="50, 1.5")["arrivals"][0]
 
 
 def test_help_names_no_python_values_for_choices_and_switches():

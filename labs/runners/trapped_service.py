@@ -18,6 +18,7 @@ from labs.runners.capstone_rules import trapped_errors
 from labs.runners.common import model_errors
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, trapped_service
+from labs.sim.capstone import cost as capstone_cost
 from labs.sim.capstone.params import TrappedParams
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 from labs.text import gettext, gettext_noop, listed, ngettext, num
@@ -370,3 +371,7 @@ FIGURES = (
     Figure("drain_estimate_held", gettext_noop("Drain estimate held"), "bool"),
     Figure("drain_gap", gettext_noop("Why estimate and actual differ"), "str", "", nullable=True),
 )
+
+
+# The bound on a run's worker time, checked against the budget before it is queued.
+cost = capstone_cost.trapped_cost

@@ -12,8 +12,16 @@ from django.utils.translation import gettext_lazy
 from labs.catalogue.entries import LABS
 from labs.catalogue.lab import Lab
 from labs.catalogue.params import Param
+from labs.runs.admission import over_budget
 from labs.runs.models import Run
 from labs.text import SEED_MAX, num
+from labs.web.plain_input import (
+    decimal_message,
+    parse_decimal,
+    parse_whole,
+    parse_yes_no,
+    whole_message,
+)
 
 
 class NumberListField(forms.CharField):
@@ -42,6 +50,8 @@ class NumberListField(forms.CharField):
                 % {"most": self.max_items, "got": len(raw_items)},
                 code="too_many",
             )
+        parse = parse_whole if self.number is int else parse_decimal
+        how = whole_message() if self.number is int else decimal_message()
         out = []
         for position, item in enumerate(raw_items, start=1):
             where = {"position": position, "item": item}
@@ -50,9 +60,11 @@ class NumberListField(forms.CharField):
                     _("Value %(position)s is empty: remove the extra comma.") % where
                 )
             try:
-                number = self.number(item)
+                number = parse(item)
             except ValueError:
-                raise ValidationError(self._not_a_number(item) % where) from None
+                raise ValidationError(
+                    f"Value {position} ({item!r}) is not a number. {how}"
+                ) from None
             if not self.low <= number <= self.high:
                 raise ValidationError(
                     _("Value %(position)s (%(item)s) is out of range: each must be %(span)s.")
@@ -61,17 +73,49 @@ class NumberListField(forms.CharField):
             out.append(number)
         return out
 
-    def _not_a_number(self, item: str) -> str:
-        """What to say about an item that is not a number of this field's kind."""
-        if self.number is int:
-            try:
-                float(item)
-            except ValueError:
-                pass
-            else:  # 1.5 in a list of counts
-                return _("Value %(position)s (%(item)s): use a whole number.")
-            return _("Value %(position)s (%(item)s) is not a number: use whole numbers.")
-        return _("Value %(position)s (%(item)s) is not a number.")
+
+class PlainIntegerField(forms.IntegerField):
+    """A whole number typed with the digits 0-9 only (not "1_0", "٣" or "１２")."""
+
+    def to_python(self, value: Any) -> int | None:
+        if value in self.empty_values:
+            return None
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        try:
+            return parse_whole(str(value))
+        except ValueError:
+            raise ValidationError(whole_message(), code="invalid") from None
+
+
+class PlainFloatField(forms.FloatField):
+    """A finite number typed with the digits 0-9 and a dot."""
+
+    def to_python(self, value: Any) -> float | None:
+        if value in self.empty_values:
+            return None
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+        try:
+            return parse_decimal(str(value))
+        except ValueError:
+            raise ValidationError(decimal_message(), code="invalid") from None
+
+
+class YesNoWidget(forms.CheckboxInput):
+    """A checkbox that hands the field what was sent, so the field can refuse nonsense."""
+
+    def value_from_datadict(self, data, files, name):
+        return data.get(name)
+
+
+class YesNoField(forms.BooleanField):
+    """Yes from "on", "true", "yes" or "1"; no from their opposites or nothing; else an error."""
+
+    widget = YesNoWidget
+
+    def to_python(self, value: Any) -> bool:
+        return parse_yes_no(value)
 
 
 def plain(value: Any) -> Any:
@@ -92,18 +136,13 @@ def field_for(param: Param) -> forms.Field:
         "initial": plain(param.default),
     }
     if param.kind == "int":
-        return forms.IntegerField(
-            min_value=param.min,
-            max_value=param.max,
-            error_messages={"invalid": _("Use a whole number.")},
-            **common,
-        )
+        return PlainIntegerField(min_value=param.min, max_value=param.max, **common)
     if param.kind == "float":
-        return forms.FloatField(min_value=param.min, max_value=param.max, **common)
+        return PlainFloatField(min_value=param.min, max_value=param.max, **common)
     if param.kind == "choice":
         return forms.ChoiceField(choices=[(v, _(label)) for v, label in param.choices], **common)
     if param.kind == "bool":
-        return forms.BooleanField(required=False, **common)
+        return YesNoField(required=False, **common)
     return NumberListField(
         widget=forms.TextInput(attrs={"class": "wide", "inputmode": "decimal"}),
         number=int if param.kind == "int_list" else float,
@@ -124,7 +163,7 @@ class LabForm(forms.Form):
         for param in lab.params:
             self.fields[param.name] = field_for(param)
         if lab.uses_seed:
-            self.fields["seed"] = forms.IntegerField(
+            self.fields["seed"] = PlainIntegerField(
                 label=_("Seed"),
                 min_value=0,
                 max_value=SEED_MAX,
@@ -148,7 +187,23 @@ class LabForm(forms.Form):
         if self.lab.check:
             for name, message in self.lab.check(params).items():
                 self.add_error(name if name in self.fields else None, message)
+        if not self.errors:
+            self._check_budget(params)
         return cleaned
+
+    def _check_budget(self, params: dict[str, Any]) -> None:
+        """Refuse, in words and next to the fields that set it, a run over the budget."""
+        over = over_budget(self.lab, params)
+        if over is None:
+            return
+        message, drivers = over
+        marked = [name for name in drivers if name in self.fields and name not in self.locked]
+        for name in marked[:1]:
+            self.add_error(name, message)
+        for name in marked[1:]:
+            self.add_error(name, _("Lowering this one makes the run cheaper too."))
+        if not marked:
+            self.add_error(None, message)
 
     def params(self) -> dict[str, Any]:
         """The validated parameters, ready to save on a run."""
