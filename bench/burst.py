@@ -25,6 +25,7 @@ import json
 import os
 import platform
 import re
+import secrets
 import shutil
 import signal
 import socket
@@ -201,7 +202,7 @@ class Site:
             **os.environ,
             "DATABASE_URL": database_url,
             "DEBUG": "false",
-            "SECRET_KEY": "bench-" + uuid.uuid4().hex,
+            "SECRET_KEY": secrets.token_urlsafe(50),
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "SECURE_COOKIES": "false",
             "LAB_QUEUE": f"bench-quick-{tag}",
