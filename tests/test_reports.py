@@ -182,7 +182,7 @@ def test_it_says_what_was_simulated():
 
 
 def test_it_refuses_a_run_of_another_lab():
-    with pytest.raises(ValueError, match="is not a trapped-service run"):
+    with pytest.raises(ValueError, match="is not a trapped-service or trapped-live run"):
         report(run("job-cost", horizon_s=60, incident_end_s=40), pair()[1])
 
 
@@ -237,3 +237,9 @@ def test_it_says_true_things_about_the_callers_of_the_two_runs():
     assert bigger["series"]["arrivals"] != before["series"]["arrivals"]
     line = report(before, bigger)["simulated"][1]
     assert line.startswith("Both runs used seed 5, but their load differs")
+
+
+def test_it_refuses_to_mix_a_simulated_and_a_live_run():
+    live = copy.deepcopy(pair()[1]) | {"lab": "trapped-live"}
+    with pytest.raises(ValueError, match="are not of the same lab"):
+        report(pair()[0], live)

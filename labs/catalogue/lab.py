@@ -48,6 +48,9 @@ class Lab:
     # Links a finished run's page shows under its facts, as (words, url): a feature of one
     # lab (the capstone's report) hooks in here instead of into the shared run page.
     links: Callable[[Any], list[tuple[str, str]]] | None = None
+    # (run, user) -> the live controls its owner may switch while it runs (the capstone's
+    # operator panel), or None: the run page shows it beside the live view.
+    operator_panel: Callable[[Any, Any], dict[str, Any] | None] | None = None
     # An upper bound on a run's worker time from its params (`labs.sim.capstone.cost.Cost`):
     # over the budget the form refuses; above `LAB_HEAVY_FROM_S` the run goes to the heavy queue.
     cost: Callable[[Mapping[str, Any]], Any] | None = None
