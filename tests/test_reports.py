@@ -166,7 +166,10 @@ def test_it_sets_the_drain_estimate_against_the_actual_drain():
 def test_it_says_what_was_simulated():
     built = report(*pair())
     assert built["same_seed"]
-    assert "Both runs used seed 5" in built["simulated"][1]
+    assert built["simulated"][1] == (
+        "Both runs used seed 5 and the same load: the same callers arrived at the same "
+        "moments, whatever the controls did."
+    )
     assert [c["name"] for c in built["changed_params"]] == [
         "admission_limit",
         "limit_retries",
@@ -179,7 +182,7 @@ def test_it_says_what_was_simulated():
 
 
 def test_it_refuses_a_run_of_another_lab():
-    with pytest.raises(ValueError, match="is not a trapped-service run"):
+    with pytest.raises(ValueError, match="is not a trapped-service or trapped-live run"):
         report(run("job-cost", horizon_s=60, incident_end_s=40), pair()[1])
 
 
@@ -262,3 +265,19 @@ def test_a_gradual_reopen_is_tried_only_with_an_admission_limit_that_ramps():
     assert untried("reopen", limited | {"reopen_ramp_s": 0}) == [
         "raising the admission limit step by step"
     ]
+
+
+def test_it_says_true_things_about_the_callers_of_the_two_runs():
+    before, after = pair()
+    # The claim holds in the model: the pair's callers are the same, second by second.
+    assert before["series"]["arrivals"] == after["series"]["arrivals"]
+    bigger = run("trapped-service", **{**after["params"], "spike_rps": 250.0})
+    assert bigger["series"]["arrivals"] != before["series"]["arrivals"]
+    line = report(before, bigger)["simulated"][1]
+    assert line.startswith("Both runs used seed 5, but their load differs")
+
+
+def test_it_refuses_to_mix_a_simulated_and_a_live_run():
+    live = copy.deepcopy(pair()[1]) | {"lab": "trapped-live"}
+    with pytest.raises(ValueError, match="are not of the same lab"):
+        report(pair()[0], live)

@@ -49,16 +49,27 @@ def fresh_catalogue(tmp_path_factory, monkeypatch_module) -> Path:
     The copy lives in a temporary folder, so the check needs no dirty worktree.
     """
     gettext_tool("xgettext")
-    locale = tmp_path_factory.mktemp("catalogue") / "locale"
+    # makemessages walks the current directory and writes into any `locale/` folder it
+    # finds there, so it walks a folder of links to the sources that has no `locale/` of
+    # its own but the copy: the real catalogue is never touched.
+    sources = tmp_path_factory.mktemp("sources")
+    for entry in BASE.iterdir():
+        if entry.name not in SKIPPED_BY_MAKEMESSAGES and not entry.name.startswith("."):
+            (sources / entry.name).symlink_to(entry)
+    locale = sources / "locale"
     copy = locale / "mr" / "LC_MESSAGES" / "django.po"
     copy.parent.mkdir(parents=True)
     shutil.copy(MARATHI, copy)
-    monkeypatch_module.chdir(BASE)  # makemessages walks the current directory
+    monkeypatch_module.chdir(sources)
     with override_settings(LOCALE_PATHS=[locale]):
-        # An app's own catalogue (lessons/locale) is left alone: its strings come here too,
-        # and count as translated when the site finds them in any catalogue (see below).
-        call_command("makemessages", locale=["mr"], verbosity=0, ignore_patterns=["*/locale"])
+        call_command(
+            "makemessages", locale=["mr"], verbosity=0, symlinks=True, ignore_patterns=["*/locale"]
+        )
     return copy
+
+
+# The catalogue itself, and folders with no source of ours (makemessages would walk them).
+SKIPPED_BY_MAKEMESSAGES = {"locale", "var", "node_modules", "bench", "docs"}
 
 
 @pytest.fixture(scope="module")
@@ -204,6 +215,14 @@ KNOWN_ENGLISH = (
     "Grading criteria",
     "Join code",
     "Student chooses",
+    # the labs' pages and results
+    "Run by",
+    "The numbers behind the charts",
+    "Back to the lab",
+    "Compare with my other runs",
+    "permalink",
+    "to run this lab",
+    "Set the parameters, press Run",
     "Not found",
     "Not allowed",
 )
@@ -240,6 +259,7 @@ def pages(school, submission) -> list[tuple[str, object, str]]:
     """(what, who, url) for every page a person can open."""
     from labs.catalogue.entries import LABS
     from labs.catalogue.units import UNITS
+    from tests.base import finished_run
 
     a, c = school.assignment_a, school.class_a
     everyone = [
@@ -270,7 +290,16 @@ def pages(school, submission) -> list[tuple[str, object, str]]:
         ("gradebook", school.teacher, reverse("gradebook", args=[c.pk])),
         ("submission", school.teacher, submission.get_absolute_url()),
     ]
-    return everyone + student + teacher
+    results = [
+        (
+            f"result of {lab.slug}",
+            school.alice,
+            finished_run(school.alice, lab=lab.slug).get_absolute_url(),
+        )
+        for lab in LABS
+        if lab.kind != "experiment"  # a real queue run takes seconds: tests/experiments
+    ]
+    return everyone + student + teacher + results
 
 
 @pytest.fixture

@@ -33,9 +33,10 @@ def new_queue_name(prefix: str = "e2e") -> str:
 
 
 def spawn_worker(queue: str, log: Path, *, concurrency: int = 1, **env: str) -> subprocess.Popen:
-    """A real Celery worker on `queue`, in a process group of its own (so a test can kill it
-    and its pool child at once), writing to `log`."""
-    env = {**os.environ, "DATABASE_URL": database_url(), "LAB_QUEUE": queue, **env}
+    """A real Celery worker on `queue`, for quick and heavy runs alike, in a process group of
+    its own (so a test can kill it and its pool child at once), writing to `log`."""
+    env = {**os.environ, "DATABASE_URL": database_url(), "LAB_QUEUE": queue,
+           "LAB_HEAVY_QUEUE": queue, **env}  # fmt: skip
     with log.open("w") as out:
         return subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "school", "worker", "-Q", queue,

@@ -16,14 +16,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from labs.capstone.controls import control_words, controls_on
 from labs.catalogue.entries import get_lab
 from labs.text import num, plain
 
 LAB = "trapped-service"
+# The labs whose runs the report, the operator view and the picker read: the model and
+# the same service run live on Redis (its result carries the model's figures).
+LABS = (LAB, "trapped-live")
 FIRST_WINDOW_S = 30  # "the first 30 s of the controls": long enough to see the drain begin
 LAST_WINDOW_S = 30  # the model's goodput check looks at the last 30 s too
 MAX_WASTED_SHARE = 0.10  # at most 1 completion in 10 may go to a caller who has gone
@@ -114,7 +116,7 @@ def _pct(share: float) -> str:
 
 def measure(result: Mapping[str, Any]) -> dict[str, Any]:
     """The figures the procedure is judged on, from one run's series and summary."""
-    s, p, summary = result["series"], result["params"], result["summary"]
+    s, p, summary = result["series"], run_params(result), result["summary"]
     end = len(s["second"])
     at = min(int(p["recover_at_s"]), end)
     after = slice(at, end)
@@ -210,11 +212,13 @@ def tried_and_not(step: dict[str, Any]) -> str:
     """What the step tried and did not, in one sentence for the page and the Markdown."""
     parts = []
     if step["controls"]:
-        parts.append(_("Tried: %(controls)s.") % {"controls": ", ".join(step["controls"])})
+        parts.append(gettext("Tried: %(controls)s.") % {"controls": ", ".join(step["controls"])})
     if step["not_tried"]:
-        parts.append(_("Not tried: %(controls)s.") % {"controls": ", ".join(step["not_tried"])})
+        parts.append(
+            gettext("Not tried: %(controls)s.") % {"controls": ", ".join(step["not_tried"])}
+        )
     if not step["controls"] and step["verdict"] == WORKED:
-        parts.append(_("It worked without a control of its own: the others were enough."))
+        parts.append(gettext("It worked without a control of its own: the others were enough."))
     return " ".join(parts)
 
 
@@ -323,7 +327,7 @@ def _reopen_step(b: Mapping[str, Any], a: Mapping[str, Any], controls: list[str]
         )
     limits = a["reopen_limits_rps"]
     if limits["first_rps"] is None:
-        how = _(
+        how = gettext(
             "no admission limit was on, so every request was let in as it came: a gradual "
             "reopen was not tried"
         )
@@ -362,27 +366,34 @@ def _drain(result: Mapping[str, Any], m: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def run_params(result: Mapping[str, Any]) -> dict[str, Any]:
+    """The params as the run went. A live run's controls may have been switched from the
+    operator panel: its result keeps them (and when the first went on) apart from the form's."""
+    return result.get("tables", {}).get("effective_params") or result["params"]
+
+
 def _run_facts(run: Mapping[str, Any]) -> dict[str, Any]:
-    params = run["result"]["params"]
+    result = run["result"]
+    params = run_params(result)
     return {
         "id": run["id"],
         "owner": run["owner"],
-        "seed": run["result"]["seed"],
+        "seed": result["seed"],
         "params": params,
         "controls_on": controls_on(params),
-        "command": command(params, run["result"]["seed"]),
+        "command": command(result["params"], result["seed"], result.get("lab", LAB)),
     }
 
 
-def command(params: Mapping[str, Any], seed: int) -> str:
+def command(params: Mapping[str, Any], seed: int, lab: str = LAB) -> str:
     """The command line that repeats a run: only the params that differ from the defaults."""
-    defaults = get_lab(LAB).defaults()
+    defaults = get_lab(lab).defaults()
     changes = [
         f"--set {name}={plain(value)}"
         for name, value in params.items()
         if defaults.get(name) != value
     ]
-    return " ".join(["python manage.py lab run", LAB, f"--seed {seed}", *changes])
+    return " ".join(["python manage.py lab run", lab, f"--seed {seed}", *changes])
 
 
 COMPARED = (
@@ -416,8 +427,11 @@ def show(value: Any, how: str) -> str:
 def build(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
     """The report for two runs, each `{"id", "owner", "result"}` with a trapped-service result."""
     for run in (before, after):
-        if run["result"].get("lab") != LAB:
-            raise ValueError(f"run {run['id']} is not a {LAB} run")
+        if run["result"].get("lab") not in LABS:
+            raise ValueError(f"run {run['id']} is not a {' or '.join(LABS)} run")
+    lab = before["result"]["lab"]
+    if after["result"]["lab"] != lab:
+        raise ValueError(f"runs {before['id']} and {after['id']} are not of the same lab")
     b, a = measure(before["result"]), measure(after["result"])
     facts = {"before": _run_facts(before), "after": _run_facts(after)}
     bp, ap = facts["before"]["params"], facts["after"]["params"]
@@ -428,7 +442,7 @@ def build(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]
     changed = [row for row in params if row["before"] != row["after"]]
     procedure = steps(b, a, ap)
     return {
-        "lab": LAB,
+        "lab": lab,
         "runs": facts,
         "same_seed": facts["before"]["seed"] == facts["after"]["seed"],
         "params": params,
@@ -482,13 +496,39 @@ def _outcome(a: Mapping[str, Any], params: Mapping[str, Any]) -> str:
     )
 
 
+# What decides who calls and when: with these equal and one seed, the model's arrivals
+# stream gives both runs exactly the same callers (labs/sim/capstone/streams.py).
+LOAD_PARAMS = (
+    "horizon_s",
+    "base_rps",
+    "spike_rps",
+    "trigger_start_s",
+    "trigger_end_s",
+    "payment_share",
+    "cost_spread",
+)
+
+
 def _simulated(facts: Mapping[str, Any]) -> list[str]:
     seeds = {facts[side]["seed"] for side in ("before", "after")}
-    seed_line = (
-        f"Both runs used seed {seeds.pop()}: the same callers arrived at the same moments."
-        if len(seeds) == 1
-        else "The runs used different seeds, so their random arrivals differ as well."
+    same_load = all(
+        facts["before"]["params"].get(name) == facts["after"]["params"].get(name)
+        for name in LOAD_PARAMS
     )
+    if len(seeds) != 1:
+        seed_line = gettext(
+            "The runs used different seeds, so their random arrivals differ as well."
+        )
+    elif same_load:
+        seed_line = gettext(
+            "Both runs used seed %(seed)s and the same load: the same callers arrived at the "
+            "same moments, whatever the controls did."
+        ) % {"seed": seeds.pop()}
+    else:
+        seed_line = gettext(
+            "Both runs used seed %(seed)s, but their load differs (new requests, trigger, "
+            "payments or job cost), so different callers arrived."
+        ) % {"seed": seeds.pop()}
     return [
         "Everything is simulated in one process: the callers and their retries, the queue, "
         "the workers, the payment provider and the reconciliation owner. No real network, "

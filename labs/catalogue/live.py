@@ -12,8 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.functional import Promise as StrPromise
-from django.utils.translation import gettext_lazy
+from labs.text import gettext, gettext_noop
 
 Sample = Mapping[str, Any]
 
@@ -25,17 +24,17 @@ class LiveNumber:
     key: str
     label: str
     unit: str = ""
-    none_text: str | StrPromise = "—"  # what a missing value means ("not draining", "empty")
+    none_text: str = "—"  # what a missing value means ("not draining", "empty")
     # A missing value whose sample has `steady_key` true reads `steady_text` instead.
     steady_key: str = ""
-    steady_text: str | StrPromise = ""
+    steady_text: str = ""
 
     def text(self, sample: Sample) -> str:
         value = sample.get(self.key)
         if value is None:
             if self.steady_key and sample.get(self.steady_key):
-                return str(self.steady_text)
-            return str(self.none_text)
+                return gettext(self.steady_text)
+            return gettext(self.none_text)
         if isinstance(value, float) and not value.is_integer():
             shown = f"{value:,.2f}"
         else:
@@ -56,27 +55,32 @@ class LiveView:
             return {"numbers": [], "figure": None}
         last = samples[-1]
         return {
-            "numbers": [(n.label, n.text(last)) for n in self.numbers],
+            "numbers": [(gettext(n.label), n.text(last)) for n in self.numbers],
             "figure": self.chart(samples, params),
         }
 
 
 # What an operator watches on a job queue: the same figures for every single-queue lab.
 QUEUE_NUMBERS = (
-    LiveNumber("visible", "Visible (waiting)"),
-    LiveNumber("in_flight", "In flight"),
-    LiveNumber("dlq_depth", "DLQ depth"),
-    LiveNumber("oldest_age_s", "Oldest message age", "s", none_text="queue empty"),
+    LiveNumber("visible", gettext_noop("Visible (waiting)")),
+    LiveNumber("in_flight", gettext_noop("In flight")),
+    LiveNumber("dlq_depth", gettext_noop("DLQ depth")),
+    LiveNumber(
+        "oldest_age_s",
+        gettext_noop("Oldest message age"),
+        "s",
+        none_text=gettext_noop("queue empty"),
+    ),
     LiveNumber(
         "drain_estimate_s",
-        "Drain estimate",
+        gettext_noop("Drain estimate"),
         "s",
-        none_text=gettext_lazy("not draining: the queue grows"),
+        none_text=gettext_noop("not draining: the queue grows"),
         steady_key="keeping_up",
-        steady_text=gettext_lazy("keeping up (as much done as arrives)"),
+        steady_text=gettext_noop("keeping up (as much done as arrives)"),
     ),
-    LiveNumber("done", "Done"),
-    LiveNumber("duplicates_delivered", "Duplicates delivered"),
-    LiveNumber("duplicate_effects", "Duplicate effects", ""),
+    LiveNumber("done", gettext_noop("Done")),
+    LiveNumber("duplicates_delivered", gettext_noop("Duplicates delivered")),
+    LiveNumber("duplicate_effects", gettext_noop("Duplicate effects"), ""),
 )
 QUEUE_KEYS = ("t_s", *(n.key for n in QUEUE_NUMBERS), "keeping_up")

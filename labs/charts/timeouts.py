@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext as _
-
 from labs.charts.base import FAILED, GREY, OK, bar, figure, hline
-from labs.text import num
+from labs.text import gettext, gettext_noop, num
 
 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -17,10 +15,15 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     waits = [f"wait {num(w)} s" for w in s["wait_s"]]
     stuck = figure(
         title=f"Requests stuck at once at {num(result['summary']['rate_per_s'])} req/s",
-        x_title="longest wait",
-        y_title="requests stuck",
+        x_title=gettext_noop("longest wait"),
+        y_title=gettext_noop("requests stuck"),
         traces=[
-            bar(waits, s["stuck_requests"], "stuck", text=[num(n) for n in s["stuck_requests"]])
+            bar(
+                waits,
+                s["stuck_requests"],
+                gettext_noop("stuck"),
+                text=[num(n) for n in s["stuck_requests"]],
+            )
         ],
         x_category=True,
         hovermode="closest",
@@ -30,16 +33,26 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     colours = [OK if outcome == "ok" else FAILED for outcome in held["outcome"]]
     # A zero cannot sit on a log axis; show it as 1 ms.
     # Each bar says its outcome in words too: colour alone does not reach every reader.
-    words = [_("ok") if outcome == "ok" else _("timed out") for outcome in held["outcome"]]
-    caller = bar(calls, [max(1, v) for v in held["held_ms"]], _("caller held"), text=words)
+    words = [
+        gettext("ok") if outcome == "ok" else gettext("timed out") for outcome in held["outcome"]
+    ]
+    caller = bar(
+        calls,
+        [max(1, v) for v in held["held_ms"]],
+        gettext_noop("caller held (green ok, red timeout)"),
+        text=words,
+    )
     caller["marker"] = {"color": colours}
     answers = bar(
-        calls, [max(1, v) for v in held["latency_ms"]], "service answers after", color=GREY
+        calls,
+        [max(1, v) for v in held["latency_ms"]],
+        gettext_noop("service answers after"),
+        color=GREY,
     )
     held_fig = figure(
-        title="How long each caller is held (log scale)",
-        x_title="the service answers after",
-        y_title="milliseconds",
+        title=gettext_noop("How long each caller is held (log scale)"),
+        x_title=gettext_noop("the service answers after"),
+        y_title=gettext_noop("milliseconds"),
         traces=[answers, caller],
         barmode="group",
         y_log=True,

@@ -9,7 +9,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from labs.catalogue.lab import Lab
-from labs.charts.base import figure, line
+from labs.charts.base import figure, line, plotly_text
 from labs.runs.models import Run
 from labs.web.exports import series_rows
 
@@ -64,7 +64,7 @@ def compare_runs(a: Run, b: Run, lab: Lab | None) -> Comparison:
         return comparison
     sa, sb = a.result.get("summary", {}), b.result.get("summary", {})
     declared = lab.figures if lab else ()
-    labels = {f.name: f.label for f in declared}
+    labels = {f.name: _(f.label) for f in declared}
     # The lab's order (jsonb on PostgreSQL does not keep the saved order), then any others.
     names = [f.name for f in declared if f.name in sa or f.name in sb]
     names += sorted((set(sa) | set(sb)) - set(names))
@@ -75,7 +75,11 @@ def compare_runs(a: Run, b: Run, lab: Lab | None) -> Comparison:
     comparison.same_summary = sa == sb
     comparison.same_series = a.result.get("series") == b.result.get("series")
     comparison.charts = overlay_charts(
-        a.result, b.result, run_label(a, "A"), run_label(b, "B"), series_words(lab, a.result)
+        a.result,
+        b.result,
+        plotly_text(run_label(a, "A")),
+        plotly_text(run_label(b, "B")),
+        series_words(lab, a.result),
     )
     return comparison
 

@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any
 
 import redis
-from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from labs.catalogue.lab import Lab
-from labs.runs import kept_queue
+from labs.runs import kept_caps, kept_queue, waiting
 from labs.runs.models import Run
 from labs.web.exports import series_rows
-
-# A run still queued after this long probably has no worker to take it.
-NO_WORKER_HINT_AFTER = timedelta(seconds=10)
 
 
 @dataclass
@@ -29,17 +25,20 @@ class RunView:
     hint: str = ""
     links: list[tuple[str, str]] = field(default_factory=list)  # (words, url) under the facts
     live: dict[str, Any] | None = None  # a running experiment: {"numbers", "figure"}
+    has_table: bool = False  # the per-step table exists (fetched when opened: run-numbers)
+    waiting: str = ""  # a queued run: what is ahead of it, and for how long it has waited
+    poll_ms: int = 1000  # an unfinished run: when the page looks again
 
 
 def present_run(run: Run, lab: Lab | None) -> RunView:
     view = RunView(status=run.status)
     if lab is None:
-        view.hint = "This lab no longer exists; the saved parameters and result are kept."
+        view.hint = _("This lab no longer exists; the saved parameters and result are kept.")
         return view
     if run.status == Run.Status.SUCCEEDED and run.result:
         view.headline = lab.headline(run.result)
         view.figures = lab.charts(run.result)
-        view.table = series_table(run.result)
+        view.has_table = bool(run.result.get("series"))
         view.tables = shown_tables(run.result)
         if lab.links is not None:
             view.links = lab.links(run)
@@ -48,11 +47,9 @@ def present_run(run: Run, lab: Lab | None) -> RunView:
         view.percent = int(100 * done / total) if total else None
         if lab.live is not None:
             view.live = lab.live.present(run.progress.get("samples") or [], run.params)
-    elif run.status == Run.Status.QUEUED and timezone.now() - run.created_at > NO_WORKER_HINT_AFTER:
-        view.hint = (
-            "Still waiting for a worker. If this lasts, no Celery worker is running: "
-            "start one with ./dev worker (see the README)."
-        )
+    if not run.is_finished:
+        view.poll_ms = waiting.poll_delay_ms(run)
+        view.waiting = waiting.waiting_text(run)
     return view
 
 
@@ -72,11 +69,23 @@ def shown_tables(result: dict[str, Any]) -> list[dict[str, Any]]:
     tables = result.get("tables", {})
     names = result.get("tables_order") or list(tables)
     return [
-        tables[name]
+        _in_reader_words(tables[name])
         for name in names
         if isinstance(tables.get(name), dict)
         and {"title", "columns", "rows"} <= tables[name].keys()
     ]
+
+
+def _in_reader_words(shown: dict[str, Any]) -> dict[str, Any]:
+    """A saved table's title and headings are English msgids: show them translated.
+
+    The worker saved them in English (it has no reader); a title or heading made with a
+    number in it stays as saved.
+    """
+    return shown | {
+        "title": _(shown["title"]) if shown["title"] else "",
+        "columns": [_(c) if isinstance(c, str) and c else c for c in shown["columns"]],
+    }
 
 
 @dataclass
@@ -101,14 +110,18 @@ def present_panel(run: Run, lab: Lab | None, user) -> PanelView | None:
         return None
     if not lab.keeps_dlq:
         return PanelView(
-            gone="This lab keeps no dead-letter queue: its queues were deleted when it ended."
+            gone=_("This lab keeps no dead-letter queue: its queues were deleted when it ended.")
         )
     if run.status == Run.Status.FAILED:
-        return PanelView(gone="This run failed, so its queues were deleted and nothing was kept.")
+        return PanelView(
+            gone=_("This run failed, so its queues were deleted and nothing was kept.")
+        )
+    if run.dlq_note:
+        return PanelView(gone=kept_caps.note_for(run.dlq_note))
     try:
         snapshot = kept_queue.snapshot(run.pk)
     except kept_queue.QueueGone as exc:
         return PanelView(gone=str(exc))
     except redis.RedisError:
-        return PanelView(gone="The queue panel cannot reach Redis just now. Try again shortly.")
+        return PanelView(gone=_("The queue panel cannot reach Redis just now. Try again shortly."))
     return PanelView(queue=snapshot, can_act=run.owner_id == user.pk)
