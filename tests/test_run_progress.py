@@ -99,5 +99,5 @@ def test_the_page_draws_the_live_chart_from_the_saved_samples(client, people):
     assert "<dt>Breaker</dt><dd>open</dd>" in text
     assert "<dt>Drain estimate</dt><dd>not draining: the queue grows</dd>" in text
     # Readings are saved twice a second and a live run lasts seconds: the page shows each.
-    assert 'hx-trigger="every 500ms"' in text
+    assert 'hx-trigger="load delay:500ms"' in text
     assert "Live: the shared breaker and the queue" in text

@@ -39,7 +39,7 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     caller = bar(
         calls,
         [max(1, v) for v in held["held_ms"]],
-        gettext_noop("caller held (green ok, red timeout)"),
+        gettext_noop("caller held"),
         text=words,
     )
     caller["marker"] = {"color": colours}
