@@ -25,8 +25,9 @@ from labs.runs import kept_queue
 from labs.runs.models import Run
 from tests.base import make_user
 from tests.live_helpers import keep_parked
-from tests.test_e2e import database_url, stop_worker, wait_for
+from tests.test_e2e import wait_for
 from tests.test_views import GOOD
+from tests.worker_helpers import database_url, stop_worker
 
 pytestmark = [pytest.mark.e2e, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parent.parent
