@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
@@ -103,6 +104,12 @@ def run_label(request: HttpRequest, run_id) -> HttpResponse:
     run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
     if run.owner_id != request.user.pk:
         raise PermissionDenied("Only the person who made this run can name it.")
+    if Run.objects.in_handed_in_pairs().filter(pk=run.pk).exists():
+        return HttpResponse(
+            _("This run is half of a handed-in before/after pair, so it can no longer change."),
+            status=409,
+            content_type="text/plain; charset=utf-8",
+        )
     form = RunLabelForm(request.POST, instance=run)
     status = 200
     if form.is_valid():
