@@ -12,7 +12,8 @@ from accounts.models import Profile
 
 
 class PasswordChangeRequiredMiddleware:
-    """Every page but the password change, logout and health checks redirects there."""
+    """Every page but the password change, the language switch, logout and health checks
+    redirects there."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -27,7 +28,13 @@ class PasswordChangeRequiredMiddleware:
         if user is None or not user.is_authenticated:
             return False
         # Static files never get here (WhiteNoise answers them first).
-        allowed = (reverse("password_change"), reverse("logout"), "/healthz", "/i18n/")
+        # The language switch too: the change page should be readable in their language.
+        allowed = (
+            reverse("password_change"),
+            reverse("logout"),
+            reverse("set-language"),
+            "/healthz",
+        )
         if request.path_info.startswith(allowed):
             return False
         return Profile.objects.filter(user=user, must_change_password=True).exists()

@@ -16,10 +16,7 @@ phase map (100 runs), and peak memory of the reference loop with tracemalloc.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import os
-import platform
-import subprocess
 import sys
 import time
 import tracemalloc
@@ -29,6 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.machine import describe  # noqa: E402
 from bench.simpy_trapped import run_simpy  # noqa: E402
 from labs.sim.capstone import RECOMMENDED_CONTROLS, engine, fast  # noqa: E402
 from labs.sim.capstone.params import TrappedParams  # noqa: E402
@@ -104,20 +102,7 @@ def memory(horizon_s: int) -> tuple[float, float]:
 
 
 def machine() -> str:
-    cpu = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    nproc = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
-    return (
-        f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC; nproc {nproc}, {cpu}; "
-        f"Python {platform.python_version()}, simpy {version('simpy')}, "
-        f"Cython {version('Cython')}; load average {os.getloadavg()[0]:.1f}"
-    )
+    return f"{describe()}; simpy {version('simpy')}, Cython {version('Cython')}"
 
 
 def main() -> None:

@@ -37,6 +37,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import redis  # noqa: E402
 
+from bench.machine import describe  # noqa: E402
 from labs.experiments.namespace import Namespace, connect, redis_url  # noqa: E402
 from labs.experiments.queue import GROUP, RedisQueue  # noqa: E402
 
@@ -147,6 +148,8 @@ def main() -> None:
     single_n, batched_n, reps = (2_000, 20_000, 1) if args.quick else (5_000, 60_000, args.reps)
 
     info = connect(url).info("server")
+    print(describe())
+    print("command: python bench/bench_queue.py" + (" --quick" if args.quick else ""))
     print(
         f"Redis {info['redis_version']} at {url} · Python {platform.python_version()} · "
         f"redis-py {redis.__version__} · {os.cpu_count()} CPUs · median of {reps}"
@@ -177,6 +180,7 @@ def main() -> None:
             "redis-benchmark (4 clients, pipeline 50): "
             + " · ".join(f"{k} {v:,.0f}/s" for k, v in rates.items())
         )
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

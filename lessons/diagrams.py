@@ -33,6 +33,7 @@ LABELS = {
         "closed": "closed: calls pass",
         "open": "open: refused at once",
         "half": "half-open: one trial",
+        "states": "the breaker's three states",
         "long": "queue is long",
         "wait": "wait > 1 s timeout",
         "give_up": "callers give up, retry",
@@ -59,6 +60,7 @@ LABELS = {
         "closed": "closed: calls जातात",
         "open": "open: लगेच नकार",
         "half": "half-open: एक चाचणी",
+        "states": "breaker च्या तीन अवस्था",
         "long": "queue लांब",
         "wait": "वाट > 1 s timeout",
         "give_up": "callers कंटाळून retry",
@@ -137,16 +139,25 @@ def lesson_12(t: dict[str, str]) -> str:
 
 
 def lesson_13(t: dict[str, str]) -> str:
-    out = HEAD.format(w=640, h=280, font=FONT)
-    out += _box(20, 60, 110, 50, t["caller"]) + _arrow(130, 85, 225, 85)
-    out += _box(230, 60, 120, 50, t["breaker"], fill="#fde9c9") + _arrow(350, 85, 445, 85)
-    out += _box(450, 60, 130, 50, t["service"], fill="#f4c7c3")
-    out += _note(515, 135, t["fails"])
-    out += _arrow(515, 145, 515, 200) + _box(360, 200, 240, 40, t["backoff"])
-    out += _arrow(360, 220, 75, 220) + _arrow(75, 220, 75, 112)
-    out += _note(220, 212, t["retry"])
-    for i, key in enumerate(("closed", "open", "half")):
-        out += _note(120 + i * 200, 270, t[key])
+    out = HEAD.format(w=640, h=330, font=FONT)
+    out += _box(20, 40, 110, 50, t["caller"]) + _arrow(130, 65, 225, 65)
+    out += _box(230, 40, 120, 50, t["breaker"], fill="#fde9c9") + _arrow(350, 65, 445, 65)
+    out += _box(450, 40, 130, 50, t["service"], fill="#f4c7c3")
+    out += _note(515, 112, t["fails"])
+    out += _arrow(515, 120, 515, 148) + _box(360, 150, 240, 40, t["backoff"])
+    out += _arrow(360, 170, 75, 170) + _arrow(75, 170, 75, 92)
+    out += _note(220, 162, t["retry"])
+    # The breaker's three states, below it: closed -> open -> half-open -> closed.
+    out += _note(320, 226, t["states"])
+    for i, (key, fill) in enumerate(
+        (("closed", "#d8efd9"), ("open", "#f4c7c3"), ("half", "#fde9c9"))
+    ):
+        out += _box(20 + i * 215, 236, 185, 36, t[key], fill=fill)
+    out += _arrow(205, 254, 233, 254) + _arrow(420, 254, 448, 254)
+    out += (
+        '<path d="M542,272 L542,305 L112,305 L112,275" fill="none" stroke="#444" '
+        'stroke-width="2" marker-end="url(#a)"/>\n'
+    )
     return out + "</svg>\n"
 
 

@@ -48,6 +48,11 @@ def test_a_one_time_password_must_be_changed_before_anything_else(client, people
         assert response["Location"] == reverse("password_change")
     assert client.get(reverse("password_change")).context["first_time"] is True
     assert client.get(reverse("healthz")).status_code == 200
+    switched = client.post(
+        reverse("set-language"), {"language": "mr", "next": reverse("password_change")}
+    )
+    assert switched["Location"] == reverse("password_change")
+    assert "बदला" in client.get(reverse("password_change")).content.decode()
 
     response = change(client, one_time, "monsoon lanterns 42")
     assert response.status_code == 302
