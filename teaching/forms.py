@@ -251,7 +251,7 @@ class AssignmentForm(forms.ModelForm):
         except CriteriaError as exc:
             self.add_error("criteria_text", exc.messages)
         else:
-            cleaned["criteria_text"] = [c.to_json() for c in criteria]
+            self.cleaned_data["criteria_text"] = [c.to_json() for c in criteria]
         presets, locked = {}, []
         for name in self.preset_names:
             mode = cleaned.get(f"mode__{name}") or FREE
@@ -318,7 +318,10 @@ class SubmitForm(forms.Form):
         )
 
     def clean_run(self) -> Run:
-        run = self.cleaned_data["run"]
+        return self.submittable(self.cleaned_data["run"])
+
+    def submittable(self, run: Run) -> Run:
+        """`run`, if it may be handed in for this assignment; else a message for its field."""
         problem = self.assignment.mismatch(run)
         if problem:
             raise ValidationError(

@@ -6,7 +6,7 @@ the same locked presets, plus the analysis they wrote on the pair's report page.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -31,16 +31,11 @@ class PairSubmitForm(SubmitForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["before"].queryset = self.fields["run"].queryset
+        before = cast(forms.ModelChoiceField, self.fields["before"])
+        before.queryset = cast(forms.ModelChoiceField, self.fields["run"]).queryset
 
     def clean_before(self) -> Run:
-        run = self.cleaned_data["before"]
-        problem = self.assignment.mismatch(run)
-        if problem:
-            raise ValidationError(
-                _("This run cannot be submitted. %(problem)s") % {"problem": problem}
-            )
-        return run
+        return self.submittable(self.cleaned_data["before"])
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -102,7 +97,7 @@ class FeedbackForm(forms.Form):
         }
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         if not self.errors and not cleaned.get("feedback", "").strip() and not self.scores():
             raise ValidationError(_("Write some feedback or give a score."))
         return cleaned
