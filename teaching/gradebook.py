@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models.fields.json import KeyTransform
 from django.utils.translation import gettext_noop
 
@@ -190,17 +190,21 @@ def hand_in(assignment: Assignment, student, run: Run, before: Run | None, now: 
     Locks the student's submission row, so two resubmissions at once make two versions
     rather than one lost.
     """
-    with transaction.atomic():
-        current = (
-            Submission.objects.select_for_update()
-            .filter(assignment=assignment, student=student)
-            .first()
-        )
-        if current is None:
-            Submission.objects.create(
-                assignment=assignment, student=student, run=run, before_run=before, submitted_at=now
-            )
+    if not Submission.objects.filter(assignment=assignment, student=student).exists():
+        try:
+            with transaction.atomic():
+                Submission.objects.create(
+                    assignment=assignment,
+                    student=student,
+                    run=run,
+                    before_run=before,
+                    submitted_at=now,
+                )
             return True
+        except IntegrityError:
+            pass  # a second press made it first: this one becomes the next version
+    with transaction.atomic():
+        current = Submission.objects.select_for_update().get(assignment=assignment, student=student)
         current.archive()
         current.run, current.before_run, current.submitted_at = run, before, now
         current.version += 1

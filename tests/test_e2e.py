@@ -19,7 +19,10 @@ from django.conf import settings
 from django.db import connection
 from django.urls import reverse
 
+from labs.catalogue.entries import get_lab
+from labs.management.commands.lab import _as_form_value
 from labs.runs.models import Run
+from labs.runs.sweeps import sweep_once
 from tests.base import make_user
 from tests.test_views import GOOD
 
@@ -40,9 +43,11 @@ def start_worker(tmp_path: Path, settings, **env: str) -> tuple[subprocess.Popen
     """A real Celery worker on a queue no other worker listens to, in a process group of
     its own (so a test can kill it and its pool child at once)."""
     queue = f"e2e-{uuid.uuid4().hex[:8]}"
-    settings.LAB_QUEUE = queue
+    # Quick and heavy work alike: this worker is the only one that may take either.
+    settings.LAB_QUEUE = settings.LAB_HEAVY_QUEUE = queue
     log = tmp_path / "worker.log"
-    env = {**os.environ, "DATABASE_URL": database_url(), "LAB_QUEUE": queue, **env}
+    env = {**os.environ, "DATABASE_URL": database_url(), "LAB_QUEUE": queue,
+           "LAB_HEAVY_QUEUE": queue, **env}  # fmt: skip
     with log.open("w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "school", "worker", "-Q", queue,
@@ -150,17 +155,30 @@ def forget_unacked(queue: str) -> None:
         r.close()
 
 
-def test_a_run_whose_worker_is_killed_ends_failed_and_leaves_no_keys(client, tmp_path, settings):
+SLOW_FANOUT = {"jobs": "600", "workers": "1", "rate_per_worker": "20", "crashes": "0",
+               "crash_point": "after_effect", "visibility_timeout_s": "0.5",
+               "idempotent": "on", "seed": "1"}  # fmt: skip
+
+
+def trapped_defaults() -> dict[str, str]:
+    """The trapped-live form as its defaults fill it: a 75 s run, killed long before."""
+    lab = get_lab("trapped-live")
+    return {p.name: _as_form_value(p.default) for p in lab.params} | {"seed": "5"}
+
+
+@pytest.mark.parametrize(
+    ("slug", "form"), [("fanout-live", lambda: SLOW_FANOUT), ("trapped-live", trapped_defaults)]
+)
+def test_a_run_whose_worker_is_killed_ends_failed_and_leaves_no_keys(
+    client, tmp_path, settings, slug, form
+):
     # A short lease, so the dead worker is noticed in seconds (the default is 20 s).
     proc, log = start_worker(tmp_path, settings, LAB_LEASE_S="3")
     queue = settings.LAB_QUEUE
     try:
         alice = make_user("alice")
         client.force_login(alice)
-        slow = {"jobs": "600", "workers": "1", "rate_per_worker": "20", "crashes": "0",
-                "crash_point": "after_effect", "visibility_timeout_s": "0.5",
-                "idempotent": "on", "seed": "1"}  # fmt: skip
-        response = client.post(reverse("lab-detail", args=["fanout-live"]), slow)
+        response = client.post(reverse("lab-detail", args=[slug]), form())
         assert response.status_code == 302
         run = Run.objects.get(owner=alice)
 
@@ -180,8 +198,9 @@ def test_a_run_whose_worker_is_killed_ends_failed_and_leaves_no_keys(client, tmp
         proc.wait(timeout=10)
         killed_at = time.monotonic()
 
-        # The page (polled every second by htmx) notices the lease ran out and fails it.
+        # The sweeper (a pass every few seconds) notices the lease ran out and fails it.
         while time.monotonic() - killed_at < 20:
+            sweep_once()
             page = client.get(run.get_absolute_url(), HTTP_HX_REQUEST="true")
             run.refresh_from_db()
             if run.status != "running":

@@ -28,7 +28,7 @@ LESSON_LABS = {
         "retries-live",
         "breaker-live",
     ],
-    "assignment-05": ["trapped-service", "phase-map", "cold-cache", "job-cost"],
+    "assignment-05": ["trapped-service", "trapped-live", "phase-map", "cold-cache", "job-cost"],
 }
 
 

@@ -34,6 +34,7 @@ class World:
     before: object  # alice's trapped-service runs, both submitted to class A
     after: object
     experiment: object  # alice's real-queue run, submitted to class A; its queue has expired
+    live: object = None  # alice's trapped-live run, still running, its experiment not started
 
 
 @pytest.fixture
@@ -71,7 +72,10 @@ def world(school, published, frozen) -> World:
         classroom=school.class_a, title="Poison", lab="poison-live", due_at=DUE
     )
     Submission.objects.create(assignment=poison, student=school.alice, run=experiment)
-    return World(school, run, other_run, submission, before, after, experiment)
+    live = Run.objects.create(
+        owner=school.alice, lab="trapped-live", params={}, seed=5, status="running"
+    )
+    return World(school, run, other_run, submission, before, after, experiment, live)
 
 
 def r(name, *args):
@@ -120,6 +124,7 @@ MATRIX = [
     ("run page", "get", lambda w: r("run-detail", w.run.pk), None, MEMBERS),
     ("run json", "get", lambda w: r("run-json", w.run.pk), None, MEMBERS),
     ("run csv", "get", lambda w: r("run-csv", w.run.pk), None, MEMBERS),
+    ("run numbers", "get", lambda w: r("run-numbers", w.run.pk), None, MEMBERS),
     (
         "name a run",
         "post",
@@ -227,6 +232,14 @@ MATRIX = [
     ("gradebook csv", "get", lambda w: r("gradebook-csv", w.school.class_a.pk), None, TEACHER_ONLY),
     ("submission", "get", lambda w: r("submission-detail", w.submission.pk), None, MEMBERS),
     ("operator view", "get", lambda w: r("run-obligations", w.before.pk), None, MEMBERS),
+    (
+        # Only the owner may switch a live run's controls (409: its experiment is not live).
+        "switch a live control",
+        "post",
+        lambda w: r("run-control", w.live.pk),
+        {"control": "drop_expired", "state": "on"},
+        (LOGIN, 409, 404, 404, 404),
+    ),
     ("pick a report", "get", lambda w: r("report-pick"), None, ANY_USER),
     ("report", "get", lambda w: r("report", w.before.pk, w.after.pk), None, MEMBERS),
     ("report md", "get", lambda w: r("report-markdown", w.before.pk, w.after.pk), None, MEMBERS),
@@ -326,15 +339,15 @@ def test_it_covers_every_url_of_the_site():
 
     covered = {
         "home", "unit-detail", "unit-selfcheck", "lab-detail", "my-runs", "run-detail",
-        "run-json", "run-csv",
+        "run-json", "run-csv", "run-numbers",
         "run-label", "run-rerun", "run-compare", "class-list", "class-new", "class-join",
         "class-detail", "student-add", "student-remove", "assignment-new", "assignment-edit",
         "assignment-detail", "assignment-run", "assignment-submit", "extension-set",
         "gradebook", "gradebook-csv", "submission-detail", "run-obligations", "report-pick",
         "report", "report-markdown", "report-json", "report-pair", "run-queue",
         "report-analysis", "submission-feedback",
-        "run-queue-redrive", "run-queue-purge", "signup", "class-accounts", "roster-import",
-        "student-password-reset", "class-signup", "healthz",
+        "run-queue-redrive", "run-queue-purge", "run-control", "signup", "class-accounts",
+        "roster-import", "student-password-reset", "class-signup", "healthz",
         "healthz-deep",  # public, answers on its dependencies: tests/test_health.py
         "set-language",  # open to everyone, visitors too: tests/test_language.py
     }  # fmt: skip

@@ -48,6 +48,12 @@ class Lab:
     # Links a finished run's page shows under its facts, as (words, url): a feature of one
     # lab (the capstone's report) hooks in here instead of into the shared run page.
     links: Callable[[Any], list[tuple[str, str]]] | None = None
+    # (run, user) -> the live controls its owner may switch while it runs (the capstone's
+    # operator panel), or None: the run page shows it beside the live view.
+    operator_panel: Callable[[Any, Any], dict[str, Any] | None] | None = None
+    # An upper bound on a run's worker time from its params (`labs.sim.capstone.cost.Cost`):
+    # over the budget the form refuses; above `LAB_HEAVY_FROM_S` the run goes to the heavy queue.
+    cost: Callable[[Mapping[str, Any]], Any] | None = None
 
     @classmethod
     def from_runner(cls, runner: Any, **entry: Any) -> Lab:
@@ -55,7 +61,7 @@ class Lab:
 
         The runner module declares, once, what belongs to it: `PARAMS`, `run`, `headline`,
         `FIGURES`, and optionally `check`, `KIND` ("experiment" for the real-Redis labs),
-        `USES_SEED`, `DEFAULT_SEED`, `KEEPS_DLQ` and `TIME_LIMIT_S` (an experiment's default
+        `USES_SEED`, `DEFAULT_SEED`, `KEEPS_DLQ`, `cost` and `TIME_LIMIT_S` (an experiment's default
         is `EXPERIMENT_TIME_LIMIT_S`). The entry names the slug, unit, title, intro, charts
         and what the page adds (`live`, `before_after`, `links`).
         """
@@ -70,6 +76,7 @@ class Lab:
             "uses_seed": getattr(runner, "USES_SEED", False),
             "default_seed": getattr(runner, "DEFAULT_SEED", 1),
             "keeps_dlq": getattr(runner, "KEEPS_DLQ", False),
+            "cost": getattr(runner, "cost", None),
             "time_limit_s": getattr(
                 runner, "TIME_LIMIT_S", EXPERIMENT_TIME_LIMIT_S if kind == "experiment" else 30
             ),
