@@ -10,7 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from labs.capstone import links as capstone_links
+from labs.catalogue import production
+from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.live import QUEUE_NUMBERS, LiveNumber, LiveView
 from labs.charts import availability as availability_charts
@@ -125,6 +129,16 @@ LABS: tuple[Lab, ...] = (
             "Choose how many workers run and watch the backlog build and clear."
         ),
         charts=drain_charts.build,
+        try_next=(
+            TryNext(
+                _("Switch to a fixed pool of 3 workers: does the backlog still clear?"),
+                {"rule": "fixed", "fixed_workers": 3},
+            ),
+            TryNext(
+                _("Allow at most 4 workers: how much later is the queue empty?"), {"max_workers": 4}
+            ),
+        ),
+        in_production=production.keda_backlog,
     ),
     Lab.from_runner(
         drain_compare_runner,
@@ -189,6 +203,13 @@ LABS: tuple[Lab, ...] = (
             "random part; compare the three kinds."
         ),
         charts=backoff_charts.build,
+        try_next=(
+            TryNext(
+                _("Lower the cap to 800 ms: from which retry do the waits stop growing?"),
+                {"cap_ms": 800.0},
+            ),
+        ),
+        in_production=production.retries,
     ),
     Lab.from_runner(
         retry_storm_runner,
@@ -200,6 +221,13 @@ LABS: tuple[Lab, ...] = (
             "that hit the service in each 10 ms slot, without jitter and with it."
         ),
         charts=retry_storm_charts.build,
+        try_next=(
+            TryNext(
+                _("Try equal jitter: is the busiest slot calmer or busier than with full jitter?"),
+                {"jitter": "equal"},
+            ),
+        ),
+        in_production=production.retries,
     ),
     Lab.from_runner(
         breaker_runner,
@@ -212,6 +240,16 @@ LABS: tuple[Lab, ...] = (
             "service returns."
         ),
         charts=breaker_charts.build,
+        try_next=(
+            TryNext(
+                _("Open after a single failure: how many calls fail fast now?"), {"threshold": 1}
+            ),
+            TryNext(
+                _("Stay open for 60 s: how long after the dependency is back do calls still fail?"),
+                {"open_s": 60},
+            ),
+        ),
+        in_production=production.breaker,
     ),
     Lab.from_runner(
         degradation_runner,
@@ -245,6 +283,13 @@ LABS: tuple[Lab, ...] = (
             "them to a dead-letter queue, so the workers go on with the rest."
         ),
         charts=redrive_charts.build,
+        try_next=(
+            TryNext(
+                _("Set maxReceiveCount to 1: how many receives do the poison messages cost now?"),
+                {"max_receives": 1},
+            ),
+        ),
+        in_production=production.sqs_redrive,
     ),
     Lab.from_runner(
         availability_runner,
