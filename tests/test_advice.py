@@ -8,6 +8,7 @@ import json
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+
 from labs.catalogue.advice import TryNext, initial_from_query, try_next_links
 from labs.catalogue.entries import LABS, get_lab
 from tests.base import finished_run

@@ -19,6 +19,7 @@ LESSON_LABS = {
         "timeouts",
         "backoff",
         "retry-storm",
+        "layered-retries",
         "breaker",
         "degradation",
         "idempotent-charges",
@@ -28,7 +29,7 @@ LESSON_LABS = {
         "retries-live",
         "breaker-live",
     ],
-    "assignment-05": ["trapped-service", "phase-map", "cold-cache", "job-cost"],
+    "assignment-05": ["drain-math", "trapped-service", "phase-map", "cold-cache", "job-cost"],
 }
 
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.utils.translation import gettext_lazy as _
-
 from labs.capstone import links as capstone_links
 from labs.catalogue import production
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
+from labs.catalogue.lazy import gettext_lazy as _
 from labs.catalogue.live import QUEUE_NUMBERS, LiveNumber, LiveView
 from labs.charts import availability as availability_charts
 from labs.charts import backoff as backoff_charts
@@ -28,9 +27,11 @@ from labs.charts import degradation as degradation_charts
 from labs.charts import delivery as delivery_charts
 from labs.charts import drain as drain_charts
 from labs.charts import drain_compare as drain_compare_charts
+from labs.charts import drain_math as drain_math_charts
 from labs.charts import fanout as fanout_charts
 from labs.charts import fanout_live as fanout_live_charts
 from labs.charts import job_cost as job_cost_charts
+from labs.charts import layered_retries as layered_retries_charts
 from labs.charts import phase_map as phase_map_charts
 from labs.charts import poison_live as poison_live_charts
 from labs.charts import redrive as redrive_charts
@@ -49,9 +50,11 @@ from labs.runners import degradation as degradation_runner
 from labs.runners import delivery as delivery_runner
 from labs.runners import drain as drain_runner
 from labs.runners import drain_compare as drain_compare_runner
+from labs.runners import drain_math as drain_math_runner
 from labs.runners import fanout as fanout_runner
 from labs.runners import fanout_live as fanout_live_runner
 from labs.runners import job_cost as job_cost_runner
+from labs.runners import layered_retries as layered_retries_runner
 from labs.runners import phase_map as phase_map_runner
 from labs.runners import poison_live as poison_live_runner
 from labs.runners import redrive as redrive_runner
@@ -230,6 +233,29 @@ LABS: tuple[Lab, ...] = (
         in_production=production.retries,
     ),
     Lab.from_runner(
+        layered_retries_runner,
+        slug="layered-retries",
+        unit="lesson-13",
+        title=_("Retries at every layer: how many calls does one click make?"),
+        intro=_(
+            "A click passes through several layers before it reaches the service, and each "
+            "layer may retry. Count the calls that reach a sick service when every layer "
+            "retries, when only one does, and when retries come out of a budget."
+        ),
+        charts=layered_retries_charts.build,
+        try_next=(
+            TryNext(
+                _("Add a fourth layer: how many calls reach the service now?"),
+                {"layers": 4},
+            ),
+            TryNext(
+                _("Let only 10 percent of calls fail: does the choice still matter?"),
+                {"failure_pct": 10.0},
+            ),
+        ),
+        in_production=production.one_retrying_layer,
+    ),
+    Lab.from_runner(
         breaker_runner,
         slug="breaker",
         unit="lesson-13",
@@ -355,6 +381,28 @@ LABS: tuple[Lab, ...] = (
         ),
     ),
     # Assignment 05: the trap and its way out, the map of what traps it, two follow-ups.
+    Lab.from_runner(
+        drain_math_runner,
+        slug="drain-math",
+        unit="assignment-05",
+        title=_("How long until the queue is empty?"),
+        intro=_(
+            "Jobs are waiting, more keep arriving and the workers finish a fixed number a "
+            "second. Divide the backlog by what the workers gain each second, and see "
+            "what happens when they gain nothing."
+        ),
+        charts=drain_math_charts.build,
+        try_next=(
+            TryNext(
+                _("Let 60 jobs arrive each second: does the queue ever empty?"),
+                {"arrivals_per_s": 60.0},
+            ),
+            TryNext(
+                _("Let 45 arrive each second: how much longer does the same backlog take?"),
+                {"arrivals_per_s": 45.0},
+            ),
+        ),
+    ),
     Lab.from_runner(
         trapped_service_runner,
         slug="trapped-service",

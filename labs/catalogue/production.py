@@ -142,3 +142,19 @@ def breaker(values: Mapping[str, Any]) -> list[Snippet]:
         Snippet("pybreaker", "python", pybreaker),
         Snippet("resilience4j", "yaml", resilience4j),
     ]
+
+
+def one_retrying_layer(values: Mapping[str, Any]) -> list[Snippet]:
+    """The layered retries lab's advice: retries at the layer next to the service only."""
+    attempts = int(values["attempts"])
+    text = (
+        "from botocore.config import Config\n\n"
+        "# The layer next to the service: the only one that retries.\n"
+        "nearest = Config(retries={\n"
+        f'    "total_max_attempts": {attempts},\n'
+        '    "mode": "standard",  # stops retrying when its retry quota runs out\n'
+        "})\n"
+        "# Every layer above it: one try, and the failure goes up at once.\n"
+        'above = Config(retries={"total_max_attempts": 1})\n'
+    )
+    return [Snippet("botocore", "python", text)]
