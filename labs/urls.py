@@ -10,6 +10,7 @@ urlpatterns = [
     path("runs/<uuid:run_id>/", runs.run_detail, name="run-detail"),
     path("runs/<uuid:run_id>.json", runs.run_json, name="run-json"),
     path("runs/<uuid:run_id>.csv", runs.run_csv, name="run-csv"),
+    path("runs/<uuid:run_id>/numbers/", runs.run_numbers, name="run-numbers"),
     path("runs/<uuid:run_id>/label/", runs.run_label, name="run-label"),
     path("runs/<uuid:run_id>/rerun/", runs.run_rerun, name="run-rerun"),
     path("runs/<uuid:run_id>/queue/", queue_panel.queue_panel, name="run-queue"),

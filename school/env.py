@@ -49,6 +49,14 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def with_redis_db(url: str, db: int) -> str:
+    """`url` pointing at Redis database `db` of the same server (user, host and port kept)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{db}"))
+
+
 # Django's own deployment check asks for at least this much; shorter keys are guessable.
 SECRET_KEY_MIN_LENGTH = 50
 SECRET_KEY_MIN_DISTINCT = 5

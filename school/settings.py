@@ -6,13 +6,14 @@ localhost, DEBUG on. A deployment sets DATABASE_URL, REDIS_URL, SECRET_KEY and D
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from django.utils.csp import CSP
 
-from school.env import env_bool, env_int, env_list, env_str, secret_key
+from school.env import env_bool, env_int, env_list, env_str, secret_key, with_redis_db
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
@@ -41,6 +42,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Pages and fragments go out compressed (slow school networks); WhiteNoise serves
+    # static files pre-compressed on its own.
+    "django.middleware.gzip.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -164,9 +168,16 @@ STORAGES = {
     },
 }
 
-# One Redis serves as Celery's broker and result transport and as the store of the
-# live experiments. Every worker on every machine points at the same one.
+# One Redis server, two databases. The broker (Celery's queues, database 0 by default) and
+# the live experiments' keys (EXPERIMENT_REDIS_URL, database 1 of the same server unless
+# set) are apart, so a student's experiment can be found, counted and flushed without
+# touching a queued task. Every experiment key has a TTL and the broker's keys have none:
+# with `maxmemory-policy volatile-ttl` (docs/ARCHITECTURE.md, "Redis memory") a full Redis
+# evicts experiment keys first and can never evict the broker.
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
+EXPERIMENT_REDIS_URL = env_str("EXPERIMENT_REDIS_URL", "") or with_redis_db(REDIS_URL, 1)
+# The experiments are Django-free and read their server from the environment.
+os.environ.setdefault("EXPERIMENT_REDIS_URL", EXPERIMENT_REDIS_URL)
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = None  # results live in the database (Run.result), not in Redis
 CELERY_TASK_IGNORE_RESULT = True
@@ -184,21 +195,44 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": 3,
     "socket_timeout": 10,
 }
-# The queue lab runs are sent to; workers listen on it (`celery worker -Q labs`).
+# Two queues, each with workers of its own (`./dev run` starts both; `./dev worker quick`
+# or `./dev worker heavy` adds one anywhere). Quick labs (most simulations, well under a
+# second of CPU) go to LAB_QUEUE; heavy work (phase maps, long capstone runs, the real
+# experiments and the queue panel's drains) goes to LAB_HEAVY_QUEUE, so a class's heavy
+# runs wait behind each other and never in front of a quick lab. Why queues and not a
+# fair share: docs/ARCHITECTURE.md, "Fair use of the workers".
 LAB_QUEUE = env_str("LAB_QUEUE", "labs")
+LAB_HEAVY_QUEUE = env_str("LAB_HEAVY_QUEUE", "labs-heavy")
 CELERY_TASK_DEFAULT_QUEUE = LAB_QUEUE
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5}
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # Bounds that keep every lab run short and every user fair to the others.
 LAB_MAX_ACTIVE_RUNS_PER_USER = env_int("LAB_MAX_ACTIVE_RUNS_PER_USER", 4, low=1, high=100)
-# Real experiments load the shared Redis (worker threads, thousands of messages): fewer at once.
+# Real experiments load the shared Redis (worker threads, thousands of messages): fewer at
+# once. A queue panel's drain after a redrive counts as one while it goes on.
 LAB_MAX_ACTIVE_EXPERIMENTS_PER_USER = env_int(
     "LAB_MAX_ACTIVE_EXPERIMENTS_PER_USER", 2, low=1, high=20
 )
 # A worker's hold on a run; renewed every quarter of it. A killed worker's run is noticed
 # (failed or taken over) this many seconds after its last renewal.
 LAB_LEASE_S = env_int("LAB_LEASE_S", 20, low=2, high=600)
+# A run no worker has picked up after this long is failed with "the runners are busy or
+# down", so no run waits for ever and no student is locked out by runs that never start.
+LAB_QUEUE_TIMEOUT_S = env_int("LAB_QUEUE_TIMEOUT_S", 300, low=10, high=86400)
+# The most worker time one run may cost, estimated from its parameters before it is
+# queued (labs' `cost`); a form asking for more is refused in words, next to the fields.
+LAB_RUN_BUDGET_S = env_int("LAB_RUN_BUDGET_S", 10, low=1, high=600)
+# A run estimated to cost more than this goes to the heavy queue.
+LAB_HEAVY_FROM_S = env_int("LAB_HEAVY_FROM_S", 1, low=0, high=600)
+# Kept dead-letter queues (an hour each): at most this many per student and in all.
+# Past either cap the oldest is dropped first and its run's page says so.
+LAB_KEPT_DLQ_PER_USER = env_int("LAB_KEPT_DLQ_PER_USER", 3, low=1, high=100)
+LAB_KEPT_DLQ_TOTAL = env_int("LAB_KEPT_DLQ_TOTAL", 300, low=1, high=100000)
+# The sweeper (`manage.py sweep_runs --loop`, started by ./dev run): how often it looks.
+LAB_SWEEP_EVERY_S = env_int("LAB_SWEEP_EVERY_S", 5, low=1, high=3600)
+# Unnamed, unsubmitted runs older than this many days are deleted by the sweeper.
+LAB_PRUNE_AFTER_DAYS = env_int("LAB_PRUNE_AFTER_DAYS", 30, low=1, high=3650)
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_HTTPONLY = True

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -70,7 +71,15 @@ def class_new(request: HttpRequest) -> HttpResponse:
         return _class_list_page(request, status=422, class_form=form)
     classroom = form.save(commit=False)
     classroom.teacher = request.user
-    classroom.save()
+    try:
+        with transaction.atomic():
+            classroom.save()
+    except IntegrityError:
+        # A double-click: the first press made the class between this one's check and save.
+        twin = Classroom.objects.filter(teacher=request.user, name=classroom.name).first()
+        if twin is None:
+            raise
+        return redirect(twin)
     messages.success(
         request,
         _("Class created. Students join with the code %(code)s.") % {"code": classroom.join_code},

@@ -20,6 +20,7 @@ from django.db import connection
 from django.urls import reverse
 
 from labs.runs.models import Run
+from labs.runs.sweeps import sweep_once
 from tests.base import make_user
 from tests.test_views import GOOD
 
@@ -40,9 +41,11 @@ def start_worker(tmp_path: Path, settings, **env: str) -> tuple[subprocess.Popen
     """A real Celery worker on a queue no other worker listens to, in a process group of
     its own (so a test can kill it and its pool child at once)."""
     queue = f"e2e-{uuid.uuid4().hex[:8]}"
-    settings.LAB_QUEUE = queue
+    # Quick and heavy work alike: this worker is the only one that may take either.
+    settings.LAB_QUEUE = settings.LAB_HEAVY_QUEUE = queue
     log = tmp_path / "worker.log"
-    env = {**os.environ, "DATABASE_URL": database_url(), "LAB_QUEUE": queue, **env}
+    env = {**os.environ, "DATABASE_URL": database_url(), "LAB_QUEUE": queue,
+           "LAB_HEAVY_QUEUE": queue, **env}  # fmt: skip
     with log.open("w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "school", "worker", "-Q", queue,
@@ -180,8 +183,9 @@ def test_a_run_whose_worker_is_killed_ends_failed_and_leaves_no_keys(client, tmp
         proc.wait(timeout=10)
         killed_at = time.monotonic()
 
-        # The page (polled every second by htmx) notices the lease ran out and fails it.
+        # The sweeper (a pass every few seconds) notices the lease ran out and fails it.
         while time.monotonic() - killed_at < 20:
+            sweep_once()
             page = client.get(run.get_absolute_url(), HTTP_HX_REQUEST="true")
             run.refresh_from_db()
             if run.status != "running":

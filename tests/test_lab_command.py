@@ -106,3 +106,14 @@ def test_it_uses_the_forms_default_seed_when_none_is_given():
     again = json.loads(run_command("run", "retry-storm", "--seed", "123", "--json"))
     assert result["seed"] == 123
     assert result["summary"] == again["summary"]
+
+
+def test_a_models_refusal_is_a_sentence_not_a_traceback(monkeypatch):
+    from labs.runs.execution import ParamsRefused
+
+    def refuse(*args, **kwargs):
+        raise ParamsRefused({"spike_steps": "spike_steps * duration_steps must be <= 400"})
+
+    monkeypatch.setattr("labs.management.commands.lab.run_lab", refuse)
+    with pytest.raises(CommandError, match="The lab refused these parameters: spike_steps"):
+        call_command("lab", "run", "drain")

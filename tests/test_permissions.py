@@ -120,6 +120,7 @@ MATRIX = [
     ("run page", "get", lambda w: r("run-detail", w.run.pk), None, MEMBERS),
     ("run json", "get", lambda w: r("run-json", w.run.pk), None, MEMBERS),
     ("run csv", "get", lambda w: r("run-csv", w.run.pk), None, MEMBERS),
+    ("run numbers", "get", lambda w: r("run-numbers", w.run.pk), None, MEMBERS),
     (
         "name a run",
         "post",
@@ -312,7 +313,7 @@ def test_it_covers_every_url_of_the_site():
 
     covered = {
         "home", "unit-detail", "unit-selfcheck", "lab-detail", "my-runs", "run-detail",
-        "run-json", "run-csv",
+        "run-json", "run-csv", "run-numbers",
         "run-label", "run-rerun", "run-compare", "class-list", "class-new", "class-join",
         "class-detail", "student-add", "student-remove", "assignment-new", "assignment-edit",
         "assignment-detail", "assignment-run", "assignment-submit", "extension-set",

@@ -203,7 +203,10 @@ def test_it_refuses_bad_input_for_an_assignment_run(client, school, published):
     response = client.post(
         url("assignment-run", school.assignment_a.pk), {**STUDENT_POST, "per_waiting": "x"}, **HX
     )
-    assert response.status_code == 422 and "Enter a whole number" in response.content.decode()
+    assert (
+        response.status_code == 422
+        and "Use a whole number written with the digits 0-9" in response.content.decode()
+    )
     assert not Run.objects.exists()
 
 

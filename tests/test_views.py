@@ -41,7 +41,7 @@ def test_it_answers_404_for_an_unknown_unit_or_lab(client, db):
 def test_it_serves_the_vendored_assets_locally(client, db):
     html = client.get(reverse("lab-detail", args=["drain"])).content.decode()
     assert "/static/vendor/htmx-2.0.11.min.js" in html
-    assert "/static/vendor/plotly-4.1.1.min.js" in html
+    assert "/static/vendor/plotly-cartesian-4.1.1.min.js" in html
     assert "https://" not in html.split("<body")[0]
 
 
@@ -66,7 +66,7 @@ def test_it_creates_a_queued_run_and_enqueues_it_after_commit(
     assert run.params["arrivals"] == [50, 800, 800, 800, 200, 50, 50, 50, 50, 50]
     assert [call["args"] for call in published] == [(str(run.id),)]
     html = response.content.decode()
-    assert f'hx-get="{run.get_absolute_url()}"' in html and 'hx-trigger="every 1s"' in html
+    assert f'hx-get="{run.get_absolute_url()}"' in html and 'hx-trigger="load delay:' in html
     assert "HX-Request" in response["Vary"]
 
 
@@ -156,14 +156,15 @@ def test_it_keeps_polling_a_queued_run_and_stops_with_286_when_done(client, peop
     run = Run.objects.create(owner=people.alice, lab="drain", params=form.params(), seed=0)
     client.force_login(people.alice)
     polling = client.get(run.get_absolute_url(), **HX)
-    assert polling.status_code == 200 and 'hx-trigger="every 1s"' in polling.content.decode()
+    assert polling.status_code == 200 and 'hx-trigger="load delay:' in polling.content.decode()
 
     result = run_lab(lab, form.params(), 0, SilentProgress())
     Run.objects.filter(pk=run.pk).update(status="succeeded", result=result)
     done = client.get(run.get_absolute_url(), **HX)
     html = done.content.decode()
     assert done.status_code == 286
-    assert "hx-trigger" not in html
+    assert f'hx-get="{run.get_absolute_url()}"' not in html  # polling stops
+    assert 'hx-trigger="toggle once"' in html  # the numbers come only when opened
     assert "The backlog peaked at 800 jobs." in html
     assert 'class="chart"' in html
 
@@ -321,7 +322,7 @@ def test_it_refuses_a_rerun_while_the_user_has_too_many_going(client, people, pu
     client.force_login(people.alice)
     response = client.post(reverse("run-rerun", args=[run.id]))
     assert response.status_code == 429
-    assert "already have 1 runs going" in response.content.decode()
+    assert "already have 1 run going" in response.content.decode()
     assert Run.objects.count() == 2
 
 

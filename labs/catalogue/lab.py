@@ -53,6 +53,9 @@ class Lab:
     try_next: tuple[TryNext, ...] = ()
     # Beside the lab: its settings as real systems spell them, from the current values.
     in_production: Production | None = None
+    # An upper bound on a run's worker time from its params (`labs.sim.capstone.cost.Cost`):
+    # over the budget the form refuses; above `LAB_HEAVY_FROM_S` the run goes to the heavy queue.
+    cost: Callable[[Mapping[str, Any]], Any] | None = None
 
     @classmethod
     def from_runner(cls, runner: Any, **entry: Any) -> Lab:
@@ -60,7 +63,7 @@ class Lab:
 
         The runner module declares, once, what belongs to it: `PARAMS`, `run`, `headline`,
         `FIGURES`, and optionally `check`, `KIND` ("experiment" for the real-Redis labs),
-        `USES_SEED`, `DEFAULT_SEED`, `KEEPS_DLQ` and `TIME_LIMIT_S` (an experiment's default
+        `USES_SEED`, `DEFAULT_SEED`, `KEEPS_DLQ`, `cost` and `TIME_LIMIT_S` (an experiment's default
         is `EXPERIMENT_TIME_LIMIT_S`). The entry names the slug, unit, title, intro, charts
         and what the page adds (`live`, `before_after`, `links`).
         """
@@ -75,6 +78,7 @@ class Lab:
             "uses_seed": getattr(runner, "USES_SEED", False),
             "default_seed": getattr(runner, "DEFAULT_SEED", 1),
             "keeps_dlq": getattr(runner, "KEEPS_DLQ", False),
+            "cost": getattr(runner, "cost", None),
             "time_limit_s": getattr(
                 runner, "TIME_LIMIT_S", EXPERIMENT_TIME_LIMIT_S if kind == "experiment" else 30
             ),

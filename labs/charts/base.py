@@ -316,3 +316,11 @@ def stacked(trace: dict[str, Any], group: str) -> dict[str, Any]:
     trace["stackgroup"] = group
     trace["line"]["width"] = 0.5
     return trace
+
+
+def plotly_text(text: str) -> str:
+    """`text` as Plotly shows it literally: Plotly reads a subset of HTML in trace names,
+    titles and labels (links, bold, line breaks), so a student's run name could become a
+    link on another student's chart. Escaped, Plotly turns the entities back into the
+    characters typed."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -24,8 +24,11 @@ _RUN_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 
 
 def redis_url() -> str:
-    """The server to use: `REDIS_URL` from the environment, or the local default."""
-    return os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+    """The server to use: `EXPERIMENT_REDIS_URL` (the site sets it: a database apart from
+    Celery's broker), else `REDIS_URL`, else the local default."""
+    return (
+        os.environ.get("EXPERIMENT_REDIS_URL") or os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+    )
 
 
 def connect(url: str | None = None, *, name: str | None = None) -> redis.Redis:

@@ -12,6 +12,7 @@ from labs.catalogue.params import params_from_specs
 from labs.runners.common import model_errors, table
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, cold_cache
+from labs.sim.capstone import cost as capstone_cost
 from labs.sim.capstone.cold_cache import ColdCacheParams
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 from labs.text import listed, num
@@ -173,3 +174,7 @@ FIGURES = (
     Figure("timed_out_share", "Share timed out", "float"),
     *latency_figures((("", _("whole run")), ("first_10s", _("first 10 s")))),
 )
+
+
+# The bound on a run's worker time, checked against the budget before it is queued.
+cost = capstone_cost.cold_cache_cost

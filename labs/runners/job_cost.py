@@ -12,6 +12,7 @@ from labs.catalogue.params import params_from_specs
 from labs.runners.common import model_errors, table
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, job_cost
+from labs.sim.capstone import cost as capstone_cost
 from labs.sim.capstone.job_cost import JobCostParams
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 from labs.text import num
@@ -121,3 +122,7 @@ FIGURES = (
         )
     ),
 )
+
+
+# The bound on a run's worker time, checked against the budget before it is queued.
+cost = capstone_cost.job_cost_cost

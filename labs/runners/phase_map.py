@@ -14,6 +14,7 @@ from labs.catalogue.params import params_from_specs
 from labs.runners.common import model_errors
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, phase_map
+from labs.sim.capstone import cost as capstone_cost
 from labs.sim.capstone.params import TrappedParams
 from labs.sim.capstone.phase_map import PhaseMapParams
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
@@ -138,3 +139,7 @@ FIGURES = (
         nullable=True,
     ),
 )
+
+
+# The bound on a run's worker time, checked against the budget before it is queued.
+cost = capstone_cost.phase_map_cost

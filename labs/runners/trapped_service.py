@@ -17,6 +17,7 @@ from labs.catalogue.params import params_from_specs
 from labs.runners.common import model_errors
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, trapped_service
+from labs.sim.capstone import cost as capstone_cost
 from labs.sim.capstone.params import TrappedParams
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 from labs.text import listed, num
@@ -240,3 +241,7 @@ FIGURES = (
     Figure("drain_estimate_held", "Drain estimate held", "bool"),
     Figure("drain_gap", "Why estimate and actual differ", "str", "", nullable=True),
 )
+
+
+# The bound on a run's worker time, checked against the budget before it is queued.
+cost = capstone_cost.trapped_cost

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import Any
 
 import redis
@@ -11,9 +12,8 @@ from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from labs.catalogue.entries import LABS
 from labs.catalogue.lab import Lab
-from labs.runs import kept_queue
+from labs.runs import admission, kept_queue, result_store
 from labs.runs.models import Run
 from labs.runs.tasks import drain_kept_queue, execute_run, hard_limit_for
 
@@ -23,9 +23,6 @@ OFFLINE_MESSAGE = (
     "The lab runner is offline (Redis at {url} does not answer), so this run was not "
     "started. Start Redis and a worker (see the README), then press Run again."
 )
-
-
-EXPERIMENT_SLUGS = [lab.slug for lab in LABS if lab.kind == "experiment"]
 
 
 class RunnerOffline(Exception):
@@ -68,37 +65,60 @@ def start_run(user, lab: Lab, params: dict[str, Any], seed: int) -> Run:
 
 
 def start_runs(user, lab: Lab, runs: list[tuple[dict[str, Any], int]]) -> list[Run]:
-    """Start several runs of `lab` together (e.g. a before/after pair): all of them or none."""
-    cap = settings.LAB_MAX_ACTIVE_RUNS_PER_USER
-    active = Run.objects.filter(owner=user).active()
-    if active.count() + len(runs) > cap:
-        reason = (
-            f"You already have {cap} runs going"
-            if len(runs) == 1
-            else f"This starts {len(runs)} runs, and you may have at most {cap} going at once"
-        )
-        raise RunRefused(f"{reason}. Wait for one to finish, then press Run again.", 429)
-    if lab.kind == "experiment":
-        experiments_cap = settings.LAB_MAX_ACTIVE_EXPERIMENTS_PER_USER
-        if active.filter(lab__in=EXPERIMENT_SLUGS).count() + len(runs) > experiments_cap:
-            raise RunRefused(
-                f"You already have {experiments_cap} real-queue experiments going, the most "
-                "one student may run at once on the shared Redis. Wait for one to finish, "
-                "then press Run again.",
-                429,
-            )
+    """Start several runs of `lab` together (e.g. a before/after pair): all of them or none.
+
+    In order: the cost budget, the broker, then, with the student's row locked, the caps
+    and the runs themselves (see `labs.runs.admission`). A run the result store already
+    has is saved finished at once; one identical to a run in progress waits on it.
+    """
+    for params, _seed in runs:
+        over = admission.over_budget(lab, params)
+        if over is not None:
+            raise RunRefused(over[0], 422)
     try:
         check_broker()
     except RunnerOffline as exc:
         raise RunRefused(str(exc), 503) from exc
+    keys = [result_store.result_key(lab, params, seed) for params, seed in runs]
     with transaction.atomic():
-        made = [
-            Run.objects.create(owner=user, lab=lab.slug, params=params, seed=seed)
-            for params, seed in runs
+        admission.lock_user(user)
+        stored = [result_store.stored_run(key) for key in keys]
+        computing = sum(1 for found in stored if found is None)
+        try:
+            admission.check_caps(
+                user,
+                adding=computing,
+                experiments=computing if lab.kind == "experiment" else 0,
+            )
+        except admission.CapReached as exc:
+            raise RunRefused(str(exc), 429) from exc
+        return [
+            _make(user, lab, params, seed, key, found)
+            for (params, seed), key, found in zip(runs, keys, stored, strict=True)
         ]
-        for run in made:
-            enqueue(run, lab)
-    return made
+
+
+def _make(user, lab: Lab, params, seed: int, key: str, stored: Run | None) -> Run:
+    """One run: answered from the store, waiting on an identical run, or sent to a worker."""
+    fields = {"owner": user, "lab": lab.slug, "params": params, "seed": seed, "result_key": key}
+    if stored is not None:
+        now = timezone.now()
+        return Run.objects.create(
+            **fields,
+            status=Run.Status.SUCCEEDED,
+            result=stored.result,
+            same_as=stored,
+            started_at=now,
+            finished_at=now,
+        )
+    leader = result_store.running_twin(key)
+    run = Run.objects.create(**fields, same_as=leader, queue=admission.queue_for(lab, params))
+    if leader is None:
+        enqueue(run, lab)
+    else:
+        # The leader may end between the look-up and this commit: settle then, if so.
+        transaction.on_commit(lambda: result_store.settle_followers([leader.pk]))
+    return run
 
 
 def enqueue(run: Run, lab: Lab) -> None:
@@ -112,7 +132,7 @@ def enqueue(run: Run, lab: Lab) -> None:
         try:
             execute_run.apply_async(
                 args=(str(run.pk),),
-                queue=settings.LAB_QUEUE,
+                queue=run.queue or settings.LAB_QUEUE,
                 soft_time_limit=lab.time_limit_s,
                 time_limit=hard_limit_for(lab.time_limit_s),
             )
@@ -123,6 +143,30 @@ def enqueue(run: Run, lab: Lab) -> None:
             )
 
     transaction.on_commit(publish)
+
+
+def admit_drain(run: Run) -> None:
+    """Count the drain a redrive is about to start against the owner's experiment cap.
+
+    Raises `admission.CapReached` when the owner already has as many experiments (and
+    drains) going as they may; else marks the run draining (`drain_until`), which the
+    drain tasks renew while they go on and clear when the queue is empty.
+    """
+    with transaction.atomic():
+        admission.lock_user(run.owner)
+        now = timezone.now()
+        fresh = Run.objects.filter(pk=run.pk).values_list("drain_until", flat=True).first()
+        already_draining = fresh is not None and fresh > now
+        others = admission.active_experiments(run.owner, now=now, exclude_pk=run.pk)
+        if not already_draining and others + 1 > settings.LAB_MAX_ACTIVE_EXPERIMENTS_PER_USER:
+            raise admission.CapReached(admission.drain_cap_message())
+        hold_drain(run.pk)
+
+
+def hold_drain(run_pk) -> None:
+    """Mark the run draining for one drain task's length (and a margin)."""
+    until = timezone.now() + timedelta(seconds=kept_queue.LOCK_S + kept_queue.DRAIN_MAX_S)
+    Run.objects.filter(pk=run_pk).update(drain_until=until)
 
 
 def start_drain(run: Run) -> bool:
@@ -137,7 +181,7 @@ def start_drain(run: Run) -> bool:
 
     def publish() -> None:
         try:
-            drain_kept_queue.apply_async(args=(str(run.pk), token), queue=settings.LAB_QUEUE)
+            drain_kept_queue.apply_async(args=(str(run.pk), token), queue=settings.LAB_HEAVY_QUEUE)
         except (OperationalError, redis.RedisError, OSError) as exc:
             logger.warning("could not enqueue the drain of run %s: %s", run.pk, exc)
             kept_queue.release_drain(run.pk, token)

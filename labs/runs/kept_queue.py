@@ -64,7 +64,7 @@ class QueueGone(Exception):
 @cache
 def client() -> redis.Redis:
     """One connection pool per process for the panel (thread-safe)."""
-    return connect(settings.REDIS_URL, name="qlab-panel")
+    return connect(settings.EXPERIMENT_REDIS_URL, name="qlab-panel")
 
 
 def _queue(run_pk: Any, *, visibility_timeout_s: float | None = None) -> RedisQueue:
@@ -161,7 +161,7 @@ def drain(run_pk: Any, token: str, *, max_s: float = DRAIN_MAX_S) -> bool:
         queue,
         workers=DRAIN_WORKERS,
         rate_per_worker=DRAIN_RATE_PER_WORKER,
-        url=settings.REDIS_URL,
+        url=settings.EXPERIMENT_REDIS_URL,
         name="drain",
     )
     with pool:
@@ -191,3 +191,11 @@ def clean_run_keys(run_pk: Any) -> int:
     run_key = run_key_for(run_pk)
     r = client()
     return Namespace(run_key).cleanup(r) + Namespace(kept_id(run_key)).cleanup(r)
+
+
+def kept_exist(run_pks: list[Any]) -> list[bool]:
+    """For each run, whether its kept DLQ is still there (one round trip for them all)."""
+    pipe = client().pipeline(transaction=False)
+    for pk in run_pks:
+        pipe.exists(Namespace(kept_id(run_key_for(pk))).key("kept"))
+    return [bool(n) for n in pipe.execute()]

@@ -84,12 +84,30 @@ class Run(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     lease_expires_at = models.DateTimeField(null=True, blank=True)
+    # The Celery queue the run was sent to (quick or heavy), so its page can say what is
+    # ahead of it; empty for a run answered from the result store.
+    queue = models.CharField(max_length=64, blank=True, default="")
+    # (lab, params, seed, model version) hashed: the result store's key; "" if not stored.
+    result_key = models.CharField(max_length=64, blank=True, default="")
+    # The earlier identical run this one's result comes (or will come) from.
+    same_as = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="copies"
+    )
+    # A redrive of the kept queue is draining until then: it counts as a running experiment.
+    drain_until = models.DateTimeField(null=True, blank=True)
+    # Which cap dropped the kept DLQ before its hour (`labs.runs.kept_caps`), for the panel.
+    dlq_note = models.CharField(max_length=300, blank=True, default="")
 
     objects = RunManager()
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["owner", "lab", "-created_at"])]
+        indexes = [
+            models.Index(fields=["owner", "lab", "-created_at"]),
+            # What polls, sweeps and the queue position filter on.
+            models.Index(fields=["status", "created_at"], name="run_status_created"),
+            models.Index(fields=["result_key", "status"], name="run_result_key"),
+        ]
 
     def __str__(self) -> str:
         label = f" “{self.name}”" if self.name else ""
@@ -108,14 +126,16 @@ class Run(models.Model):
             return self.finished_at - self.started_at
         return None
 
-    def mark_succeeded(self, result: dict) -> None:
+    def mark_succeeded(self, result: dict, *, same_as: Run | None = None) -> None:
         """Save the result, unless the run was already ended by someone else."""
-        self._finish(status=Run.Status.SUCCEEDED, result=result, error="")
+        extra = {"same_as": same_as} if same_as is not None else {}
+        self._finish(status=Run.Status.SUCCEEDED, result=result, error="", **extra)
 
     def mark_failed(self, error: str) -> None:
         self._finish(status=Run.Status.FAILED, error=error[:2000])
 
     def _finish(self, **fields) -> None:
         fields["finished_at"] = timezone.now()
+        fields["progress"] = None  # live samples are for the live view only: drop them
         Run.objects.filter(pk=self.pk, status=Run.Status.RUNNING).update(**fields)
         self.refresh_from_db()

@@ -14,6 +14,7 @@ from typing import Any
 import redis
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from labs.catalogue.entries import get_lab
 from labs.runs.kept_queue import clean_run_keys
@@ -21,7 +22,10 @@ from labs.runs.models import Run
 
 logger = logging.getLogger(__name__)
 
-WORKER_GONE = "The worker running this lab stopped before it finished. Press Run again."
+# Saved on the run as it is; the page translates it when shown.
+WORKER_GONE = gettext_noop(
+    "The worker running this lab stopped before it finished. Press Run again."
+)
 
 
 def fail_stale(now=None) -> int:

@@ -4,6 +4,7 @@ a finished experiment's kept queue after a redrive from the queue panel."""
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 import redis
 from celery import shared_task
@@ -12,7 +13,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from labs.catalogue.entries import get_lab
-from labs.runs import kept_queue
+from labs.runs import kept_queue, result_store
 from labs.runs.execution import ParamsRefused, run_lab
 from labs.runs.lease import LeaseKeeper, lease_s
 from labs.runs.models import Run
@@ -49,6 +50,12 @@ def execute_run(self, run_id: str) -> str:
             wait_s = (held.lease_expires_at - timezone.now()).total_seconds() + 1
             raise self.retry(countdown=wait_s, max_retries=10)
         return "skipped"
+    stored = result_store.stored_run(run.result_key)
+    if stored is not None and stored.pk != run.pk:
+        # An identical run finished while this one waited: its result is this one's.
+        run.mark_succeeded(stored.result, same_as=stored)
+        result_store.settle_followers([run.pk])
+        return "stored"
     if lab.kind == "experiment":
         # A run taken over from a dead worker starts from empty keys, not its leftovers.
         _clean_keys(run.pk)
@@ -64,11 +71,13 @@ def execute_run(self, run_id: str) -> str:
         logger.exception("lab run %s (%s) crashed", run_id, lab.slug)
         return _failed(run, lab, f"The lab crashed: {type(exc).__name__}: {exc}")
     run.mark_succeeded(result)
+    result_store.settle_followers([run.pk])
     return "succeeded"
 
 
 def _failed(run: Run, lab, error: str) -> str:
     run.mark_failed(error)
+    result_store.settle_followers([run.pk])
     if lab.kind == "experiment":
         _clean_keys(run.pk)  # a failed run keeps nothing, not even its DLQ
     return "failed"
@@ -97,12 +106,26 @@ def drain_kept_queue(run_id: str, token: str) -> str:
     Holds the run's drain lock (`token`); if work is left when it lets go, it starts the
     next drain, so a long redrive goes on in short tasks until the queue is empty or gone.
     """
+    _hold_drain(run_id)
     if not kept_queue.drain(run_id, token):
+        _end_drain(run_id)
         return "done"
     try:
         again = kept_queue.claim_drain(run_id)
     except kept_queue.QueueGone:
+        _end_drain(run_id)
         return "gone"
     if again:
-        drain_kept_queue.apply_async(args=(run_id, again), queue=settings.LAB_QUEUE)
+        _hold_drain(run_id)
+        drain_kept_queue.apply_async(args=(run_id, again), queue=settings.LAB_HEAVY_QUEUE)
     return "more"
+
+
+def _hold_drain(run_id: str) -> None:
+    """The run counts as a running experiment while its kept queue drains."""
+    until = timezone.now() + timedelta(seconds=kept_queue.LOCK_S + kept_queue.DRAIN_MAX_S)
+    Run.objects.filter(pk=run_id).update(drain_until=until)
+
+
+def _end_drain(run_id: str) -> None:
+    Run.objects.filter(pk=run_id).update(drain_until=None)

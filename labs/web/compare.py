@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from labs.catalogue.lab import Lab
-from labs.charts.base import figure, line
+from labs.charts.base import figure, line, plotly_text
 from labs.runs.models import Run
 from labs.web.exports import series_rows
 
@@ -71,7 +71,9 @@ def compare_runs(a: Run, b: Run, lab: Lab | None) -> Comparison:
     ]
     comparison.same_summary = sa == sb
     comparison.same_series = a.result.get("series") == b.result.get("series")
-    comparison.charts = overlay_charts(a.result, b.result, run_label(a, "A"), run_label(b, "B"))
+    comparison.charts = overlay_charts(
+        a.result, b.result, plotly_text(run_label(a, "A")), plotly_text(run_label(b, "B"))
+    )
     return comparison
 
 

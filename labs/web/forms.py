@@ -6,12 +6,21 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from labs.catalogue.entries import LABS
 from labs.catalogue.lab import Lab
 from labs.catalogue.params import Param
+from labs.runs.admission import over_budget
 from labs.runs.models import Run
 from labs.text import SEED_MAX
+from labs.web.plain_input import (
+    decimal_message,
+    parse_decimal,
+    parse_whole,
+    parse_yes_no,
+    whole_message,
+)
 
 
 class NumberListField(forms.CharField):
@@ -38,16 +47,17 @@ class NumberListField(forms.CharField):
             raise ValidationError(
                 f"At most {self.max_items} values, got {len(raw_items)}.", code="too_many"
             )
-        kind = "whole numbers" if self.number is int else "numbers"
+        parse = parse_whole if self.number is int else parse_decimal
+        how = whole_message() if self.number is int else decimal_message()
         out = []
         for position, item in enumerate(raw_items, start=1):
             if item == "":
                 raise ValidationError(f"Value {position} is empty: remove the extra comma.")
             try:
-                number = self.number(item)
+                number = parse(item)
             except ValueError:
                 raise ValidationError(
-                    f"Value {position} ({item!r}) is not a number: use {kind} separated by commas."
+                    f"Value {position} ({item!r}) is not a number. {how}"
                 ) from None
             if not self.low <= number <= self.high:
                 raise ValidationError(
@@ -56,6 +66,50 @@ class NumberListField(forms.CharField):
                 )
             out.append(number)
         return out
+
+
+class PlainIntegerField(forms.IntegerField):
+    """A whole number typed with the digits 0-9 only (not "1_0", "٣" or "１２")."""
+
+    def to_python(self, value: Any) -> int | None:
+        if value in self.empty_values:
+            return None
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        try:
+            return parse_whole(str(value))
+        except ValueError:
+            raise ValidationError(whole_message(), code="invalid") from None
+
+
+class PlainFloatField(forms.FloatField):
+    """A finite number typed with the digits 0-9 and a dot."""
+
+    def to_python(self, value: Any) -> float | None:
+        if value in self.empty_values:
+            return None
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+        try:
+            return parse_decimal(str(value))
+        except ValueError:
+            raise ValidationError(decimal_message(), code="invalid") from None
+
+
+class YesNoWidget(forms.CheckboxInput):
+    """A checkbox that hands the field what was sent, so the field can refuse nonsense."""
+
+    def value_from_datadict(self, data, files, name):
+        return data.get(name)
+
+
+class YesNoField(forms.BooleanField):
+    """Yes from "on", "true", "yes" or "1"; no from their opposites or nothing; else an error."""
+
+    widget = YesNoWidget
+
+    def to_python(self, value: Any) -> bool:
+        return parse_yes_no(value)
 
 
 def plain(value: Any) -> Any:
@@ -73,13 +127,13 @@ def field_for(param: Param) -> forms.Field:
         "initial": plain(param.default),
     }
     if param.kind == "int":
-        return forms.IntegerField(min_value=param.min, max_value=param.max, **common)
+        return PlainIntegerField(min_value=param.min, max_value=param.max, **common)
     if param.kind == "float":
-        return forms.FloatField(min_value=param.min, max_value=param.max, **common)
+        return PlainFloatField(min_value=param.min, max_value=param.max, **common)
     if param.kind == "choice":
         return forms.ChoiceField(choices=param.choices, **common)
     if param.kind == "bool":
-        return forms.BooleanField(required=False, **common)
+        return YesNoField(required=False, **common)
     return NumberListField(
         widget=forms.TextInput(attrs={"class": "wide", "inputmode": "decimal"}),
         number=int if param.kind == "int_list" else float,
@@ -100,7 +154,7 @@ class LabForm(forms.Form):
         for param in lab.params:
             self.fields[param.name] = field_for(param)
         if lab.uses_seed:
-            self.fields["seed"] = forms.IntegerField(
+            self.fields["seed"] = PlainIntegerField(
                 label="Seed",
                 min_value=0,
                 max_value=SEED_MAX,
@@ -123,7 +177,23 @@ class LabForm(forms.Form):
         if self.lab.check:
             for name, message in self.lab.check(params).items():
                 self.add_error(name if name in self.fields else None, message)
+        if not self.errors:
+            self._check_budget(params)
         return cleaned
+
+    def _check_budget(self, params: dict[str, Any]) -> None:
+        """Refuse, in words and next to the fields that set it, a run over the budget."""
+        over = over_budget(self.lab, params)
+        if over is None:
+            return
+        message, drivers = over
+        marked = [name for name in drivers if name in self.fields and name not in self.locked]
+        for name in marked[:1]:
+            self.add_error(name, message)
+        for name in marked[1:]:
+            self.add_error(name, _("Lowering this one makes the run cheaper too."))
+        if not marked:
+            self.add_error(None, message)
 
     def params(self) -> dict[str, Any]:
         """The validated parameters, ready to save on a run."""

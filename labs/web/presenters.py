@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any
 
 import redis
-from django.utils import timezone
 
 from labs.catalogue.advice import Snippet, try_next_links
 from labs.catalogue.lab import Lab
-from labs.runs import kept_queue
+from labs.runs import kept_caps, kept_queue, waiting
 from labs.runs.models import Run
 from labs.web.exports import series_rows
-
-# A run still queued after this long probably has no worker to take it.
-NO_WORKER_HINT_AFTER = timedelta(seconds=10)
 
 
 @dataclass
@@ -32,6 +27,9 @@ class RunView:
     live: dict[str, Any] | None = None  # a running experiment: {"numbers", "figure"}
     try_next: list[tuple[str, str]] = field(default_factory=list)  # (question, url)
     production: list[Snippet] = field(default_factory=list)  # the run's values, as real systems
+    has_table: bool = False  # the per-step table exists (fetched when opened: run-numbers)
+    waiting: str = ""  # a queued run: what is ahead of it, and for how long it has waited
+    poll_ms: int = 1000  # an unfinished run: when the page looks again
 
 
 def present_run(run: Run, lab: Lab | None) -> RunView:
@@ -42,7 +40,7 @@ def present_run(run: Run, lab: Lab | None) -> RunView:
     if run.status == Run.Status.SUCCEEDED and run.result:
         view.headline = lab.headline(run.result)
         view.figures = lab.charts(run.result)
-        view.table = series_table(run.result)
+        view.has_table = bool(run.result.get("series"))
         view.tables = shown_tables(run.result)
         if lab.links is not None:
             view.links = lab.links(run)
@@ -53,11 +51,9 @@ def present_run(run: Run, lab: Lab | None) -> RunView:
         view.percent = int(100 * done / total) if total else None
         if lab.live is not None:
             view.live = lab.live.present(run.progress.get("samples") or [], run.params)
-    elif run.status == Run.Status.QUEUED and timezone.now() - run.created_at > NO_WORKER_HINT_AFTER:
-        view.hint = (
-            "Still waiting for a worker. If this lasts, no Celery worker is running: "
-            "start one with ./dev worker (see the README)."
-        )
+    if not run.is_finished:
+        view.poll_ms = waiting.poll_delay_ms(run)
+        view.waiting = waiting.waiting_text(run)
     return view
 
 
@@ -110,6 +106,8 @@ def present_panel(run: Run, lab: Lab | None, user) -> PanelView | None:
         )
     if run.status == Run.Status.FAILED:
         return PanelView(gone="This run failed, so its queues were deleted and nothing was kept.")
+    if run.dlq_note:
+        return PanelView(gone=kept_caps.note_for(run.dlq_note))
     try:
         snapshot = kept_queue.snapshot(run.pk)
     except kept_queue.QueueGone as exc:

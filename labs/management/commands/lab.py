@@ -12,7 +12,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from labs.catalogue.entries import LABS, get_lab
-from labs.runs.execution import choose_seed, run_lab
+from labs.runs.execution import ParamsRefused, choose_seed, run_lab
 from labs.runs.progress import SilentProgress
 from labs.web.forms import LabForm
 
@@ -82,7 +82,11 @@ class Command(BaseCommand):
             )
             raise CommandError(f"Invalid parameters: {problems}")
         chosen_seed = choose_seed(lab, form.seed())
-        result = run_lab(lab, form.params(), chosen_seed, SilentProgress())
+        try:
+            result = run_lab(lab, form.params(), chosen_seed, SilentProgress())
+        except ParamsRefused as exc:
+            # The lab's own rules, past what the form checks: a sentence, not a traceback.
+            raise CommandError(f"The lab refused these parameters: {exc}") from None
         if as_json:
             self.stdout.write(json.dumps(result))
             return

@@ -60,6 +60,26 @@ class PhaseMapParams:
                 f"map_trigger_start_s + duration_max_s must be <= map_horizon_s "
                 f"({self.map_horizon_s}), got {self.map_trigger_start_s + self.duration_max_s}"
             )
+        # Here rather than in phase_map(), so a form checking the grid refuses it too.
+        if self.expected_requests > MAX_GRID_REQUESTS:
+            raise ValueError(
+                f"the grid's expected new requests over all runs must be <= "
+                f"{MAX_GRID_REQUESTS:,}, got {self.expected_requests:,.0f}: use fewer steps "
+                "or a shorter map_horizon_s"
+            )
+
+    @property
+    def expected_requests(self) -> float:
+        """New requests over every run of the grid: what sets how long the map takes."""
+        spikes = _steps(self.spike_min_rps, self.spike_max_rps, self.spike_steps)
+        durations = _steps(self.duration_min_s, self.duration_max_s, self.duration_steps)
+        bases = _steps(self.base_min_rps, self.base_max_rps, self.base_steps)
+        return sum(
+            base * (self.map_horizon_s - duration) + spike * duration
+            for base in bases
+            for duration in durations
+            for spike in spikes
+        )
 
 
 PARAM_SPECS = param_specs(PhaseMapParams)

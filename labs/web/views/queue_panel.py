@@ -14,8 +14,9 @@ from django_htmx.http import HttpResponseStopPolling
 
 from labs.catalogue.entries import get_lab
 from labs.catalogue.lab import Lab
-from labs.runs import kept_queue
-from labs.runs.dispatch import start_drain
+from labs.runs import kept_caps, kept_queue
+from labs.runs.admission import CapReached
+from labs.runs.dispatch import admit_drain, start_drain
 from labs.runs.models import Run
 from labs.web.forms import (
     PurgeForm,
@@ -46,6 +47,10 @@ def queue_redrive(request: HttpRequest, run_id) -> HttpResponse:
     """Redrive one parked message now, or (no id) the whole DLQ at a bounded rate; then drain."""
 
     def redrive(run: Run, cleaned: dict) -> str:
+        try:
+            admit_drain(run)  # before anything moves: a refused redrive changes nothing
+        except CapReached as exc:
+            raise _Refused(str(exc), 429) from exc
         msg_id = cleaned["message"]
         if msg_id:
             if not kept_queue.redrive_one(run.pk, msg_id):
@@ -130,6 +135,8 @@ def _check_queue_open(run: Run) -> None:
     """Raise QueueGone with the reason when the run has no kept queue (any more)."""
     if run.status == Run.Status.FAILED:
         raise kept_queue.QueueGone("This run failed, so its queues were deleted.")
+    if run.dlq_note:
+        raise kept_queue.QueueGone(kept_caps.note_for(run.dlq_note))
 
 
 STILL_RUNNING = (

@@ -6,10 +6,13 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
@@ -17,7 +20,6 @@ from django_htmx.http import HttpResponseStopPolling
 from labs.catalogue.entries import LABS, get_lab
 from labs.runs.dispatch import RunRefused, start_run
 from labs.runs.models import Run
-from labs.runs.stale import fail_stale
 from labs.web.compare import compare_runs
 from labs.web.exports import csv_response, series_rows
 from labs.web.forms import (
@@ -25,21 +27,30 @@ from labs.web.forms import (
     RunFilterForm,
     RunLabelForm,
 )
-from labs.web.presenters import present_panel, present_run
+from labs.web.presenters import present_panel, present_run, series_table
 
 NO_LAB = "This lab no longer exists, so the run cannot be repeated."
+# A finished run's fragment never changes; an hour bounds each process's cache.
+FINISHED_FRAGMENT_TTL_S = 3600
 
 
 @login_required
 @require_GET
 @vary_on_headers("HX-Request")
 def run_detail(request: HttpRequest, run_id) -> HttpResponse:
-    """A run's permalink. Polled by htmx while it runs; answers 286 once it is done."""
-    fail_stale()
-    run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
+    """A run's permalink. Polled by htmx while it runs; answers 286 once it is done.
+
+    A poll only reads (the sweeper ends abandoned runs). A finished simulation's fragment
+    never changes, so it is rendered once and cached; an experiment's carries its live
+    queue panel and is rendered each time.
+    """
+    run = get_object_or_404(Run.objects.visible_to(request.user).defer("progress"), pk=run_id)
     lab = get_lab(run.lab)
     if not request.htmx:
         return run_page(request, run)
+    if run.is_finished and lab is not None and lab.kind == "sim":
+        html = finished_fragment(request, run, lab)
+        return HttpResponse(html, status=HttpResponseStopPolling.status_code)
     context = {
         "run": run,
         "lab": lab,
@@ -50,6 +61,30 @@ def run_detail(request: HttpRequest, run_id) -> HttpResponse:
     if run.is_finished:
         response.status_code = HttpResponseStopPolling.status_code
     return response
+
+
+def finished_fragment(request: HttpRequest, run: Run, lab) -> str:
+    """A finished simulation's run body, rendered once per language and process."""
+    key = f"run-body:{run.pk}:{get_language()}"
+    html = cache.get(key)
+    if html is None:
+        context = {"run": run, "lab": lab, "view": present_run(run, lab), "panel": None}
+        html = render_to_string("labs/run.html#run-body", context, request=request)
+        cache.set(key, html, FINISHED_FRAGMENT_TTL_S)
+    return html
+
+
+@login_required
+@require_GET
+def run_numbers(request: HttpRequest, run_id) -> HttpResponse:
+    """The numbers behind a finished run's charts: fetched when the student opens them."""
+    run = get_object_or_404(Run.objects.visible_to(request.user).defer("progress"), pk=run_id)
+    table = series_table(run.result) if run.status == Run.Status.SUCCEEDED and run.result else None
+    if table is None:
+        raise Http404("This run has no time series.")
+    if not request.htmx:
+        return render(request, "labs/run_numbers.html", {"run": run, "table": table})
+    return render(request, "labs/run.html#numbers", {"run": run, "table": table})
 
 
 @login_required
@@ -71,6 +106,7 @@ def run_json(request: HttpRequest, run_id) -> JsonResponse:
             "started_at": run.started_at.isoformat() if run.started_at else None,
             "finished_at": run.finished_at.isoformat() if run.finished_at else None,
             "error": run.error,
+            "same_as": bool(run.same_as_id),
             "result": run.result,
         }
     )
@@ -159,7 +195,6 @@ def run_compare(request: HttpRequest) -> HttpResponse:
         raise Http404("No such run, or it is not yours to see.")
     if not form.is_valid():
         return render(request, "labs/compare.html", {"form": form}, status=400)
-    fail_stale()
     a, b = form.cleaned_data["run"]
     lab = get_lab(a.lab)
     context = {"form": form, "lab": lab, "cmp": compare_runs(a, b, lab)}

@@ -1,0 +1,355 @@
+"""A class presses Run at once: submit → chart times for N students, and where they go.
+
+Starts the site as production runs it (`./dev serve` when it exists, else gunicorn), a quick
+and a heavy Celery worker and the sweeper, on queues and a database of the bench's own;
+makes N students, logs each one in over HTTP, then releases all their Run presses together
+and polls each run's page the way the page itself does (it follows the fragment's own
+`hx-trigger` delay) until the answer is 286 (the chart). Prints, per lab, p50/p95/max of
+submit → chart split into queue wait (created → a worker started it), run (started →
+finished) and page (the rest: the POST, the polls' lag, rendering). Usage:
+
+    .venv/bin/python bench/burst.py --students 30 --lab trapped-service
+    .venv/bin/python bench/burst.py --students 100 --lab trapped-service --lab drain
+    .venv/bin/python bench/burst.py --url http://127.0.0.1:8123 ...  # a site already running
+
+Students press Run on the lab's defaults, as a class does when told "press Run"; add
+`--vary-seed` to give each a seed of their own (nothing can then be answered from the
+result store).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.cookiejar
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PASSWORD = "bench-password-123"  # noqa: S105 - throwaway accounts in a throwaway database
+TRIGGER_DELAY = re.compile(r'hx-trigger="[^"]*?(?:delay:|every )(\d+(?:\.\d+)?)(ms|s)')
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):  # noqa: ANN002, ANN003
+        return None
+
+
+class Student:
+    """One browser: a cookie jar, a CSRF token, and the site's address."""
+
+    def __init__(self, base: str, username: str) -> None:
+        self.base, self.username = base, username
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar), NoRedirect()
+        )
+
+    def _csrf(self) -> str:
+        return next(c.value for c in self.jar if c.name == "csrftoken")
+
+    def request(self, path: str, data: dict | None = None, htmx: bool = False):
+        body = urllib.parse.urlencode(data, doseq=True).encode() if data is not None else None
+        req = urllib.request.Request(self.base + path, data=body)
+        req.add_header("Accept-Encoding", "identity")
+        if body is not None:
+            req.add_header("X-CSRFToken", self._csrf())
+            req.add_header("Referer", self.base + path)
+        if htmx:
+            req.add_header("HX-Request", "true")
+        try:
+            with self.opener.open(req, timeout=120) as resp:
+                return resp.status, dict(resp.headers), resp.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, dict(exc.headers), exc.read().decode(errors="replace")
+
+    def log_in(self) -> None:
+        self.request("/accounts/login/")
+        status, headers, _ = self.request(
+            "/accounts/login/", {"username": self.username, "password": PASSWORD}
+        )
+        if status != 302:
+            raise SystemExit(f"{self.username} could not log in (HTTP {status})")
+
+
+@dataclass
+class Timing:
+    total_s: float
+    queue_s: float
+    run_s: float
+    from_store: bool
+    error: str = ""
+
+    @property
+    def page_s(self) -> float:
+        return max(0.0, self.total_s - self.queue_s - self.run_s)
+
+
+def next_delay_s(fragment: str) -> float:
+    """The delay the page's own htmx trigger would wait before its next poll."""
+    match = TRIGGER_DELAY.search(fragment)
+    if not match:
+        return 1.0
+    value = float(match.group(1))
+    return value / 1000 if match.group(2) == "ms" else value
+
+
+def press_run(student: Student, lab: str, form: dict, barrier: threading.Barrier) -> Timing:
+    barrier.wait()
+    started = time.perf_counter()
+    status, headers, body = student.request(f"/labs/{lab}/", form)
+    if status != 302:
+        return Timing(time.perf_counter() - started, 0, 0, False, f"HTTP {status}: {body[:200]}")
+    run_path = urllib.parse.urlsplit(headers["Location"]).path
+    delay = 0.0
+    while True:
+        time.sleep(delay)
+        status, _, fragment = student.request(run_path, htmx=True)
+        if status == 286:
+            break
+        if status != 200:
+            return Timing(time.perf_counter() - started, 0, 0, False, f"poll HTTP {status}")
+        delay = next_delay_s(fragment)
+    total = time.perf_counter() - started
+    _, _, raw = student.request(run_path.rstrip("/") + ".json")
+    run = json.loads(raw)
+    if run["status"] != "succeeded":
+        return Timing(total, 0, 0, False, run["error"][:200])
+    created, began, ended = (
+        datetime.fromisoformat(run[k]) for k in ("created_at", "started_at", "finished_at")
+    )
+    return Timing(
+        total,
+        (began - created).total_seconds(),
+        (ended - began).total_seconds(),
+        bool(run.get("same_as")),
+    )
+
+
+def lab_form(lab: str, seed: int | None) -> dict[str, str]:
+    from labs.catalogue.entries import get_lab
+    from labs.management.commands.lab import _as_form_value
+
+    entry = get_lab(lab)
+    if entry is None:
+        raise SystemExit(f"no lab {lab!r}")
+    data = {p.name: _as_form_value(p.default) for p in entry.params}
+    if entry.uses_seed:
+        data["seed"] = str(entry.default_seed if seed is None else seed)
+    return data
+
+
+def percentile(values: list[float], q: float) -> float:
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
+
+
+def report(lab: str, students: int, timings: list[Timing]) -> None:
+    ok = [t for t in timings if not t.error]
+    failed = [t.error for t in timings if t.error]
+    print(f"\n### {lab}: {students} students press Run at once")
+    print(f"{len(ok)} charts, {len(failed)} failed, {sum(t.from_store for t in ok)} from the store")
+    for error in sorted(set(failed))[:5]:
+        print(f"  failed: {error}")
+    if not ok:
+        return
+    print("| seconds | p50 | p95 | max |")
+    print("| --- | ---: | ---: | ---: |")
+    for label, pick in (
+        ("submit → chart", lambda t: t.total_s),
+        ("queue wait", lambda t: t.queue_s),
+        ("run", lambda t: t.run_s),
+        ("page (POST, polls, render)", lambda t: t.page_s),
+    ):
+        values = [pick(t) for t in ok]
+        print(
+            f"| {label} | {percentile(values, 50):.2f} | {percentile(values, 95):.2f} "
+            f"| {max(values):.2f} |"
+        )
+
+
+class Site:
+    """The site, two workers and the sweeper, on a free port and bench-only queues."""
+
+    def __init__(self, database_url: str, web_workers: int) -> None:
+        tag = uuid.uuid4().hex[:6]
+        self.port = free_port()
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "DEBUG": "false",
+            "SECRET_KEY": "bench-" + uuid.uuid4().hex,
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "SECURE_COOKIES": "false",
+            "LAB_QUEUE": f"bench-quick-{tag}",
+            "LAB_HEAVY_QUEUE": f"bench-heavy-{tag}",
+            "LAB_MAX_ACTIVE_RUNS_PER_USER": "4",
+            "PORT": str(self.port),
+            "HOST": "127.0.0.1",
+            "WEB_WORKERS": str(web_workers),
+        }
+        self.web_workers = web_workers
+        self.procs: list[subprocess.Popen] = []
+        self.logs = ROOT / "var" / f"bench-{tag}"
+        self.logs.mkdir(parents=True, exist_ok=True)
+
+    def _start(self, name: str, cmd: list[str]) -> None:
+        out = (self.logs / f"{name}.log").open("w")
+        self.procs.append(
+            subprocess.Popen(
+                cmd, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        )  # fmt: skip
+
+    def __enter__(self) -> Site:
+        py = sys.executable
+        subprocess.run([py, "manage.py", "migrate", "-v0"], cwd=ROOT, env=self.env, check=True)
+        subprocess.run(
+            [py, "manage.py", "collectstatic", "--noinput", "-v0"],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+        )
+        if "serve)" in (ROOT / "dev").read_text():
+            # The production command: gunicorn, quick and heavy workers, the sweeper.
+            self._start("serve", [str(ROOT / "dev"), "serve"])
+        else:
+            self._start_by_hand(py)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(f"{self.url}/accounts/login/", timeout=2).read()
+                return self
+            except OSError:
+                time.sleep(0.3)
+        raise SystemExit(f"the site did not start; see {self.logs}")
+
+    def _start_by_hand(self, py: str) -> None:
+        """Before `./dev serve` existed: gunicorn, one worker per queue and the sweeper."""
+        gunicorn = shutil.which("gunicorn", path=str(Path(py).parent)) or "gunicorn"
+        self._start(
+            "web",
+            [gunicorn, "school.wsgi", "-b", f"127.0.0.1:{self.port}",
+             "-w", str(self.web_workers), "--threads", "4", "--timeout", "120"],
+        )  # fmt: skip
+        queues = (("quick", self.env["LAB_QUEUE"]), ("heavy", self.env["LAB_HEAVY_QUEUE"]))
+        for kind, queue in queues:
+            self._start(
+                f"worker-{kind}",
+                [py, "-m", "celery", "-A", "school", "worker", "-Q", queue, "--concurrency=2",
+                 "-n", f"{queue}@%h", "--loglevel=WARNING", "--without-gossip",
+                 "--without-mingle"],
+            )  # fmt: skip
+        self._start("sweeper", [py, "manage.py", "sweep_runs", "--loop"])
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __exit__(self, *exc: object) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+
+
+def make_students(n: int) -> list[str]:
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+
+    User = get_user_model()
+    hashed = make_password(PASSWORD)
+    names = [f"bench-{i:03d}" for i in range(n)]
+    for name in names:
+        User.objects.update_or_create(username=name, defaults={"password": hashed})
+    return names
+
+
+def clear_runs(names: list[str]) -> None:
+    """Each burst starts from nobody's runs, so the store answers only within a burst."""
+    from labs.models import Run
+
+    Run.objects.filter(owner__username__in=names).delete()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=30)
+    parser.add_argument("--lab", action="append", help="repeat for several labs (default drain)")
+    parser.add_argument("--url", help="a site already running (else one is started)")
+    parser.add_argument("--database-url", default=f"sqlite:///{ROOT / 'var' / 'bench.sqlite3'}")
+    parser.add_argument("--web-workers", type=int, default=5)
+    parser.add_argument("--vary-seed", action="store_true", help="a seed of each student's own")
+    args = parser.parse_args()
+    labs = args.lab or ["drain"]
+
+    os.environ["DATABASE_URL"] = args.database_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "school.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    print(
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {platform.node()}: {os.cpu_count()} cores, "
+        f"{args.students} students, database {args.database_url.split(':')[0]}"
+    )
+
+    site = None if args.url else Site(args.database_url, args.web_workers)
+    base = args.url or site.url
+    try:
+        if site:
+            site.__enter__()
+        names = make_students(args.students)
+        students = [Student(base, name) for name in names]
+        for student in students:
+            student.log_in()
+        for lab in labs:
+            clear_runs(names)
+            barrier = threading.Barrier(len(students))
+            timings: list[Timing] = [None] * len(students)  # type: ignore[list-item]
+
+            def one(i: int, student: Student, lab=lab, barrier=barrier, out=timings) -> None:
+                seed = (1000 + i) if args.vary_seed else None
+                out[i] = press_run(student, lab, lab_form(lab, seed), barrier)
+
+            threads = [threading.Thread(target=one, args=(i, s)) for i, s in enumerate(students)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            report(lab, len(students), timings)
+    finally:
+        if site:
+            site.__exit__(None, None, None)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+"""Whether a student may start more runs now: caps that hold under any concurrency.
+
+Counting a student's active runs and then creating one is a race: twenty requests that
+count at the same instant all see room. So the count and the create happen in one
+transaction that first locks the student's own row (`SELECT ... FOR UPDATE` on the user
+in PostgreSQL; in SQLite the site's `IMMEDIATE` transactions take the database's write
+lock at BEGIN, which serialises them the same way). Two students never wait on each
+other's lock; one student's requests take turns, each seeing the runs the previous one
+made. Redrives count against the experiment cap while they drain (`Run.drain_until`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from labs.runs.models import Run
+
+
+class CapReached(Exception):
+    """The student has as many runs going as they may; `str()` says so in plain words."""
+
+
+def lock_user(user) -> None:
+    """Hold the student's row until the transaction ends (call inside `atomic`)."""
+    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+
+
+def experiment_slugs() -> list[str]:
+    from labs.catalogue.entries import LABS
+
+    return [lab.slug for lab in LABS if lab.kind == "experiment"]
+
+
+def active_experiments(user, *, now=None, exclude_pk: Any = None) -> int:
+    """Experiments queued or running, plus finished ones whose kept queue is draining."""
+    now = now or timezone.now()
+    mine = Run.objects.filter(owner=user)
+    if exclude_pk is not None:
+        mine = mine.exclude(pk=exclude_pk)
+    running = mine.active().filter(lab__in=experiment_slugs()).count()
+    draining = mine.filter(drain_until__gt=now).exclude(
+        status__in=[Run.Status.QUEUED, Run.Status.RUNNING]
+    )
+    return running + draining.count()
+
+
+def check_caps(user, *, adding: int, experiments: int) -> None:
+    """Raise CapReached unless `adding` more runs (`experiments` of them experiments) fit.
+
+    Call with the student's row locked (`lock_user`), or the count can be stale.
+    """
+    cap = settings.LAB_MAX_ACTIVE_RUNS_PER_USER
+    computing = Run.objects.filter(owner=user).active().count()
+    if computing + adding > cap:
+        if adding == 1:
+            reason = ngettext(
+                "You already have %(cap)d run going",
+                "You already have %(cap)d runs going",
+                cap,
+            ) % {"cap": cap}
+        else:
+            reason = _(
+                "This starts %(adding)d runs, and you may have at most %(cap)d going at once"
+            ) % {"adding": adding, "cap": cap}
+        raise CapReached(
+            _("%(reason)s. Wait for one to finish, then press Run again.") % {"reason": reason}
+        )
+    if experiments:
+        experiments_cap = settings.LAB_MAX_ACTIVE_EXPERIMENTS_PER_USER
+        if active_experiments(user) + experiments > experiments_cap:
+            raise CapReached(
+                _(
+                    "You already have %(cap)d real-queue experiments going (a redrive that is "
+                    "still draining counts as one), the most one student may run at once on "
+                    "the shared Redis. Wait for one to finish, then press Run again."
+                )
+                % {"cap": experiments_cap}
+            )
+
+
+def queue_for(lab, params: dict[str, Any]) -> str:
+    """The Celery queue a run goes to: heavy work apart from the quick labs."""
+    if lab.kind == "experiment":
+        return settings.LAB_HEAVY_QUEUE
+    cost = lab_cost(lab, params)
+    if cost is not None and cost.seconds >= settings.LAB_HEAVY_FROM_S:
+        return settings.LAB_HEAVY_QUEUE
+    return settings.LAB_QUEUE
+
+
+def lab_cost(lab, params: dict[str, Any]):
+    """The lab's bound on this run's worker time (`labs.sim.capstone.cost.Cost`), or None."""
+    estimate = getattr(lab, "cost", None)
+    return estimate(params) if estimate else None
+
+
+def over_budget(lab, params: dict[str, Any]) -> tuple[str, Sequence[str]] | None:
+    """(a plain-words reason, the fields to lower) when a run would cost over the budget."""
+    cost = lab_cost(lab, params)
+    budget = settings.LAB_RUN_BUDGET_S
+    if cost is None or cost.seconds <= budget:
+        return None
+    message = _(
+        "This run could take up to %(need)s s of a worker's time, and one run may use at "
+        "most %(budget)d s, so that the whole class gets its turn. Make it smaller: lower "
+        "one of the fields marked."
+    ) % {"need": f"{cost.seconds:,.0f}", "budget": budget}
+    return message, cost.drivers
+
+
+def overdue_queued(now=None) -> models.Q:
+    """Runs no worker has picked up within `LAB_QUEUE_TIMEOUT_S`."""
+    now = now or timezone.now()
+    limit = now - timedelta(seconds=settings.LAB_QUEUE_TIMEOUT_S)
+    return models.Q(status=Run.Status.QUEUED, created_at__lt=limit)
+
+
+def drain_cap_message() -> str:
+    return _(
+        "You already have %(cap)d real-queue experiments or redrives going, the most one "
+        "student may run at once on the shared Redis. Wait for one to finish, then redrive."
+    ) % {"cap": settings.LAB_MAX_ACTIVE_EXPERIMENTS_PER_USER}

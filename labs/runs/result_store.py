@@ -1,0 +1,130 @@
+"""Never compute the same run twice: results keyed by (lab, params, seed, model version).
+
+A simulation is a pure function of its lab, parameters and seed, for one version of the
+code that computes it. So a run asked for again (a class pressing Run on a lab's
+defaults, a teacher's re-run) is answered from the earlier run's result at once, and a
+run identical to one still queued or running waits for that one (`same_as`) instead of
+taking a worker of its own. The page says the result is the same as an earlier run's.
+
+The model version is a hash of the code a result depends on: the pure models
+(`labs/sim/`), the lab's runner module and the run framework that shapes the result. Any
+change to them gives new keys, so a stored result is never served by newer code. Real
+experiments measure real time: they are never stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from django.utils import timezone
+
+LABS_DIR = Path(__file__).resolve().parent.parent
+# The code every simulation's result depends on, besides its own runner module.
+SHARED_SOURCES = ("sim", "runs/execution.py")
+
+
+def _hash_tree(digest: Any, path: Path) -> None:
+    files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    for file in files:
+        digest.update(str(file.relative_to(LABS_DIR)).encode())
+        digest.update(file.read_bytes())
+
+
+@cache
+def model_version(runner_module: str) -> str:
+    """A short hash of the code behind one runner's results (computed once per process)."""
+    digest = hashlib.sha256()
+    for name in SHARED_SOURCES:
+        path = LABS_DIR / name
+        if path.exists():
+            _hash_tree(digest, path)
+    module = sys.modules.get(runner_module)
+    source = getattr(module, "__file__", None)
+    if source:
+        _hash_tree(digest, Path(source))
+    return digest.hexdigest()[:16]
+
+
+def storable(lab) -> bool:
+    """Only simulations repeat exactly; an experiment measures a real queue in real time."""
+    return lab.kind == "sim"
+
+
+def result_key(lab, params: dict[str, Any], seed: int) -> str:
+    """The store's key for a run of `lab`; "" for a lab whose runs are not stored."""
+    if not storable(lab):
+        return ""
+    body = json.dumps(
+        {
+            "lab": lab.slug,
+            "params": params,
+            "seed": seed,
+            "version": model_version(lab.run.__module__),
+        },
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def stored_run(key: str):
+    """The earliest succeeded run with this key, or None."""
+    from labs.runs.models import Run
+
+    if not key:
+        return None
+    return (
+        Run.objects.filter(result_key=key, status=Run.Status.SUCCEEDED, same_as__isnull=True)
+        .order_by("finished_at")
+        .first()
+    )
+
+
+def running_twin(key: str):
+    """A queued or running run with this key that computes for itself (a leader), or None."""
+    from labs.runs.models import Run
+
+    if not key:
+        return None
+    return (
+        Run.objects.filter(result_key=key, same_as__isnull=True)
+        .active()
+        .order_by("created_at")
+        .only("pk")
+        .first()
+    )
+
+
+def settle_followers(leader_ids) -> int:
+    """Finish the runs waiting on `leader_ids` the way their leader finished.
+
+    A follower of a succeeded leader gets its result; of a failed one, its error. Called
+    wherever a leader ends (the task, the sweeps), so no follower waits on a finished run.
+    """
+    from labs.runs.models import Run
+
+    settled = 0
+    now = timezone.now()
+    leaders = Run.objects.filter(pk__in=list(leader_ids), status__in=Run.FINISHED)
+    for leader in leaders.only("pk", "status", "result", "error"):
+        waiting = Run.objects.filter(same_as=leader, status=Run.Status.QUEUED)
+        if leader.status == Run.Status.SUCCEEDED:
+            settled += waiting.update(
+                status=Run.Status.SUCCEEDED,
+                result=leader.result,
+                started_at=now,
+                finished_at=now,
+                error="",
+            )
+        else:
+            settled += waiting.update(
+                status=Run.Status.FAILED,
+                error=leader.error,
+                finished_at=now,
+            )
+    return settled

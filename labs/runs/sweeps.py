@@ -1,0 +1,108 @@
+"""The sweeps: every queued or running run ends, and old runs do not pile up.
+
+They run in a loop of their own (`manage.py sweep_runs --loop`, started by `./dev run` and
+`./dev sweeper`), never inside a page view: a poll stays a read, and runs still end when
+nobody is looking. Every step is a conditional UPDATE or DELETE, so two sweepers on two
+machines, or a sweeper racing a worker, cannot end one run twice or end a live one.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from labs.runs import stale as stale_runs
+from labs.runs.admission import overdue_queued
+from labs.runs.models import Run
+from labs.runs.result_store import settle_followers
+
+logger = logging.getLogger(__name__)
+
+
+# Saved on the run as it is (a sweeper has no reader); the page translates it when shown.
+BUSY_OR_DOWN = gettext_noop(
+    "No runner picked this run up in time, so it was stopped: the runners are all busy, or "
+    "none is running. Press Run again in a little while; if this keeps happening, tell "
+    "your teacher that the lab runners need starting."
+)
+
+
+def expire_queued(now=None) -> int:
+    """Fail runs nobody picked up in time; their followers end with them."""
+    now = now or timezone.now()
+    overdue = Run.objects.filter(overdue_queued(now))
+    ids = list(overdue.values_list("pk", flat=True)[:1000])
+    if not ids:
+        return 0
+    failed = Run.objects.filter(overdue_queued(now), pk__in=ids).update(
+        status=Run.Status.FAILED, finished_at=now, error=BUSY_OR_DOWN
+    )
+    settle_followers(ids)
+    return failed
+
+
+def fail_stale(now=None) -> int:
+    """Fail runs whose worker died (lease run out); their followers end with them."""
+    now = now or timezone.now()
+    stale = Run.objects.filter(status=Run.Status.RUNNING, lease_expires_at__lt=now)
+    ids = list(stale.values_list("pk", flat=True)[:1000])
+    if not ids:
+        return 0
+    failed = stale_runs.fail_stale(now)
+    settle_followers(ids)
+    return failed
+
+
+def compact_finished() -> int:
+    """Drop live samples left on finished runs (the result has what the page shows)."""
+    return Run.objects.filter(status__in=Run.FINISHED, progress__isnull=False).update(progress=None)
+
+
+def prunable(now=None) -> models.QuerySet:
+    """Finished runs older than `LAB_PRUNE_AFTER_DAYS` that nobody named or handed in."""
+    now = now or timezone.now()
+    before = now - timedelta(days=settings.LAB_PRUNE_AFTER_DAYS)
+    return Run.objects.filter(
+        status__in=Run.FINISHED, created_at__lt=before, name="", submissions__isnull=True
+    )
+
+
+def prune(now=None, batch: int = 500) -> int:
+    """Delete prunable runs, a batch at a time (a long delete would hold the table)."""
+    deleted = 0
+    while True:
+        ids = list(prunable(now).values_list("pk", flat=True)[:batch])
+        if not ids:
+            return deleted
+        deleted += Run.objects.filter(pk__in=ids).delete()[1].get(Run._meta.label, 0)
+
+
+@dataclass
+class SweepReport:
+    expired: int = 0
+    stale: int = 0
+    compacted: int = 0
+    kept_dropped: int = 0
+    pruned: int = 0
+
+    def __str__(self) -> str:
+        return ", ".join(f"{k} {v}" for k, v in self.__dict__.items())
+
+
+def sweep_once(*, prune_too: bool = False, now=None) -> SweepReport:
+    """One pass of every sweep; the loop calls it every `LAB_SWEEP_EVERY_S`."""
+    from labs.runs.kept_caps import enforce_kept_caps
+
+    report = SweepReport(
+        expired=expire_queued(now), stale=fail_stale(now), compacted=compact_finished()
+    )
+    report.kept_dropped = enforce_kept_caps(now=now)
+    if prune_too:
+        report.pruned = prune(now)
+    return report

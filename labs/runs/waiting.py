@@ -1,0 +1,70 @@
+"""What a run's page says while it waits, and how soon the page looks again.
+
+A queued run tells its student how many runs are ahead of it on its queue (only runs that
+will take a worker: a run waiting on an identical one does not) and, once it has waited a
+while, that the runners may be busy or down and when it will give up. The page polls
+soon after Run and less often as the run ages, so a 10 ms lab shows within a few tenths
+of a second while a minute-long one costs no more requests than a poll a second did.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from labs.runs.models import Run
+
+# (age below which, poll delay): fast at first, then backing off.
+POLL_STEPS_MS = ((1.0, 150), (5.0, 300), (20.0, 1000))
+POLL_SLOWEST_MS = 2000
+# After this long in the queue, the page says the runners may be busy or down.
+SLOW_AFTER_S = 20
+
+
+def poll_delay_ms(run: Run, now=None) -> int:
+    """How long the page waits before it asks about `run` again."""
+    age_s = ((now or timezone.now()) - run.created_at).total_seconds()
+    for below_s, delay_ms in POLL_STEPS_MS:
+        if age_s < below_s:
+            return delay_ms
+    return POLL_SLOWEST_MS
+
+
+def runs_ahead(run: Run) -> int:
+    """Queued runs on the same queue, sent before this one, that will take a worker."""
+    return Run.objects.filter(
+        status=Run.Status.QUEUED,
+        queue=run.queue,
+        created_at__lt=run.created_at,
+        same_as__isnull=True,
+    ).count()
+
+
+def waiting_text(run: Run, now=None) -> str:
+    """What a queued run's page says about the wait; "" once it is not queued."""
+    if run.status != Run.Status.QUEUED:
+        return ""
+    if run.same_as_id:
+        return _(
+            "Someone started the very same run (same lab, parameters and seed) a moment "
+            "ago: yours will show its result as soon as it is ready."
+        )
+    ahead = runs_ahead(run)
+    if ahead:
+        words = ngettext(
+            "%(n)d run ahead of yours in the queue.",
+            "%(n)d runs ahead of yours in the queue.",
+            ahead,
+        ) % {"n": ahead}
+    else:
+        words = _("Yours is next in the queue.")
+    waited_s = int(((now or timezone.now()) - run.created_at).total_seconds())
+    if waited_s >= SLOW_AFTER_S:
+        minutes = max(1, round(settings.LAB_QUEUE_TIMEOUT_S / 60))
+        words += " " + _(
+            "Waiting %(s)d s so far: the runners are busy, or none is running. If no runner "
+            "takes it within %(m)d minutes, the run stops and says so."
+        ) % {"s": waited_s, "m": minutes}
+    return words

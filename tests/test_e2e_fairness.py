@@ -1,0 +1,120 @@
+"""Heavy work cannot crowd out a quick lab: real workers, one per queue, on the real Redis.
+
+Bob redrives four big kept DLQs at once (four drains on the heavy queue, each a chain of
+20 s tasks); Alice then presses Run on a quick lab. Her run must finish while Bob's drains
+are still going: the quick worker never waits behind them. An ordering, not a timing.
+Also: with no worker at all, a queued run ends failed saying the runners are busy or down.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import timezone
+
+from labs.runs import kept_queue
+from labs.runs.models import Run
+from tests.base import make_user
+from tests.live_helpers import keep_parked
+from tests.test_e2e import database_url, stop_worker, wait_for
+from tests.test_views import GOOD
+
+pytestmark = [pytest.mark.e2e, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+ROOT = Path(__file__).resolve().parent.parent
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def start(queue: str, log: Path, **env: str) -> subprocess.Popen:
+    env = {**os.environ, "DATABASE_URL": database_url(), **env}
+    with log.open("w") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "school", "worker", "-Q", queue,
+             "--concurrency=2", "--loglevel=INFO", "-n", f"{queue}@%h",
+             "--without-gossip", "--without-mingle", "--without-heartbeat"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+
+
+@pytest.fixture
+def two_workers(tmp_path, settings):
+    tag = uuid.uuid4().hex[:8]
+    settings.LAB_QUEUE, settings.LAB_HEAVY_QUEUE = f"e2e-quick-{tag}", f"e2e-heavy-{tag}"
+    env = {"LAB_QUEUE": settings.LAB_QUEUE, "LAB_HEAVY_QUEUE": settings.LAB_HEAVY_QUEUE}
+    procs = [
+        start(settings.LAB_QUEUE, tmp_path / "quick.log", **env),
+        start(settings.LAB_HEAVY_QUEUE, tmp_path / "heavy.log", **env),
+    ]
+    yield tmp_path / "quick.log"
+    for proc in procs:
+        stop_worker(proc)
+
+
+def test_four_big_redrives_do_not_hold_up_a_quick_lab(client, settings, two_workers):
+    settings.LAB_MAX_ACTIVE_EXPERIMENTS_PER_USER = 4
+    bob, alice = make_user("bob"), make_user("alice")
+    bobs = [
+        Run.objects.create(
+            owner=bob,
+            lab="poison-live",
+            params={},
+            seed=0,
+            status="succeeded",
+            finished_at=timezone.now(),
+        )
+        for _ in range(4)
+    ]
+    try:
+        for run in bobs:
+            # 400 parked messages: a drain of at most 20 a second takes 20 s or more.
+            keep_parked(run.pk, [f"pdf-{i}" for i in range(400)])
+        client.force_login(bob)
+        for run in bobs:
+            answer = client.post(reverse("run-queue-redrive", args=[run.pk]), {}, **HX)
+            assert answer.status_code == 200, answer.content.decode()[:500]
+
+        client.force_login(alice)
+        assert client.post(reverse("lab-detail", args=["drain"]), GOOD, **HX).status_code == 200
+        quick = Run.objects.get(owner=alice)
+        assert quick.queue == settings.LAB_QUEUE
+        quick = wait_for(quick, {"succeeded", "failed"}, two_workers, timeout_s=60)
+
+        assert quick.status == "succeeded", quick.error
+        still_draining = [
+            run for run in bobs if kept_queue.snapshot(run.pk)["busy"] or _backlog(run)
+        ]
+        assert still_draining, "the drains ended before the quick lab: nothing was shown"
+        assert Run.objects.filter(pk__in=[r.pk for r in bobs], drain_until__gt=quick.finished_at)
+    finally:
+        for run in bobs:
+            kept_queue.clean_run_keys(run.pk)
+
+
+def _backlog(run: Run) -> int:
+    snap = kept_queue.snapshot(run.pk)
+    return snap["depth"] + snap["in_flight"] + snap["dlq_depth"]
+
+
+def test_with_no_worker_a_queued_run_ends_failed_saying_so(client, settings, published):
+    settings.LAB_QUEUE_TIMEOUT_S = 60
+    alice = make_user("alice")
+    client.force_login(alice)
+    assert client.post(reverse("lab-detail", args=["drain"]), GOOD, **HX).status_code == 200
+    run = Run.objects.get(owner=alice)
+    assert run.status == "queued"
+    Run.objects.filter(pk=run.pk).update(created_at=timezone.now() - timedelta(seconds=61))
+
+    call_command("sweep_runs")
+
+    run.refresh_from_db()
+    assert run.status == "failed"
+    assert "runners are all busy, or none is running" in run.error
+    page = client.get(run.get_absolute_url()).content.decode()
+    assert "runners are all busy, or none is running" in page
