@@ -18,6 +18,7 @@ from labs.catalogue.lazy import gettext_lazy as _
 from labs.catalogue.live import QUEUE_NUMBERS, LiveNumber, LiveView
 from labs.charts import availability as availability_charts
 from labs.charts import backoff as backoff_charts
+from labs.charts import batching as batching_charts
 from labs.charts import breaker as breaker_charts
 from labs.charts import breaker_live as breaker_live_charts
 from labs.charts import burst_live as burst_live_charts
@@ -41,6 +42,7 @@ from labs.charts import timeouts as timeouts_charts
 from labs.charts import trapped_service as trapped_service_charts
 from labs.runners import availability as availability_runner
 from labs.runners import backoff as backoff_runner
+from labs.runners import batching as batching_runner
 from labs.runners import breaker as breaker_runner
 from labs.runners import breaker_live as breaker_live_runner
 from labs.runners import burst_live as burst_live_runner
@@ -85,6 +87,28 @@ LABS: tuple[Lab, ...] = (
             "how long the work takes for several worker counts and speeds."
         ),
         charts=fanout_charts.build,
+    ),
+    Lab.from_runner(
+        batching_runner,
+        slug="batching",
+        unit="lesson-07",
+        title=_("Send in batches: one call for many messages"),
+        intro=_(
+            "Each call to the SMS provider costs a round trip. Put many messages in one "
+            "call and see how the fan-out time falls, until the provider's own limit "
+            "stops it: workers beyond that limit are only throttled."
+        ),
+        charts=batching_charts.build,
+        try_next=(
+            TryNext(
+                _("Send 500 messages per call: how much faster, and what stops it?"),
+                {"batch": 500},
+            ),
+            TryNext(
+                _("Go back to one per call with 400 workers: do the extra workers help?"),
+                {"batch": 1, "workers": 400},
+            ),
+        ),
     ),
     Lab.from_runner(
         busy_minute_runner,
