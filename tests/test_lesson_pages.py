@@ -17,6 +17,7 @@ LESSON_LABS = {
     "lesson-12": ["drain", "drain-compare", "burst-live"],
     "lesson-13": [
         "timeouts",
+        "deadline",
         "backoff",
         "retry-storm",
         "layered-retries",

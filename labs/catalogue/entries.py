@@ -24,6 +24,7 @@ from labs.charts import breaker_live as breaker_live_charts
 from labs.charts import burst_live as burst_live_charts
 from labs.charts import busy_minute as busy_minute_charts
 from labs.charts import cold_cache as cold_cache_charts
+from labs.charts import deadline as deadline_charts
 from labs.charts import degradation as degradation_charts
 from labs.charts import delivery as delivery_charts
 from labs.charts import drain as drain_charts
@@ -48,6 +49,7 @@ from labs.runners import breaker_live as breaker_live_runner
 from labs.runners import burst_live as burst_live_runner
 from labs.runners import busy_minute as busy_minute_runner
 from labs.runners import cold_cache as cold_cache_runner
+from labs.runners import deadline as deadline_runner
 from labs.runners import degradation as degradation_runner
 from labs.runners import delivery as delivery_runner
 from labs.runners import drain as drain_runner
@@ -219,6 +221,28 @@ LABS: tuple[Lab, ...] = (
             "requests for different waits, and see what a timeout does to each call."
         ),
         charts=timeouts_charts.build,
+    ),
+    Lab.from_runner(
+        deadline_runner,
+        slug="deadline",
+        unit="lesson-13",
+        title=_("Timeouts inside one deadline, and work done for nobody"),
+        intro=_(
+            "Each try waits to connect and to read, and all the tries share one total "
+            "deadline. Watch the last try get only what is left, and the service go on "
+            "working after its caller has given up."
+        ),
+        charts=deadline_charts.build,
+        try_next=(
+            TryNext(
+                _("Give the service a timeout of 1.5 s: how much wasted work is left?"),
+                {"callee_timeout_s": 1.5},
+            ),
+            TryNext(
+                _("Make the service unreachable: how many tries fit in the deadline now?"),
+                {"connect_fails": True},
+            ),
+        ),
     ),
     Lab.from_runner(
         backoff_runner,
