@@ -110,7 +110,7 @@ class Lab:
         return {
             "slug": self.slug,
             "unit": self.unit,
-            "title": self.title,
+            "title": str(self.title),
             "kind": self.kind,
             "uses_seed": self.uses_seed,
             "params": [p.describe() for p in self.params],
