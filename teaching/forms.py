@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -119,7 +120,11 @@ class AddStudentForm(forms.Form):
 def selfcheck_field() -> forms.ChoiceField:
     """Which unit's self-check, if any, the students answer as part of the assignment."""
     choices: list[tuple[str, Any]] = [("", gettext_lazy("None"))]
-    choices += [(u.slug, f"{u.code} — {u.title}") for u in UNITS if questions_for(u.slug)]
+    choices += [
+        (u.slug, format_lazy("{} — {}", gettext_lazy(u.code), gettext_lazy(u.title)))
+        for u in UNITS
+        if questions_for(u.slug)
+    ]
     return forms.ChoiceField(
         choices=choices,
         required=False,

@@ -19,6 +19,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.nodb)
 
 
+@pytest.fixture(autouse=True)
+def _no_language_left_over():
+    """Start every test with no language active in this thread.
+
+    A request in Marathi leaves Marathi active after it returns (LocaleMiddleware
+    activates, nothing deactivates), and a later test in the same process would read
+    English assertions against Marathi text.
+    """
+    yield
+    from django.conf import settings
+
+    if settings.configured:
+        from django.utils import translation
+
+        translation.deactivate()
+
+
 @pytest.fixture
 def people(db):
     from tests.base import make_people

@@ -19,6 +19,8 @@ from django.conf import settings
 from django.db import connection
 from django.urls import reverse
 
+from labs.catalogue.entries import get_lab
+from labs.management.commands.lab import _as_form_value
 from labs.runs.models import Run
 from labs.runs.sweeps import sweep_once
 from tests.base import make_user
@@ -153,17 +155,30 @@ def forget_unacked(queue: str) -> None:
         r.close()
 
 
-def test_a_run_whose_worker_is_killed_ends_failed_and_leaves_no_keys(client, tmp_path, settings):
+SLOW_FANOUT = {"jobs": "600", "workers": "1", "rate_per_worker": "20", "crashes": "0",
+               "crash_point": "after_effect", "visibility_timeout_s": "0.5",
+               "idempotent": "on", "seed": "1"}  # fmt: skip
+
+
+def trapped_defaults() -> dict[str, str]:
+    """The trapped-live form as its defaults fill it: a 75 s run, killed long before."""
+    lab = get_lab("trapped-live")
+    return {p.name: _as_form_value(p.default) for p in lab.params} | {"seed": "5"}
+
+
+@pytest.mark.parametrize(
+    ("slug", "form"), [("fanout-live", lambda: SLOW_FANOUT), ("trapped-live", trapped_defaults)]
+)
+def test_a_run_whose_worker_is_killed_ends_failed_and_leaves_no_keys(
+    client, tmp_path, settings, slug, form
+):
     # A short lease, so the dead worker is noticed in seconds (the default is 20 s).
     proc, log = start_worker(tmp_path, settings, LAB_LEASE_S="3")
     queue = settings.LAB_QUEUE
     try:
         alice = make_user("alice")
         client.force_login(alice)
-        slow = {"jobs": "600", "workers": "1", "rate_per_worker": "20", "crashes": "0",
-                "crash_point": "after_effect", "visibility_timeout_s": "0.5",
-                "idempotent": "on", "seed": "1"}  # fmt: skip
-        response = client.post(reverse("lab-detail", args=["fanout-live"]), slow)
+        response = client.post(reverse("lab-detail", args=[slug]), form())
         assert response.status_code == 302
         run = Run.objects.get(owner=alice)
 

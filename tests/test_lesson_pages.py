@@ -30,7 +30,14 @@ LESSON_LABS = {
         "retries-live",
         "breaker-live",
     ],
-    "assignment-05": ["drain-math", "trapped-service", "phase-map", "cold-cache", "job-cost"],
+    "assignment-05": [
+        "drain-math",
+        "trapped-service",
+        "trapped-live",
+        "phase-map",
+        "cold-cache",
+        "job-cost",
+    ],
 }
 
 

@@ -34,6 +34,7 @@ class World:
     before: object  # alice's trapped-service runs, both submitted to class A
     after: object
     experiment: object  # alice's real-queue run, submitted to class A; its queue has expired
+    live: object = None  # alice's trapped-live run, still running, its experiment not started
 
 
 @pytest.fixture
@@ -71,7 +72,10 @@ def world(school, published, frozen) -> World:
         classroom=school.class_a, title="Poison", lab="poison-live", due_at=DUE
     )
     Submission.objects.create(assignment=poison, student=school.alice, run=experiment)
-    return World(school, run, other_run, submission, before, after, experiment)
+    live = Run.objects.create(
+        owner=school.alice, lab="trapped-live", params={}, seed=5, status="running"
+    )
+    return World(school, run, other_run, submission, before, after, experiment, live)
 
 
 def r(name, *args):
@@ -228,6 +232,14 @@ MATRIX = [
     ("gradebook csv", "get", lambda w: r("gradebook-csv", w.school.class_a.pk), None, TEACHER_ONLY),
     ("submission", "get", lambda w: r("submission-detail", w.submission.pk), None, MEMBERS),
     ("operator view", "get", lambda w: r("run-obligations", w.before.pk), None, MEMBERS),
+    (
+        # Only the owner may switch a live run's controls (409: its experiment is not live).
+        "switch a live control",
+        "post",
+        lambda w: r("run-control", w.live.pk),
+        {"control": "drop_expired", "state": "on"},
+        (LOGIN, 409, 404, 404, 404),
+    ),
     ("pick a report", "get", lambda w: r("report-pick"), None, ANY_USER),
     ("report", "get", lambda w: r("report", w.before.pk, w.after.pk), None, MEMBERS),
     ("report md", "get", lambda w: r("report-markdown", w.before.pk, w.after.pk), None, MEMBERS),
@@ -319,8 +331,8 @@ def test_it_covers_every_url_of_the_site():
         "assignment-detail", "assignment-run", "assignment-submit", "extension-set",
         "gradebook", "gradebook-csv", "submission-detail", "run-obligations", "report-pick",
         "report", "report-markdown", "report-json", "report-pair", "run-queue",
-        "run-queue-redrive", "run-queue-purge", "signup", "class-accounts", "roster-import",
-        "student-password-reset", "class-signup", "healthz",
+        "run-queue-redrive", "run-queue-purge", "run-control", "signup", "class-accounts",
+        "roster-import", "student-password-reset", "class-signup", "healthz",
         "healthz-deep",  # public, answers on its dependencies: tests/test_health.py
         "set-language",  # open to everyone, visitors too: tests/test_language.py
     }  # fmt: skip

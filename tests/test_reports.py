@@ -179,7 +179,7 @@ def test_it_says_what_was_simulated():
 
 
 def test_it_refuses_a_run_of_another_lab():
-    with pytest.raises(ValueError, match="is not a trapped-service run"):
+    with pytest.raises(ValueError, match="is not a trapped-service or trapped-live run"):
         report(run("job-cost", horizon_s=60, incident_end_s=40), pair()[1])
 
 
@@ -224,3 +224,9 @@ def test_it_says_when_the_after_run_recovered_by_itself():
     mild = run("trapped-service", spike_rps=120, trigger_end_s=63, horizon_s=160)
     built = report(pair()[0], mild)
     assert built["outcome"] == "The service recovered by itself at 65 s, and no payment was lost."
+
+
+def test_it_refuses_to_mix_a_simulated_and_a_live_run():
+    live = copy.deepcopy(pair()[1]) | {"lab": "trapped-live"}
+    with pytest.raises(ValueError, match="are not of the same lab"):
+        report(pair()[0], live)

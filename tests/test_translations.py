@@ -49,16 +49,27 @@ def fresh_catalogue(tmp_path_factory, monkeypatch_module) -> Path:
     The copy lives in a temporary folder, so the check needs no dirty worktree.
     """
     gettext_tool("xgettext")
-    locale = tmp_path_factory.mktemp("catalogue") / "locale"
+    # makemessages walks the current directory and writes into any `locale/` folder it
+    # finds there, so it walks a folder of links to the sources that has no `locale/` of
+    # its own but the copy: the real catalogue is never touched.
+    sources = tmp_path_factory.mktemp("sources")
+    for entry in BASE.iterdir():
+        if entry.name not in SKIPPED_BY_MAKEMESSAGES and not entry.name.startswith("."):
+            (sources / entry.name).symlink_to(entry)
+    locale = sources / "locale"
     copy = locale / "mr" / "LC_MESSAGES" / "django.po"
     copy.parent.mkdir(parents=True)
     shutil.copy(MARATHI, copy)
-    monkeypatch_module.chdir(BASE)  # makemessages walks the current directory
+    monkeypatch_module.chdir(sources)
     with override_settings(LOCALE_PATHS=[locale]):
-        # An app's own catalogue (lessons/locale) is left alone: its strings come here too,
-        # and count as translated when the site finds them in any catalogue (see below).
-        call_command("makemessages", locale=["mr"], verbosity=0, ignore_patterns=["*/locale"])
+        call_command(
+            "makemessages", locale=["mr"], verbosity=0, symlinks=True, ignore_patterns=["*/locale"]
+        )
     return copy
+
+
+# The catalogue itself, and folders with no source of ours (makemessages would walk them).
+SKIPPED_BY_MAKEMESSAGES = {"locale", "var", "node_modules", "bench", "docs"}
 
 
 @pytest.fixture(scope="module")

@@ -6,9 +6,10 @@ from typing import Any
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from labs.capstone.controls import controls_on
-from labs.capstone.report import LAB
+from labs.capstone.report import LABS
 from labs.runs.models import Run
 
 
@@ -31,7 +32,7 @@ class ReportPickForm(forms.Form):
         super().__init__(*args, **kwargs)
         runs = (
             Run.objects.visible_to(user)
-            .filter(lab=LAB, status=Run.Status.SUCCEEDED)
+            .filter(lab__in=LABS, status=Run.Status.SUCCEEDED)
             .defer("result", "progress")
         )
         self.fields["before"].queryset = runs
@@ -41,4 +42,11 @@ class ReportPickForm(forms.Form):
         cleaned = super().clean()
         if cleaned.get("before") and cleaned.get("before") == cleaned.get("after"):
             self.add_error("after", "Pick two different runs.")
+        else:
+            before, after = cleaned.get("before"), cleaned.get("after")
+            if before and after and before.lab != after.lab:
+                self.add_error(
+                    "after",
+                    gettext("Pick two runs of the same lab: both simulated or both live on Redis."),
+                )
         return cleaned

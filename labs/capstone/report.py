@@ -21,6 +21,9 @@ from labs.catalogue.entries import get_lab
 from labs.text import num, plain
 
 LAB = "trapped-service"
+# The labs whose runs the report, the operator view and the picker read: the model and
+# the same service run live on Redis (its result carries the model's figures).
+LABS = (LAB, "trapped-live")
 FIRST_WINDOW_S = 30  # "the first 30 s of the controls": long enough to see the drain begin
 LAST_WINDOW_S = 30  # the model's goodput check looks at the last 30 s too
 MAX_WASTED_SHARE = 0.10  # at most 1 completion in 10 may go to a caller who has gone
@@ -92,7 +95,7 @@ def _pct(share: float) -> str:
 
 def measure(result: Mapping[str, Any]) -> dict[str, Any]:
     """The figures the procedure is judged on, from one run's series and summary."""
-    s, p, summary = result["series"], result["params"], result["summary"]
+    s, p, summary = result["series"], run_params(result), result["summary"]
     end = len(s["second"])
     at = min(int(p["recover_at_s"]), end)
     after = slice(at, end)
@@ -302,27 +305,34 @@ def _drain(result: Mapping[str, Any], m: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def run_params(result: Mapping[str, Any]) -> dict[str, Any]:
+    """The params as the run went. A live run's controls may have been switched from the
+    operator panel: its result keeps them (and when the first went on) apart from the form's."""
+    return result.get("tables", {}).get("effective_params") or result["params"]
+
+
 def _run_facts(run: Mapping[str, Any]) -> dict[str, Any]:
-    params = run["result"]["params"]
+    result = run["result"]
+    params = run_params(result)
     return {
         "id": run["id"],
         "owner": run["owner"],
-        "seed": run["result"]["seed"],
+        "seed": result["seed"],
         "params": params,
         "controls_on": controls_on(params),
-        "command": command(params, run["result"]["seed"]),
+        "command": command(result["params"], result["seed"], result.get("lab", LAB)),
     }
 
 
-def command(params: Mapping[str, Any], seed: int) -> str:
+def command(params: Mapping[str, Any], seed: int, lab: str = LAB) -> str:
     """The command line that repeats a run: only the params that differ from the defaults."""
-    defaults = get_lab(LAB).defaults()
+    defaults = get_lab(lab).defaults()
     changes = [
         f"--set {name}={plain(value)}"
         for name, value in params.items()
         if defaults.get(name) != value
     ]
-    return " ".join(["python manage.py lab run", LAB, f"--seed {seed}", *changes])
+    return " ".join(["python manage.py lab run", lab, f"--seed {seed}", *changes])
 
 
 COMPARED = (
@@ -356,8 +366,11 @@ def show(value: Any, how: str) -> str:
 def build(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
     """The report for two runs, each `{"id", "owner", "result"}` with a trapped-service result."""
     for run in (before, after):
-        if run["result"].get("lab") != LAB:
-            raise ValueError(f"run {run['id']} is not a {LAB} run")
+        if run["result"].get("lab") not in LABS:
+            raise ValueError(f"run {run['id']} is not a {' or '.join(LABS)} run")
+    lab = before["result"]["lab"]
+    if after["result"]["lab"] != lab:
+        raise ValueError(f"runs {before['id']} and {after['id']} are not of the same lab")
     b, a = measure(before["result"]), measure(after["result"])
     facts = {"before": _run_facts(before), "after": _run_facts(after)}
     bp, ap = facts["before"]["params"], facts["after"]["params"]
@@ -368,7 +381,7 @@ def build(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]
     changed = [row for row in params if row["before"] != row["after"]]
     procedure = steps(b, a, ap)
     return {
-        "lab": LAB,
+        "lab": lab,
         "runs": facts,
         "same_seed": facts["before"]["seed"] == facts["after"]["seed"],
         "params": params,

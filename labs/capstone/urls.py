@@ -6,6 +6,7 @@ from labs.capstone import views
 
 urlpatterns = [
     path("runs/<uuid:run_id>/obligations/", views.run_obligations, name="run-obligations"),
+    path("runs/<uuid:run_id>/controls/", views.run_control, name="run-control"),
     path("reports/", views.report_pick, name="report-pick"),
     path("reports/pair/", views.report_pair, name="report-pair"),
     path("reports/<uuid:before_id>/<uuid:after_id>/", views.report_detail, name="report"),

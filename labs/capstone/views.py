@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import redis
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
+from labs.capstone import control_panel
 from labs.capstone import report as reports
 from labs.capstone.controls import pair_params
 from labs.capstone.forms import ReportPickForm
@@ -24,24 +27,75 @@ from labs.runs.models import Run
 from labs.runs.stale import fail_stale
 from labs.web.forms import LabForm
 from labs.web.views.pages import login_needed
+from labs.web.views.runs import run_page
 
 
 @login_required
 @require_GET
 def run_obligations(request: HttpRequest, run_id) -> HttpResponse:
     """The operator view of a trapped-service run: its payments by state, and who owns them."""
-    run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id, lab=reports.LAB)
+    run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id, lab__in=reports.LABS)
     view = None
     if run.status == Run.Status.SUCCEEDED:
         view = obligations_view(run.result)
     return render(request, "labs/obligations.html", {"run": run, "view": view})
 
 
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def run_control(request: HttpRequest, run_id) -> HttpResponse:
+    """Switch one control of the owner's live trapped-service run, on its own Redis channel."""
+    run = (
+        Run.objects.visible_to(request.user)
+        .filter(pk=run_id, owner=request.user, lab=control_panel.LAB)
+        .first()
+    )
+    if run is None:
+        raise Http404("No live run of yours here.")
+    form = control_panel.ControlForm(request.POST)
+    if not form.is_valid():
+        errors = " ".join(str(e) for field in form.errors.values() for e in field)
+        return _control_response(request, run, errors, 400)
+    command = form.cleaned_data["command"]
+    if run.is_finished:
+        return _control_response(
+            request, run, gettext("The run has finished: controls act only while it runs."), 409
+        )
+    try:
+        sent = control_panel.send(run, command)
+    except redis.RedisError:
+        return _control_response(
+            request, run, gettext("The panel cannot reach Redis just now. Try again."), 503
+        )
+    if not sent:
+        return _control_response(
+            request, run, gettext("The experiment has not started yet: try again in a moment."), 409
+        )
+    done = gettext("Sent: %(command)s. The live chart marks when it acted.") % {
+        "command": command.label()
+    }
+    return _control_response(request, run, done, 200)
+
+
+def _control_response(request: HttpRequest, run: Run, message: str, status: int) -> HttpResponse:
+    failed = status >= 400
+    if request.htmx:
+        return render(
+            request,
+            "labs/control_panel.html#control-message",
+            {"control_message": message, "control_failed": failed},
+            status=status,
+        )
+    return run_page(request, run, status=status, control_message=message, control_failed=failed)
+
+
 @require_POST
 @vary_on_headers("HX-Request")
 def report_pair(request: HttpRequest) -> HttpResponse:
     """Run the lab's form twice with one seed, controls off then on, and open their report."""
-    lab = get_lab(reports.LAB)
+    slug = request.POST.get("lab", reports.LAB)
+    lab = get_lab(slug if slug in reports.LABS else reports.LAB)
     if not request.user.is_authenticated:
         return login_needed(request)
     form = LabForm(lab, request.POST)
@@ -121,8 +175,11 @@ def report_json(request: HttpRequest, before_id, after_id) -> JsonResponse:
 
 def _report_runs(request: HttpRequest, before_id, after_id) -> tuple[Run, Run]:
     """Both runs, if this user may open both and both are of the report's lab; else 404."""
-    runs = Run.objects.visible_to(request.user).filter(lab=reports.LAB)
-    return get_object_or_404(runs, pk=before_id), get_object_or_404(runs, pk=after_id)
+    runs = Run.objects.visible_to(request.user).filter(lab__in=reports.LABS)
+    before, after = get_object_or_404(runs, pk=before_id), get_object_or_404(runs, pk=after_id)
+    if before.lab != after.lab:
+        raise Http404("A report compares two runs of one lab.")
+    return before, after
 
 
 def _finished_report(request: HttpRequest, before_id, after_id):
@@ -133,7 +190,7 @@ def _finished_report(request: HttpRequest, before_id, after_id):
 
 
 def _report_title(view) -> str:
-    return f"Before/after report: {reports.LAB}, seed {view.before.seed} / {view.after.seed}"
+    return f"Before/after report: {view.before.lab}, seed {view.before.seed} / {view.after.seed}"
 
 
 def _report_filename(view) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from labs.capstone import control_panel
 from labs.capstone import links as capstone_links
 from labs.catalogue import production
 from labs.catalogue.advice import TryNext
@@ -40,6 +41,7 @@ from labs.charts import redrive as redrive_charts
 from labs.charts import retries_live as retries_live_charts
 from labs.charts import retry_storm as retry_storm_charts
 from labs.charts import timeouts as timeouts_charts
+from labs.charts import trapped_live as trapped_live_charts
 from labs.charts import trapped_service as trapped_service_charts
 from labs.runners import availability as availability_runner
 from labs.runners import backoff as backoff_runner
@@ -65,6 +67,7 @@ from labs.runners import redrive as redrive_runner
 from labs.runners import retries_live as retries_live_runner
 from labs.runners import retry_storm as retry_storm_runner
 from labs.runners import timeouts as timeouts_runner
+from labs.runners import trapped_live as trapped_live_runner
 from labs.runners import trapped_service as trapped_service_runner
 
 
@@ -464,6 +467,41 @@ LABS: tuple[Lab, ...] = (
         charts=trapped_service_charts.build,
         before_after=True,
         links=capstone_links.run_links,
+    ),
+    Lab.from_runner(
+        trapped_live_runner,
+        slug="trapped-live",
+        unit="assignment-05",
+        title="The trapped service, live: rescue it from the operator panel",
+        intro=(
+            "The same service on a real Redis: callers that really time out and retry, a real "
+            "queue and real workers. Watch it stay stuck after the spike, then switch the "
+            "controls from the panel while it drowns and see it recover without losing a "
+            "payment. Time runs four times faster than in the model (set below)."
+        ),
+        charts=trapped_live_charts.build,
+        before_after=True,
+        links=capstone_links.run_links,
+        operator_panel=control_panel.panel_for,
+        live=LiveView(
+            (
+                LiveNumber("second", "Simulated second"),
+                LiveNumber("backlog", "Backlog", "requests"),
+                LiveNumber("oldest_age_s", "Oldest request has waited", "s"),
+                LiveNumber("useful", "Useful answers this second"),
+                LiveNumber("wasted", "Wasted answers this second"),
+                LiveNumber("retries", "Retries this second"),
+                LiveNumber(
+                    "latency_p99_ms",
+                    "p99 wait of answered requests",
+                    "ms",
+                    none_text="nobody answered",
+                ),
+                LiveNumber("payments_unknown", "Payments nobody owns"),
+                LiveNumber("payments_lost", "Payments lost"),
+            ),
+            trapped_live_charts.live_chart,
+        ),
     ),
     Lab.from_runner(
         phase_map_runner,

@@ -53,6 +53,9 @@ class Lab:
     try_next: tuple[TryNext, ...] = ()
     # Beside the lab: its settings as real systems spell them, from the current values.
     in_production: Production | None = None
+    # (run, user) -> the live controls its owner may switch while it runs (the capstone's
+    # operator panel), or None: the run page shows it beside the live view.
+    operator_panel: Callable[[Any, Any], dict[str, Any] | None] | None = None
     # An upper bound on a run's worker time from its params (`labs.sim.capstone.cost.Cost`):
     # over the budget the form refuses; above `LAB_HEAVY_FROM_S` the run goes to the heavy queue.
     cost: Callable[[Mapping[str, Any]], Any] | None = None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from datetime import timedelta
+from uuid import UUID
 
 import redis
 from django.conf import settings
@@ -84,7 +85,7 @@ def enforce_kept_caps(now=None) -> int:
     except redis.RedisError as exc:
         logger.warning("could not count the kept queues: %s", exc)
         return 0
-    drop: dict[object, str] = {}
+    drop: dict[UUID, str] = {}
     by_owner: dict[int, list[Run]] = defaultdict(list)
     for run in runs:
         by_owner[run.owner_id].append(run)

@@ -217,4 +217,6 @@ def run_page(request: HttpRequest, run: Run, *, status: int = 200, **extra) -> H
     }
     if run.owner_id == request.user.pk:
         context.setdefault("label_form", RunLabelForm(instance=run))
+    if lab is not None and lab.operator_panel is not None:
+        context["controls"] = lab.operator_panel(run, request.user)
     return render(request, "labs/run.html", context, status=status)

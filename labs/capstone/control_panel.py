@@ -1,0 +1,89 @@
+"""The operator panel of a live trapped-service run: switch controls while it drowns.
+
+The run's owner posts a command; the view checks it (`ControlForm`) and writes it on the
+run's control channel in Redis (`labs.experiments.trapped.send_command`), which the
+experiment reads apart from its saturated work queue and from Celery. Nothing here waits
+for the experiment: the command's effect shows on the live chart and its timeline.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from labs.experiments.namespace import connect, run_key_for, run_namespace
+from labs.experiments.trapped import CONTROLS, Command, parse_command, send_command
+
+LAB = "trapped-live"
+# The panel's words for each control and its value, in the reader's language.
+LABELS = {
+    "admission_limit": (_("Admission limit"), _("Admitted a second")),
+    "retry_budget": (_("Retry budget"), _("Retries allowed per new request")),
+    "drop_expired": (_("Drop expired work"), ""),
+    "reconcile_payments": (_("Reconcile payments"), ""),
+    "drop_payments": (_("Drop payments too (naive)"), ""),
+    "reserve_share": (_("Reserve for fresh requests"), _("Share of workers")),
+    "reopen_ramp": (_("Reopen ramp"), _("Ramp length")),
+}
+
+
+class ControlForm(forms.Form):
+    """One switch: which control, on or off, and its value if it takes one."""
+
+    control = forms.ChoiceField(
+        label=_("Control"), choices=[(c.name, LABELS[c.name][0]) for c in CONTROLS]
+    )
+    state = forms.ChoiceField(
+        label=pgettext_lazy("a control", "Switch"),
+        choices=[
+            ("on", pgettext_lazy("a switch", "on")),
+            ("off", pgettext_lazy("a switch", "off")),
+        ],
+    )
+    value = forms.CharField(
+        label=pgettext_lazy("a control's setting", "Value"), required=False, max_length=32
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if self.errors:
+            return cleaned
+        try:
+            cleaned["command"] = parse_command(
+                cleaned["control"], cleaned["state"], cleaned.get("value", "").strip()
+            )
+        except ValueError as exc:
+            self.add_error("value", str(exc))
+        return cleaned
+
+
+def panel_for(run: Any, user: Any) -> dict[str, Any] | None:
+    """What the run page shows: the panel for the owner of a live trapped-service run."""
+    if run.lab != LAB or run.owner_id != getattr(user, "pk", None):
+        return None
+    return {
+        "controls": [
+            {
+                "name": c.name,
+                "label": LABELS[c.name][0],
+                "value_label": LABELS[c.name][1],
+                "unit": c.unit,
+                "min": c.min,
+                "max": c.max,
+            }
+            for c in CONTROLS
+        ],
+        "live": not run.is_finished,
+    }
+
+
+def send(run: Any, command: Command) -> bool:
+    """Write `command` on the run's channel; False if the run's experiment is not live."""
+    r = connect(name="control-panel")
+    try:
+        return send_command(r, run_namespace(run_key_for(run.pk)), command) is not None
+    finally:
+        r.close()

@@ -1,0 +1,126 @@
+"""Charts for the trapped service run live: the capstone's charts, the switches, the model.
+
+Every chart is the simulated lab's (`labs.charts.trapped_service`) drawn from the live
+series, with each control switched marked where it happened, plus the answered requests'
+wait (p50 / p99) and the model's backlog for the same params beside the real one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from labs.charts import trapped_service as model_charts
+from labs.charts.base import COLORS, GREY, OK, figure, line, right_axis, vline, window
+from labs.charts.live import rows as as_rows
+
+AGE = model_charts.AGE
+SWITCH = "#0a7ea4"
+
+
+def _switches(timeline: Sequence[Mapping[str, Any]]) -> tuple[list, list]:
+    shapes, notes = [], []
+    for event in timeline:
+        shape, note = vline(event["t_s"], event["label"], color=SWITCH if event["on"] else GREY)
+        shapes.append(shape)
+        notes.append(note)
+    return shapes, notes
+
+
+def _marks(params: Mapping[str, Any], timeline: Sequence[Mapping[str, Any]]):
+    shape, note = window(params["trigger_start_s"], params["trigger_end_s"], "trigger")
+    shapes, notes = _switches(timeline)
+    return [shape, *shapes], [note, *notes]
+
+
+def flows(samples: Sequence[Mapping[str, Any]], params, timeline, title: str) -> dict:
+    x = [s.get("second") for s in samples]
+    shapes, notes = _marks(params, timeline)
+    return figure(
+        title=title,
+        x_title="simulated second",
+        y_title="requests per second",
+        traces=[
+            line(x, [s.get("arrivals") for s in samples], "new requests", color=COLORS["arrived"]),
+            line(x, [s.get("retries") for s in samples], "retries", color=COLORS["retries"]),
+            line(x, [s.get("useful") for s in samples], "useful (caller still waiting)", color=OK),
+            line(x, [s.get("wasted") for s in samples], "wasted (caller gone)",
+                 color=model_charts.FAILED, dash="dot"),
+        ],
+        shapes=shapes,
+        annotations=notes,
+    )  # fmt: skip
+
+
+def backlog(samples, params, timeline, title: str, *, model: bool = True) -> dict:
+    x = [s.get("second") for s in samples]
+    shapes, notes = _marks(params, timeline)
+    traces = [
+        line(x, [s.get("backlog") for s in samples], "backlog (real)", color=COLORS["backlog"],
+             fill=True),
+        line(x, [s.get("oldest_age_s") for s in samples], "age of the oldest request (s)",
+             color=AGE, yaxis="y2"),
+    ]  # fmt: skip
+    if model and any("model_backlog" in s for s in samples):
+        traces.insert(
+            1,
+            line(x, [s.get("model_backlog") for s in samples], "backlog in the model",
+                 color=GREY, dash="dash"),
+        )  # fmt: skip
+    fig = figure(
+        title=title,
+        x_title="simulated second",
+        y_title="requests waiting or in service",
+        traces=traces,
+        shapes=shapes,
+        annotations=notes,
+    )
+    right_axis(fig, "seconds")
+    return fig
+
+
+def latency(samples, params, timeline) -> dict:
+    x = [s.get("second") for s in samples]
+    shapes, notes = _marks(params, timeline)
+    return figure(
+        title="How long answered requests waited (a gap: nobody was answered that second)",
+        x_title="simulated second",
+        y_title="ms (simulated)",
+        traces=[
+            line(x, [s.get("latency_p50_ms") for s in samples], "median (p50)", color=OK),
+            line(x, [s.get("latency_p99_ms") for s in samples], "p99", color=AGE, dash="dash"),
+        ],
+        shapes=shapes,
+        annotations=notes,
+    )
+
+
+def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) -> dict:
+    """While the run goes: flows, backlog, oldest age and the switches so far, in one chart."""
+    timeline = [
+        {"t_s": s["second"], "label": label, "on": " on" in label}
+        for s in samples
+        for label in (s.get("switched") or "").split("; ")
+        if label
+    ]
+    fig = backlog(samples, params, timeline, "Live: backlog, oldest request and useful answers",
+                  model=False)  # fmt: skip
+    x = [s.get("second") for s in samples]
+    fig["data"] += [
+        line(x, [s.get("useful") for s in samples], "useful answers a second", color=OK),
+        line(x, [s.get("retries") for s in samples], "retries a second", color=COLORS["retries"]),
+    ]
+    return fig
+
+
+def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    samples = as_rows(result["series"])
+    params = result["tables"].get("effective_params", result["params"])
+    timeline = result["tables"].get("timeline_data", [])
+    return [
+        flows(samples, params, timeline, "Each second: new requests, retries, useful and wasted"),
+        backlog(samples, params, timeline,
+                "Backlog (left, with the model's) and the oldest request's age (right)"),
+        latency(samples, params, timeline),
+        model_charts.payments({**result, "params": params}),
+    ]  # fmt: skip
