@@ -9,8 +9,14 @@ from __future__ import annotations
 
 from typing import cast
 
+from django.utils.text import format_lazy as _format_lazy
 from django.utils.translation import gettext_lazy as _gettext_lazy
 
 
 def gettext_lazy(message: str) -> str:
     return cast(str, _gettext_lazy(message))
+
+
+def format_lazy(template: str, **values: str) -> str:
+    """A lazy `template.format(**values)`: both translated when the page shows it."""
+    return cast(str, _format_lazy(template, **values))

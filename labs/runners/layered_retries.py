@@ -4,12 +4,12 @@ and a retry budget, as a lab."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
-from django.utils.text import format_lazy
 from django.utils.translation import gettext
 
 from labs.catalogue.figures import Figure
+from labs.catalogue.lazy import format_lazy
 from labs.catalogue.lazy import gettext_lazy as _
 from labs.catalogue.params import Param
 from labs.runs.progress import Progress
@@ -158,7 +158,7 @@ _KINDS = (
 )
 
 FIGURES = tuple(
-    Figure(f"{policy}_{key}", cast(str, format_lazy(label, policy=_NAMES[policy])), "float", unit)
+    Figure(f"{policy}_{key}", format_lazy(label, policy=_NAMES[policy]), "float", unit)
     for policy in POLICIES
     for key, label, unit in _KINDS
 )
