@@ -25,6 +25,7 @@ LESSON_LABS = {
         "degradation",
         "idempotent-charges",
         "poison-messages",
+        "health-checks",
         "availability",
         "poison-live",
         "retries-live",

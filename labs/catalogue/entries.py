@@ -33,6 +33,7 @@ from labs.charts import drain_compare as drain_compare_charts
 from labs.charts import drain_math as drain_math_charts
 from labs.charts import fanout as fanout_charts
 from labs.charts import fanout_live as fanout_live_charts
+from labs.charts import health_checks as health_checks_charts
 from labs.charts import job_cost as job_cost_charts
 from labs.charts import layered_retries as layered_retries_charts
 from labs.charts import phase_map as phase_map_charts
@@ -59,6 +60,7 @@ from labs.runners import drain_compare as drain_compare_runner
 from labs.runners import drain_math as drain_math_runner
 from labs.runners import fanout as fanout_runner
 from labs.runners import fanout_live as fanout_live_runner
+from labs.runners import health_checks as health_checks_runner
 from labs.runners import job_cost as job_cost_runner
 from labs.runners import layered_retries as layered_retries_runner
 from labs.runners import phase_map as phase_map_runner
@@ -367,6 +369,34 @@ LABS: tuple[Lab, ...] = (
             ),
         ),
         in_production=production.sqs_redrive,
+    ),
+    Lab.from_runner(
+        health_checks_runner,
+        slug="health-checks",
+        unit="lesson-13",
+        title=_("Health checks: shallow or deep?"),
+        intro=_(
+            "Several instances share one database; one of them is sick and the database "
+            "blips. Compare a check that asks only whether the process is up with one "
+            "that also asks the database."
+        ),
+        charts=health_checks_charts.build,
+        try_next=(
+            TryNext(
+                _(
+                    "Send to the instance with the fewest requests in progress: how much "
+                    "traffic does the sick one get?"
+                ),
+                {"balance": "least_outstanding"},
+            ),
+            TryNext(
+                _(
+                    "Trust an instance again after one passing check: how long is nobody "
+                    "in service now?"
+                ),
+                {"healthy_after": 1},
+            ),
+        ),
     ),
     Lab.from_runner(
         availability_runner,
