@@ -16,6 +16,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.conf import settings as django_settings
 from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
@@ -55,6 +56,18 @@ def two_workers(tmp_path, settings):
     yield tmp_path / "quick.log"
     for proc in procs:
         stop_worker(proc)
+    forget_queues(settings.LAB_QUEUE, settings.LAB_HEAVY_QUEUE)
+
+
+def forget_queues(*queues: str) -> None:
+    """Delete the test queues and the bindings Celery left for them in the broker."""
+    import redis
+
+    r = redis.Redis.from_url(django_settings.CELERY_BROKER_URL)
+    try:
+        r.delete(*queues, *(f"_kombu.binding.{queue}" for queue in queues))
+    finally:
+        r.close()
 
 
 def test_four_big_redrives_do_not_hold_up_a_quick_lab(client, settings, two_workers):

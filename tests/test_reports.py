@@ -166,7 +166,10 @@ def test_it_sets_the_drain_estimate_against_the_actual_drain():
 def test_it_says_what_was_simulated():
     built = report(*pair())
     assert built["same_seed"]
-    assert "Both runs used seed 5" in built["simulated"][1]
+    assert built["simulated"][1] == (
+        "Both runs used seed 5 and the same load: the same callers arrived at the same "
+        "moments, whatever the controls did."
+    )
     assert [c["name"] for c in built["changed_params"]] == [
         "admission_limit",
         "limit_retries",
@@ -224,6 +227,16 @@ def test_it_says_when_the_after_run_recovered_by_itself():
     mild = run("trapped-service", spike_rps=120, trigger_end_s=63, horizon_s=160)
     built = report(pair()[0], mild)
     assert built["outcome"] == "The service recovered by itself at 65 s, and no payment was lost."
+
+
+def test_it_says_true_things_about_the_callers_of_the_two_runs():
+    before, after = pair()
+    # The claim holds in the model: the pair's callers are the same, second by second.
+    assert before["series"]["arrivals"] == after["series"]["arrivals"]
+    bigger = run("trapped-service", **{**after["params"], "spike_rps": 250.0})
+    assert bigger["series"]["arrivals"] != before["series"]["arrivals"]
+    line = report(before, bigger)["simulated"][1]
+    assert line.startswith("Both runs used seed 5, but their load differs")
 
 
 def test_it_refuses_to_mix_a_simulated_and_a_live_run():

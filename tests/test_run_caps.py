@@ -111,3 +111,19 @@ def test_one_students_presses_do_not_use_up_anothers_cap(settings, quiet_broker)
 
     assert Run.objects.filter(owner=alice).count() == 3
     assert Run.objects.filter(owner=bob).count() == 3
+
+
+def test_a_class_pressing_the_same_run_at_once_computes_it_once(quiet_broker):
+    students = [make_user(f"s{i}") for i in range(10)]
+    threads = [
+        threading.Thread(target=press_run_at_once, args=(who, "trapped-service", 1))
+        for who in students
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+
+    assert Run.objects.filter(lab="trapped-service").count() == 10
+    assert len(quiet_broker) == 1  # one leader; nine wait on it
+    assert Run.objects.filter(same_as__isnull=False).count() == 9

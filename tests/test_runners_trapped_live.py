@@ -84,3 +84,25 @@ def test_the_before_after_report_reads_two_live_runs_and_judges_the_after_one():
     assert compared["Recovered"]["before"] is False and compared["Recovered"]["after"] is True
     assert compared["Payments lost"]["after"] == 0
     assert "python manage.py lab run trapped-live --seed 7" in built["runs"]["after"]["command"]
+
+
+@pytest.mark.redis
+def test_the_live_view_draws_every_flow_the_operator_watches():
+    result = default_result("trapped-live")
+    series = result["series"]
+    samples = [dict(zip(series, row, strict=True)) for row in zip(*series.values(), strict=True)]
+    samples[20]["switched"] = "drop_expired on"
+    shown = lab("trapped-live").live.present(samples, result["params"])
+    names = {trace["name"] for trace in shown["figure"]["data"]}
+    assert {
+        "new requests a second",
+        "retries a second",
+        "useful answers a second",
+        "wasted answers a second",
+        "backlog (real)",
+        "age of the oldest request (s)",
+        "wait of answered, p50 (s, right)",
+        "wait of answered, p99 (s, right)",
+    } <= names
+    notes = [note["text"] for note in shown["figure"]["layout"]["annotations"]]
+    assert "drop_expired on" in notes

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext
+
 from labs.capstone.controls import control_words, controls_on
 from labs.catalogue.entries import get_lab
 from labs.text import num, plain
@@ -435,13 +437,39 @@ def _outcome(a: Mapping[str, Any], params: Mapping[str, Any]) -> str:
     )
 
 
+# What decides who calls and when: with these equal and one seed, the model's arrivals
+# stream gives both runs exactly the same callers (labs/sim/capstone/streams.py).
+LOAD_PARAMS = (
+    "horizon_s",
+    "base_rps",
+    "spike_rps",
+    "trigger_start_s",
+    "trigger_end_s",
+    "payment_share",
+    "cost_spread",
+)
+
+
 def _simulated(facts: Mapping[str, Any]) -> list[str]:
     seeds = {facts[side]["seed"] for side in ("before", "after")}
-    seed_line = (
-        f"Both runs used seed {seeds.pop()}: the same callers arrived at the same moments."
-        if len(seeds) == 1
-        else "The runs used different seeds, so their random arrivals differ as well."
+    same_load = all(
+        facts["before"]["params"].get(name) == facts["after"]["params"].get(name)
+        for name in LOAD_PARAMS
     )
+    if len(seeds) != 1:
+        seed_line = gettext(
+            "The runs used different seeds, so their random arrivals differ as well."
+        )
+    elif same_load:
+        seed_line = gettext(
+            "Both runs used seed %(seed)s and the same load: the same callers arrived at the "
+            "same moments, whatever the controls did."
+        ) % {"seed": seeds.pop()}
+    else:
+        seed_line = gettext(
+            "Both runs used seed %(seed)s, but their load differs (new requests, trigger, "
+            "payments or job cost), so different callers arrived."
+        ) % {"seed": seeds.pop()}
     return [
         "Everything is simulated in one process: the callers and their retries, the queue, "
         "the workers, the payment provider and the reconciliation owner. No real network, "

@@ -96,20 +96,38 @@ def latency(samples, params, timeline) -> dict:
 
 
 def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) -> dict:
-    """While the run goes: flows, backlog, oldest age and the switches so far, in one chart."""
+    """While the run goes, one chart: the flows and the queue (left), the ages (right).
+
+    Left: new requests, retries, useful and wasted answers a second, and the backlog.
+    Right, in seconds: the oldest request's age and the p50 / p99 wait of the answered
+    ones. Every switch so far is a vertical line labelled with what it did.
+    """
     timeline = [
         {"t_s": s["second"], "label": label, "on": " on" in label}
         for s in samples
         for label in (s.get("switched") or "").split("; ")
         if label
     ]
-    fig = backlog(samples, params, timeline, "Live: backlog, oldest request and useful answers",
+    fig = backlog(samples, params, timeline, "Live: the flows, the queue and how long callers wait",
                   model=False)  # fmt: skip
     x = [s.get("second") for s in samples]
+
+    def seconds(key: str) -> list[float | None]:
+        return [None if s.get(key) is None else s[key] / 1000.0 for s in samples]
+
     fig["data"] += [
-        line(x, [s.get("useful") for s in samples], "useful answers a second", color=OK),
+        line(x, [s.get("arrivals") for s in samples], "new requests a second",
+             color=COLORS["arrived"]),
         line(x, [s.get("retries") for s in samples], "retries a second", color=COLORS["retries"]),
-    ]
+        line(x, [s.get("useful") for s in samples], "useful answers a second", color=OK),
+        line(x, [s.get("wasted") for s in samples], "wasted answers a second",
+             color=model_charts.FAILED, dash="dot"),
+        line(x, seconds("latency_p50_ms"), "wait of answered, p50 (s, right)", color=GREY,
+             yaxis="y2"),
+        line(x, seconds("latency_p99_ms"), "wait of answered, p99 (s, right)", color=AGE,
+             dash="dash", yaxis="y2"),
+    ]  # fmt: skip
+    fig["layout"]["height"] = 460
     return fig
 
 

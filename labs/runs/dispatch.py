@@ -82,6 +82,8 @@ def start_runs(user, lab: Lab, runs: list[tuple[dict[str, Any], int]]) -> list[R
     keys = [result_store.result_key(lab, params, seed) for params, seed in runs]
     with transaction.atomic():
         admission.lock_user(user)
+        for key in sorted(set(keys)):  # in one order, so two requests cannot deadlock
+            result_store.lock_key(key)
         stored = [result_store.stored_run(key) for key in keys]
         computing = sum(1 for found in stored if found is None)
         try:

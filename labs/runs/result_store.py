@@ -85,6 +85,17 @@ def stored_run(key: str):
     )
 
 
+def lock_key(key: str) -> None:
+    """Make identical runs started at the same instant by different students take turns
+    (inside `atomic`), so one computes and the others wait on it. PostgreSQL: a
+    transaction-scoped advisory lock on the key; SQLite's transactions already take turns."""
+    from django.db import connection
+
+    if key and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int(key[:15], 16)])
+
+
 def running_twin(key: str):
     """A queued or running run with this key that computes for itself (a leader), or None."""
     from labs.runs.models import Run

@@ -21,7 +21,7 @@ SECONDS_PER_ATTEMPT = {
     "phase_map": 3.5e-6,
 }
 # Seconds per simulated read or job for the two single-queue models.
-SECONDS_PER_READ = 1.5e-6
+SECONDS_PER_READ = 5.0e-6
 SECONDS_PER_JOB = 4.0e-6
 # A phase map also pays a fixed price per grid cell (a model built, a series kept).
 SECONDS_PER_CELL = 0.004
