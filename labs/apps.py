@@ -5,3 +5,11 @@ class LabsConfig(AppConfig):
     name = "labs"
     verbose_name = "Labs"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from django.utils import translation
+
+        from labs import text
+
+        # Runners and charts stay Django-free; their words go through Django's catalogues.
+        text.use_translations(translation.gettext, translation.ngettext)

@@ -1,12 +1,48 @@
 """How figures and values are written for a student: shared by runners, charts and reports.
 
-Django-free and model-free, so any layer may use it.
+Django-free and model-free, so any layer may use it. That includes the words themselves:
+`gettext` / `ngettext` here give English until the site installs Django's translations
+(`labs.apps.LabsConfig.ready`), so a headline or a chart made while a page renders reads in
+that page's language, and the pure tests still read English. `gettext_noop` marks English
+that is translated later, where it is shown (a parameter's label, a table's title).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
+
+
+def _english_plural(one: str, many: str, n: int) -> str:
+    return one if n == 1 else many
+
+
+_gettext: Callable[[str], str] = str
+_ngettext: Callable[[str, str, int], str] = _english_plural
+
+
+def use_translations(
+    gettext_fn: Callable[[str], str], ngettext_fn: Callable[[str, str, int], str]
+) -> None:
+    """Route `gettext` and `ngettext` through real catalogues (Django's, at start-up)."""
+    global _gettext, _ngettext
+    _gettext, _ngettext = gettext_fn, ngettext_fn
+
+
+def gettext(message: str) -> str:
+    """`message` (English) in the reader's language."""
+    return _gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form for `n` things, in the reader's language."""
+    return _ngettext(singular, plural, n)
+
+
+def gettext_noop(message: str) -> str:
+    """Marks English for the catalogue without translating it now (see the module doc)."""
+    return message
+
 
 # The largest seed a run takes (and the widest a form offers): a signed 32-bit integer.
 SEED_MAX = 2**31 - 1

@@ -108,7 +108,7 @@ class Assignment(models.Model):
     @property
     def lab_title(self) -> str:
         lab = self.get_lab()
-        return lab.title if lab else self.lab
+        return _(lab.title) if lab else self.lab
 
     def locked_presets(self) -> dict[str, Any]:
         return {k: v for k, v in self.presets.items() if k in self.locked}

@@ -98,7 +98,7 @@ def test_it_redrives_the_whole_dlq_no_faster_than_the_bounded_rate(
         client.force_login(people.alice)
         with django_capture_on_commit_callbacks(execute=True):
             response = client.post(reverse("run-queue-redrive", args=[run.pk]), **HX)
-        assert "Redriving the 8 message(s) of the DLQ, at most 10 a second" in (
+        assert "Redriving the 8 messages of the DLQ, at most 10 a second" in (
             response.content.decode()
         )
         assert panel(client, run).status_code == 200  # busy: the panel keeps polling
@@ -116,7 +116,7 @@ def test_it_purges_the_dlq_for_good(client, kept):
     client.force_login(kept.owner)
     response = client.post(reverse("run-queue-purge", args=[kept.pk]), {"what": "dlq"}, **HX)
     assert response.status_code == 200
-    assert "Purged the dead-letter queue: 3 message(s) deleted." in response.content.decode()
+    assert "Purged the dead-letter queue: 3 messages deleted." in response.content.decode()
     assert kept_queue.snapshot(kept.pk)["dlq_depth"] == 0
     assert "The dead-letter queue is empty." in panel(client, kept).content.decode()
 
@@ -127,7 +127,7 @@ def test_it_purges_the_messages_waiting_in_the_queue(client, kept):
     response = client.post(reverse("run-queue-purge", args=[kept.pk]), {"what": "queue"})
     assert response.status_code == 302  # a plain form: back to the run page, with the message
     page = client.get(response["Location"]).content.decode()
-    assert "Purged the queue: 1 message(s) deleted." in page
+    assert "Purged the queue: 1 message deleted." in page
     q = kept_queue.snapshot(kept.pk)
     assert (q["depth"], q["dlq_depth"]) == (0, 2)
 

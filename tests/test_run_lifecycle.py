@@ -214,3 +214,16 @@ def test_the_key_changes_with_the_model_version(monkeypatch):
     monkeypatch.setattr(result_store, "model_version", lambda module: "another-version")
     assert result_store.result_key(lab, lab.defaults(), 0) != key
     assert result_store.result_key(get_lab("poison-live"), {}, 0) == ""
+
+
+def test_the_model_version_changes_with_the_compiled_loop_source(tmp_path, monkeypatch):
+    from labs.runs import result_store
+
+    sim = tmp_path / "sim"
+    sim.mkdir()
+    (sim / "model.py").write_text("x = 1\n")
+    (sim / "_loop.pyx").write_text("cdef int x = 1\n")
+    monkeypatch.setattr(result_store, "LABS_DIR", tmp_path)
+    before = result_store.model_version.__wrapped__("no.such.module")
+    (sim / "_loop.pyx").write_text("cdef int x = 2\n")
+    assert result_store.model_version.__wrapped__("no.such.module") != before

@@ -112,13 +112,13 @@ def test_it_says_no_control_was_on_at_recover_at_s():
 
 def test_it_shows_the_models_cross_field_rules_next_to_the_field():
     assert (
-        "trigger_end_s must be >= trigger_start_s"
+        "The trigger must end at or after it starts"
         in refusal("trapped-service", trigger_end_s=50)["trigger_end_s"][0]
     )
     both = refusal("trapped-service", drop_payments=True, reconcile_payments=True)
-    assert "can't both be on" in both["drop_payments"][0]
+    assert "Not both" in both["drop_payments"][0]
     too_big = refusal("trapped-service", base_rps=20000)
-    assert "300,000" in too_big["__all__"][0]
+    assert "300,000" in too_big["horizon_s"][0]
 
 
 def test_it_pairs_the_form_with_the_controls_off_then_on():

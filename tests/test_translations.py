@@ -215,6 +215,14 @@ KNOWN_ENGLISH = (
     "Grading criteria",
     "Join code",
     "Student chooses",
+    # the labs' pages and results
+    "Run by",
+    "The numbers behind the charts",
+    "Back to the lab",
+    "Compare with my other runs",
+    "permalink",
+    "to run this lab",
+    "Set the parameters, press Run",
     "Not found",
     "Not allowed",
 )
@@ -251,6 +259,7 @@ def pages(school, submission) -> list[tuple[str, object, str]]:
     """(what, who, url) for every page a person can open."""
     from labs.catalogue.entries import LABS
     from labs.catalogue.units import UNITS
+    from tests.base import finished_run
 
     a, c = school.assignment_a, school.class_a
     everyone = [
@@ -281,7 +290,16 @@ def pages(school, submission) -> list[tuple[str, object, str]]:
         ("gradebook", school.teacher, reverse("gradebook", args=[c.pk])),
         ("submission", school.teacher, submission.get_absolute_url()),
     ]
-    return everyone + student + teacher
+    results = [
+        (
+            f"result of {lab.slug}",
+            school.alice,
+            finished_run(school.alice, lab=lab.slug).get_absolute_url(),
+        )
+        for lab in LABS
+        if lab.kind != "experiment"  # a real queue run takes seconds: tests/experiments
+    ]
+    return everyone + student + teacher + results
 
 
 @pytest.fixture

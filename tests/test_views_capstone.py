@@ -76,7 +76,7 @@ def test_it_shows_a_bad_pair_on_the_form_and_makes_no_run(client, people, publis
     client.force_login(people.alice)
     response = client.post(reverse("report-pair"), form_data(trigger_end_s=10), **HX)
     assert response.status_code == 422
-    assert "trigger_end_s must be &gt;= trigger_start_s" in response.content.decode()
+    assert "The trigger must end at or after it starts" in response.content.decode()
     assert Run.objects.count() == 0 and published == []
 
 

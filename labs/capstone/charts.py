@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import FAILED, GREY, OK, figure, hline, line, vline
+from labs.text import gettext_noop
 
 # Grey is the untreated case everywhere on the site; the run with controls gets blue.
 LIMIT = "#8250df"
@@ -38,7 +39,7 @@ def _figure(report: Mapping[str, Any], title: str, y_title: str, traces: list[di
     extra_shapes, extra_notes = kw.pop("marks", ([], []))
     return figure(
         title=title,
-        x_title="second",
+        x_title=gettext_noop("second"),
         y_title=y_title,
         traces=traces,
         shapes=[*shapes, *extra_shapes],
@@ -68,7 +69,11 @@ def timelines(report: Mapping[str, Any]) -> list[dict[str, Any]]:
             [
                 *_both(report, "useful"),
                 line(
-                    t["second"], t["arrivals"], "new requests (after)", color="#1f2328", dash="dot"
+                    t["second"],
+                    t["arrivals"],
+                    gettext_noop("new requests (after)"),
+                    color="#1f2328",
+                    dash="dot",
                 ),
             ],
         ),
@@ -100,17 +105,20 @@ def step_figure(report: Mapping[str, Any], key: str) -> dict[str, Any]:
                 line(
                     t["before"]["second"],
                     t["before"]["payments_lost"],
-                    "lost (before)",
+                    gettext_noop("lost (before)"),
                     color=FAILED,
                     dash="dot",
                 ),
                 line(
-                    t["after"]["second"], t["after"]["payments_lost"], "lost (after)", color=FAILED
+                    t["after"]["second"],
+                    t["after"]["payments_lost"],
+                    gettext_noop("lost (after)"),
+                    color=FAILED,
                 ),
                 line(
                     t["after"]["second"],
                     t["after"]["payments_reconciled"],
-                    "reconciled (after)",
+                    gettext_noop("reconciled (after)"),
                     color=OK,
                 ),
             ],
@@ -134,12 +142,23 @@ def step_figure(report: Mapping[str, Any], key: str) -> dict[str, Any]:
             "After the drain: the admission limit, useful answers and new requests",
             "per second",
             [
-                line(after["second"], limits, "admission limit (after)", color=LIMIT, shape="hv"),
-                line(after["second"], after["useful"], "useful answers (after)", color=OK),
+                line(
+                    after["second"],
+                    limits,
+                    gettext_noop("admission limit (after)"),
+                    color=LIMIT,
+                    shape="hv",
+                ),
+                line(
+                    after["second"],
+                    after["useful"],
+                    gettext_noop("useful answers (after)"),
+                    color=OK,
+                ),
                 line(
                     after["second"],
                     after["arrivals"],
-                    "new requests (after)",
+                    gettext_noop("new requests (after)"),
                     color="#1f2328",
                     dash="dot",
                 ),

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.sim.capstone import RECOMMENDED_CONTROLS
-from labs.text import num
+from labs.text import gettext_noop, num
 
 # Every recovery control switched off: the "before" of a before/after pair.
 CONTROLS_OFF: dict[str, Any] = {
@@ -22,14 +22,15 @@ CONTROLS_OFF: dict[str, Any] = {
 }
 
 # Each payment state in a few words, as the charts and the operator view name it.
+# Marked for the catalogue; the operator view translates them when it shows them.
 PAYMENT_WORDS = {
-    "confirmed": "confirmed (caller heard 'paid')",
-    "reconciled": "reconciled later",
-    "failed": "refused (caller told)",
-    "pending": "pending (caller still trying)",
-    "reconciling": "reconciling (owner working on it)",
-    "unknown": "unknown (nobody owns it)",
-    "lost": "lost (no record left)",
+    "confirmed": gettext_noop("confirmed (caller heard 'paid')"),
+    "reconciled": gettext_noop("reconciled later"),
+    "failed": gettext_noop("refused (caller told)"),
+    "pending": gettext_noop("pending (caller still trying)"),
+    "reconciling": gettext_noop("reconciling (owner working on it)"),
+    "unknown": gettext_noop("unknown (nobody owns it)"),
+    "lost": gettext_noop("lost (no record left)"),
 }
 
 

@@ -10,27 +10,48 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
 from labs.capstone.controls import PAYMENT_WORDS
 
 UNRESOLVED = ("pending", "unknown", "reconciling")
 SECTIONS = (
     (
-        "Unresolved: someone still has to find the outcome",
+        gettext_noop("Unresolved: someone still has to find the outcome"),
         UNRESOLVED,
-        "Age: how old the payment was at the end of the run (for an unknown one: when its "
-        "caller gave up).",
+        gettext_noop(
+            "Age: how old the payment was at the end of the run (for an unknown one: when its "
+            "caller gave up)."
+        ),
     ),
     (
-        "Reconciled: settled later by the reconciliation owner",
+        gettext_noop("Reconciled: settled later by the reconciliation owner"),
         ("reconciled",),
-        "Age: how long it took from the payment to its outcome.",
+        gettext_noop("Age: how long it took from the payment to its outcome."),
     ),
     (
-        "Lost: thrown away with no record",
+        gettext_noop("Lost: thrown away with no record"),
         ("lost",),
-        "Age: how long it had lived when the last copy was thrown away.",
+        gettext_noop("Age: how long it had lived when the last copy was thrown away."),
     ),
 )
+
+
+# A payment's state is a key the result keeps in English; these are its words on the page.
+STATE_WORDS = {
+    "confirmed": gettext_noop("confirmed"),
+    "reconciled": gettext_noop("reconciled"),
+    "failed": gettext_noop("refused"),
+    "pending": gettext_noop("pending"),
+    "reconciling": gettext_noop("reconciling"),
+    "unknown": gettext_noop("unknown"),
+    "lost": gettext_noop("lost"),
+}
+
+
+def state_word(state: str) -> str:
+    return _(STATE_WORDS[state]) if state in STATE_WORDS else state
 
 
 def obligations_view(result: Mapping[str, Any]) -> dict[str, Any]:
@@ -38,15 +59,20 @@ def obligations_view(result: Mapping[str, Any]) -> dict[str, Any]:
     s = result["summary"]
     rows = result["tables"].get("obligations", [])
     counts = [
-        {"state": state, "count": s[f"obligations_{state}"], "words": words}
+        {
+            "state": state,
+            "label": state_word(state),
+            "count": s[f"obligations_{state}"],
+            "words": _(words),
+        }
         for state, words in PAYMENT_WORDS.items()
     ]
     sections = []
     for title, states, note in SECTIONS:
-        kept = [row for row in rows if row["state"] in states]
+        kept = [row | {"label": state_word(row["state"])} for row in rows if row["state"] in states]
         total = sum(s[f"obligations_{state}"] for state in states)
         if total or kept:
-            sections.append({"title": title, "note": note, "rows": kept, "total": total})
+            sections.append({"title": _(title), "note": _(note), "rows": kept, "total": total})
     return {
         "total": s["obligations_total"],
         "unresolved": sum(s[f"obligations_{state}"] for state in UNRESOLVED),

@@ -71,6 +71,7 @@ from labs.runners import retry_storm as retry_storm_runner
 from labs.runners import timeouts as timeouts_runner
 from labs.runners import trapped_live as trapped_live_runner
 from labs.runners import trapped_service as trapped_service_runner
+from labs.text import gettext_noop
 
 
 def _burst_live_charts(result: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -88,10 +89,12 @@ LABS: tuple[Lab, ...] = (
         fanout_runner,
         slug="fanout",
         unit="lesson-07",
-        title="Fan-out time: how many workers for 5 million SMS?",
+        title=gettext_noop("Fan-out time: how many workers for 5 million SMS?"),
         intro=(
-            "The request only puts jobs on a queue; the workers do the sending. Compare "
-            "how long the work takes for several worker counts and speeds."
+            gettext_noop(
+                "The request only puts jobs on a queue; the workers do the sending. Compare "
+                "how long the work takes for several worker counts and speeds."
+            )
         ),
         charts=fanout_charts.build,
     ),
@@ -121,10 +124,12 @@ LABS: tuple[Lab, ...] = (
         busy_minute_runner,
         slug="busy-minute",
         unit="lesson-07",
-        title="A busy minute: the backlog builds, then clears",
+        title=gettext_noop("A busy minute: the backlog builds, then clears"),
         intro=(
-            "Jobs arrive faster than the workers finish them for a while. Watch the queue "
-            "grow during the busy spell and empty after it."
+            gettext_noop(
+                "Jobs arrive faster than the workers finish them for a while. Watch the queue "
+                "grow during the busy spell and empty after it."
+            )
         ),
         charts=busy_minute_charts.build,
     ),
@@ -132,10 +137,12 @@ LABS: tuple[Lab, ...] = (
         delivery_runner.SMS,
         slug="at-least-once",
         unit="lesson-07",
-        title="At-least-once delivery: the same SMS twice",
+        title=gettext_noop("At-least-once delivery: the same SMS twice"),
         intro=(
-            "The queue hands one message out again after a worker crashed. Count what a "
-            "plain consumer and an idempotent consumer send."
+            gettext_noop(
+                "The queue hands one message out again after a worker crashed. Count what a "
+                "plain consumer and an idempotent consumer send."
+            )
         ),
         charts=delivery_charts.build,
     ),
@@ -143,11 +150,13 @@ LABS: tuple[Lab, ...] = (
         fanout_live_runner,
         slug="fanout-live",
         unit="lesson-07",
-        title="On a real queue: fan-out time, and a worker that dies mid-job",
+        title=gettext_noop("On a real queue: fan-out time, and a worker that dies mid-job"),
         intro=(
-            "Real jobs through a real Redis queue to real worker threads. Watch the queue "
-            "drain live, set the time beside N / (W × R), and kill a worker before it "
-            "acknowledges: the job comes back and is delivered twice, but sent once."
+            gettext_noop(
+                "Real jobs through a real Redis queue to real worker threads. Watch the queue "
+                "drain live, set the time beside N / (W × R), and kill a worker before it "
+                "acknowledges: the job comes back and is delivered twice, but sent once."
+            )
         ),
         charts=fanout_live_charts.build,
         live=LiveView(QUEUE_NUMBERS, fanout_live_charts.live_chart),
@@ -157,10 +166,12 @@ LABS: tuple[Lab, ...] = (
         drain_runner,
         slug="drain",
         unit="lesson-12",
-        title="Drain a burst: fixed workers or workers scaled on the backlog",
+        title=gettext_noop("Drain a burst: fixed workers or workers scaled on the backlog"),
         intro=(
-            "Jobs arrive second by second; each worker finishes a fixed number a second. "
-            "Choose how many workers run and watch the backlog build and clear."
+            gettext_noop(
+                "Jobs arrive second by second; each worker finishes a fixed number a second. "
+                "Choose how many workers run and watch the backlog build and clear."
+            )
         ),
         charts=drain_charts.build,
         try_next=(
@@ -178,10 +189,12 @@ LABS: tuple[Lab, ...] = (
         drain_compare_runner,
         slug="drain-compare",
         unit="lesson-12",
-        title="Compare scaling rules side by side",
+        title=gettext_noop("Compare scaling rules side by side"),
         intro=(
-            "The same burst through several rules at once: fixed pools and pools scaled "
-            "on the backlog. Which keeps the queue short, and which costs fewest workers?"
+            gettext_noop(
+                "The same burst through several rules at once: fixed pools and pools scaled "
+                "on the backlog. Which keeps the queue short, and which costs fewest workers?"
+            )
         ),
         charts=drain_compare_charts.build,
     ),
@@ -189,28 +202,38 @@ LABS: tuple[Lab, ...] = (
         burst_live_runner,
         slug="burst-live",
         unit="lesson-12",
-        title="On real queues: the burst, fixed workers against workers scaled on backlog",
+        title=gettext_noop(
+            "On real queues: the burst, fixed workers against workers scaled on backlog"
+        ),
         intro=(
-            "The lesson's burst played into two real Redis queues, faster than in the lesson. "
-            "One pool is fixed; a controller resizes the other from the real queue's depth. "
-            "Watch both backlogs and the oldest message's age next to the simulation."
+            gettext_noop(
+                "The lesson's burst played into two real Redis queues, faster than in the lesson. "
+                "One pool is fixed; a controller resizes the other from the real queue's depth. "
+                "Watch both backlogs and the oldest message's age next to the simulation."
+            )
         ),
         charts=_burst_live_charts,
         live=LiveView(
             (
-                LiveNumber("second", "Lesson second"),
-                LiveNumber("backlog_fixed", "Backlog, fixed pool", "jobs"),
-                LiveNumber("backlog_scaled", "Backlog, scaled pool", "jobs"),
-                LiveNumber("workers_fixed", "Workers, fixed pool"),
-                LiveNumber("workers_scaled", "Workers, scaled pool"),
+                LiveNumber("second", gettext_noop("Lesson second")),
+                LiveNumber("backlog_fixed", gettext_noop("Backlog, fixed pool"), "jobs"),
+                LiveNumber("backlog_scaled", gettext_noop("Backlog, scaled pool"), "jobs"),
+                LiveNumber("workers_fixed", gettext_noop("Workers, fixed pool")),
+                LiveNumber("workers_scaled", gettext_noop("Workers, scaled pool")),
                 LiveNumber(
-                    "oldest_age_lesson_s_fixed", "Oldest message, fixed", "lesson s", "empty"
+                    "oldest_age_lesson_s_fixed",
+                    gettext_noop("Oldest message, fixed"),
+                    "lesson s",
+                    gettext_noop("empty"),
                 ),
                 LiveNumber(
-                    "oldest_age_lesson_s_scaled", "Oldest message, scaled", "lesson s", "empty"
+                    "oldest_age_lesson_s_scaled",
+                    gettext_noop("Oldest message, scaled"),
+                    "lesson s",
+                    gettext_noop("empty"),
                 ),
-                LiveNumber("done_fixed", "Done, fixed pool", "jobs"),
-                LiveNumber("done_scaled", "Done, scaled pool", "jobs"),
+                LiveNumber("done_fixed", gettext_noop("Done, fixed pool"), "jobs"),
+                LiveNumber("done_scaled", gettext_noop("Done, scaled pool"), "jobs"),
             ),
             _burst_live_chart,
         ),
@@ -220,10 +243,12 @@ LABS: tuple[Lab, ...] = (
         timeouts_runner,
         slug="timeouts",
         unit="lesson-13",
-        title="Timeouts and Little's law: how many requests get stuck",
+        title=gettext_noop("Timeouts and Little's law: how many requests get stuck"),
         intro=(
-            "A stuck service holds every caller that waits for it. Count the stuck "
-            "requests for different waits, and see what a timeout does to each call."
+            gettext_noop(
+                "A stuck service holds every caller that waits for it. Count the stuck "
+                "requests for different waits, and see what a timeout does to each call."
+            )
         ),
         charts=timeouts_charts.build,
     ),
@@ -253,10 +278,12 @@ LABS: tuple[Lab, ...] = (
         backoff_runner,
         slug="backoff",
         unit="lesson-13",
-        title="Backoff: the wait before each retry, with and without jitter",
+        title=gettext_noop("Backoff: the wait before each retry, with and without jitter"),
         intro=(
-            "Each retry waits twice as long as the one before, up to a cap. Jitter adds a "
-            "random part; compare the three kinds."
+            gettext_noop(
+                "Each retry waits twice as long as the one before, up to a cap. Jitter adds a "
+                "random part; compare the three kinds."
+            )
         ),
         charts=backoff_charts.build,
         try_next=(
@@ -271,10 +298,12 @@ LABS: tuple[Lab, ...] = (
         retry_storm_runner,
         slug="retry-storm",
         unit="lesson-13",
-        title="Retry storm: many clients retrying together",
+        title=gettext_noop("Retry storm: many clients retrying together"),
         intro=(
-            "Hundreds of clients fail at the same moment and retry. Count the retries "
-            "that hit the service in each 10 ms slot, without jitter and with it."
+            gettext_noop(
+                "Hundreds of clients fail at the same moment and retry. Count the retries "
+                "that hit the service in each 10 ms slot, without jitter and with it."
+            )
         ),
         charts=retry_storm_charts.build,
         try_next=(
@@ -312,11 +341,13 @@ LABS: tuple[Lab, ...] = (
         breaker_runner,
         slug="breaker",
         unit="lesson-13",
-        title="Circuit breaker over a dependency that goes down",
+        title=gettext_noop("Circuit breaker over a dependency that goes down"),
         intro=(
-            "A caller calls a dependency once a second through a breaker. Pick when the "
-            "dependency is down and see which calls wait, which fail fast and when "
-            "service returns."
+            gettext_noop(
+                "A caller calls a dependency once a second through a breaker. Pick when the "
+                "dependency is down and see which calls wait, which fail fast and when "
+                "service returns."
+            )
         ),
         charts=breaker_charts.build,
         try_next=(
@@ -334,10 +365,12 @@ LABS: tuple[Lab, ...] = (
         degradation_runner,
         slug="degradation",
         unit="lesson-13",
-        title="Graceful degradation: an older page instead of an error",
+        title=gettext_noop("Graceful degradation: an older page instead of an error"),
         intro=(
-            "While the grades service is down, show the last saved results page, marked "
-            "with its age. Compare what parents see with and without this fallback."
+            gettext_noop(
+                "While the grades service is down, show the last saved results page, marked "
+                "with its age. Compare what parents see with and without this fallback."
+            )
         ),
         charts=degradation_charts.build,
     ),
@@ -345,10 +378,12 @@ LABS: tuple[Lab, ...] = (
         delivery_runner.PAYMENTS,
         slug="idempotent-charges",
         unit="lesson-13",
-        title="Idempotent charges: one fee per payment, however often it arrives",
+        title=gettext_noop("Idempotent charges: one fee per payment, however often it arrives"),
         intro=(
-            "Fee payments come through a queue that may deliver one more than once. "
-            "Count the fees a plain worker and an idempotent worker charge."
+            gettext_noop(
+                "Fee payments come through a queue that may deliver one more than once. "
+                "Count the fees a plain worker and an idempotent worker charge."
+            )
         ),
         charts=delivery_charts.build,
     ),
@@ -356,10 +391,12 @@ LABS: tuple[Lab, ...] = (
         redrive_runner,
         slug="poison-messages",
         unit="lesson-13",
-        title="Poison messages and maxReceiveCount",
+        title=gettext_noop("Poison messages and maxReceiveCount"),
         intro=(
-            "Some messages fail every time. After maxReceiveCount receives the queue moves "
-            "them to a dead-letter queue, so the workers go on with the rest."
+            gettext_noop(
+                "Some messages fail every time. After maxReceiveCount receives the queue moves "
+                "them to a dead-letter queue, so the workers go on with the rest."
+            )
         ),
         charts=redrive_charts.build,
         try_next=(
@@ -402,10 +439,12 @@ LABS: tuple[Lab, ...] = (
         availability_runner,
         slug="availability",
         unit="lesson-13",
-        title="Availability: copies in parallel, a chain in series",
+        title=gettext_noop("Availability: copies in parallel, a chain in series"),
         intro=(
-            "Copies in different buildings (AZs) raise availability; every service a "
-            "request needs lowers it. Compare both, and a chain made of copies."
+            gettext_noop(
+                "Copies in different buildings (AZs) raise availability; every service a "
+                "request needs lowers it. Compare both, and a chain made of copies."
+            )
         ),
         charts=availability_charts.build,
     ),
@@ -414,18 +453,20 @@ LABS: tuple[Lab, ...] = (
         poison_live_runner,
         slug="poison-live",
         unit="lesson-13",
-        title="On a real queue: poison messages reach the DLQ",
+        title=gettext_noop("On a real queue: poison messages reach the DLQ"),
         intro=(
-            "PDF jobs through a real Redis queue for maxReceiveCount 1, 3 and 5. The poison "
-            "ones are parked in the dead-letter queue with their receive count and last "
-            "error; afterwards, open the DLQ in the queue panel and redrive it."
+            gettext_noop(
+                "PDF jobs through a real Redis queue for maxReceiveCount 1, 3 and 5. The poison "
+                "ones are parked in the dead-letter queue with their receive count and last "
+                "error; afterwards, open the DLQ in the queue panel and redrive it."
+            )
         ),
         charts=poison_live_charts.build,
         live=LiveView(
             (
-                LiveNumber("max_receives", "maxReceiveCount now"),
+                LiveNumber("max_receives", gettext_noop("maxReceiveCount now")),
                 *QUEUE_NUMBERS[:-1],
-                LiveNumber("receives", "Receives"),
+                LiveNumber("receives", gettext_noop("Receives")),
             ),
             poison_live_charts.live_chart,
         ),  # fmt: skip
@@ -434,30 +475,37 @@ LABS: tuple[Lab, ...] = (
         retries_live_runner,
         slug="retries-live",
         unit="lesson-13",
-        title="On a real queue: retries with backoff and jitter against a flaky service",
+        title=gettext_noop(
+            "On a real queue: retries with backoff and jitter against a flaky service"
+        ),
         intro=(
-            "Workers charge fees through a payments service that fails at random, retrying "
-            "each call with exponential backoff and full jitter (tenacity). Count which try "
-            "worked, and check that no fee is charged twice."
+            gettext_noop(
+                "Workers charge fees through a payments service that fails at random, retrying "
+                "each call with exponential backoff and full jitter (tenacity). Count which try "
+                "worked, and check that no fee is charged twice."
+            )
         ),
         charts=retries_live_charts.build,
         live=LiveView(
-            (*QUEUE_NUMBERS, LiveNumber("receives", "Receives")), retries_live_charts.live_chart
+            (*QUEUE_NUMBERS, LiveNumber("receives", gettext_noop("Receives"))),
+            retries_live_charts.live_chart,
         ),
     ),
     Lab.from_runner(
         breaker_live_runner,
         slug="breaker-live",
         unit="lesson-13",
-        title="On a real queue: one circuit breaker shared by all workers",
+        title=gettext_noop("On a real queue: one circuit breaker shared by all workers"),
         intro=(
-            "Every worker keeps the breaker's state in Redis, so when calls to the payments "
-            "service keep failing it opens for all of them at once. Watch its real state "
-            "change through an outage."
+            gettext_noop(
+                "Every worker keeps the breaker's state in Redis, so when calls to the payments "
+                "service keep failing it opens for all of them at once. Watch its real state "
+                "change through an outage."
+            )
         ),
         charts=breaker_live_charts.build,
         live=LiveView(
-            (LiveNumber("breaker_state", "Breaker"), *QUEUE_NUMBERS),
+            (LiveNumber("breaker_state", gettext_noop("Breaker")), *QUEUE_NUMBERS),
             breaker_live_charts.live_chart,
         ),
     ),
@@ -488,11 +536,13 @@ LABS: tuple[Lab, ...] = (
         trapped_service_runner,
         slug="trapped-service",
         unit="assignment-05",
-        title="The service that will not recover",
+        title=gettext_noop("The service that will not recover"),
         intro=(
-            "A spike fills the queue; callers time out and retry; the spike ends but the "
-            "queue stays full. Reproduce the trap, then switch on recovery controls from "
-            "recover_at_s and watch it drain without losing a payment."
+            gettext_noop(
+                "A spike fills the queue; callers time out and retry; the spike ends but the "
+                "queue stays full. Reproduce the trap, then switch on recovery controls at a "
+                "moment you choose and watch it drain without losing a payment."
+            )
         ),
         charts=trapped_service_charts.build,
         before_after=True,
@@ -537,11 +587,13 @@ LABS: tuple[Lab, ...] = (
         phase_map_runner,
         slug="phase-map",
         unit="assignment-05",
-        title="Phase map: which spikes trap the service?",
+        title=gettext_noop("Phase map: which spikes trap the service?"),
         intro=(
-            "One run for every spike size and duration in a grid, with no controls. "
-            "Green cells recovered by themselves, red ones stayed trapped: the border is "
-            "the service's hidden capacity."
+            gettext_noop(
+                "One run for every spike size and duration in a grid, with no controls. "
+                "Green cells recovered by themselves, red ones stayed trapped: the border is "
+                "the service's hidden capacity."
+            )
         ),
         charts=phase_map_charts.build,
     ),
@@ -549,11 +601,13 @@ LABS: tuple[Lab, ...] = (
         cold_cache_runner,
         slug="cold-cache",
         unit="assignment-05",
-        title="Follow-up 1: the cache restarts cold",
+        title=gettext_noop("Follow-up 1: the cache restarts cold"),
         intro=(
-            "1,000 reads a second reach an empty cache in front of an origin that does "
-            "100 a second. Shared fetches, a budget, stale copies and fast 429s keep the "
-            "origin safe: count where every read went."
+            gettext_noop(
+                "1,000 reads a second reach an empty cache in front of an origin that does "
+                "100 a second. Shared fetches, a budget, stale copies and fast 429s keep the "
+                "origin safe: count where every read went."
+            )
         ),
         charts=cold_cache_charts.build,
     ),
@@ -561,10 +615,12 @@ LABS: tuple[Lab, ...] = (
         job_cost_runner,
         slug="job-cost",
         unit="assignment-05",
-        title="Follow-up 2: when some jobs cost 100 times more",
+        title=gettext_noop("Follow-up 2: when some jobs cost 100 times more"),
         intro=(
-            "For 30 seconds many more jobs are expensive. Estimate the drain by counting "
-            "jobs, then by counting work units, and find the oldest expensive job."
+            gettext_noop(
+                "For 30 seconds many more jobs are expensive. Estimate the drain by counting "
+                "jobs, then by counting work units, and find the oldest expensive job."
+            )
         ),
         charts=job_cost_charts.build,
     ),

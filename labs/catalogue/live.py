@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from labs.text import gettext, gettext_noop
+
 Sample = Mapping[str, Any]
 
 
@@ -26,7 +28,7 @@ class LiveNumber:
     def text(self, sample: Sample) -> str:
         value = sample.get(self.key)
         if value is None:
-            return self.none_text
+            return gettext(self.none_text)
         if isinstance(value, float) and not value.is_integer():
             shown = f"{value:,.2f}"
         else:
@@ -47,20 +49,30 @@ class LiveView:
             return {"numbers": [], "figure": None}
         last = samples[-1]
         return {
-            "numbers": [(n.label, n.text(last)) for n in self.numbers],
+            "numbers": [(gettext(n.label), n.text(last)) for n in self.numbers],
             "figure": self.chart(samples, params),
         }
 
 
 # What an operator watches on a job queue: the same figures for every single-queue lab.
 QUEUE_NUMBERS = (
-    LiveNumber("visible", "Visible (waiting)"),
-    LiveNumber("in_flight", "In flight"),
-    LiveNumber("dlq_depth", "DLQ depth"),
-    LiveNumber("oldest_age_s", "Oldest message age", "s", none_text="queue empty"),
-    LiveNumber("drain_estimate_s", "Drain estimate", "s", none_text="not draining"),
-    LiveNumber("done", "Done"),
-    LiveNumber("duplicates_delivered", "Duplicates delivered"),
-    LiveNumber("duplicate_effects", "Duplicate effects", ""),
+    LiveNumber("visible", gettext_noop("Visible (waiting)")),
+    LiveNumber("in_flight", gettext_noop("In flight")),
+    LiveNumber("dlq_depth", gettext_noop("DLQ depth")),
+    LiveNumber(
+        "oldest_age_s",
+        gettext_noop("Oldest message age"),
+        "s",
+        none_text=gettext_noop("queue empty"),
+    ),
+    LiveNumber(
+        "drain_estimate_s",
+        gettext_noop("Drain estimate"),
+        "s",
+        none_text=gettext_noop("not draining"),
+    ),
+    LiveNumber("done", gettext_noop("Done")),
+    LiveNumber("duplicates_delivered", gettext_noop("Duplicates delivered")),
+    LiveNumber("duplicate_effects", gettext_noop("Duplicate effects"), ""),
 )
 QUEUE_KEYS = ("t_s", *(n.key for n in QUEUE_NUMBERS))

@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from labs.text import gettext
+
 ParamKind = Literal["int", "float", "choice", "bool", "int_list", "float_list"]
 
 
@@ -82,14 +84,26 @@ class Param:
         return None
 
     def bounds_text(self) -> str:
-        """The bounds in words, for help text and `lab list`."""
+        """The bounds in words, for `lab list` (names the values a command line takes)."""
         if self.kind == "choice":
             return "one of " + ", ".join(value for value, _ in self.choices)
         if self.kind == "bool":
-            return "yes or no"
-        span = f"{_num(self.min)} to {_num(self.max)}"
+            return "true or false"
+        return self.range_text()
+
+    def range_text(self) -> str:
+        """The numbers a person may type, in the reader's words; '' for a choice or a switch.
+
+        A form shows choices as a list and a switch as a box, so those need no words.
+        """
+        if self.kind in ("choice", "bool"):
+            return ""
+        span = gettext("%(low)s to %(high)s") % {"low": _num(self.min), "high": _num(self.max)}
         if self.kind.endswith("_list"):
-            return f"up to {self.max_items} comma-separated values, each {span}"
+            return gettext("up to %(n)s values separated by commas, each %(span)s") % {
+                "n": self.max_items,
+                "span": span,
+            }
         return span
 
 

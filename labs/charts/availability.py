@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import figure, line
-from labs.text import given
+from labs.text import gettext_noop, given
 
 # A log axis cannot show zero: a perfect 100% is drawn at a millionth of a second a year.
 FLOOR_MIN = 1e-6 / 60
@@ -19,9 +19,9 @@ def _floor(values: list[float]) -> list[float]:
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     s, p = result["series"], result["params"]
     copies = figure(
-        title="Minutes down per year as copies are added (log scale)",
-        x_title="copies (one in each AZ)",
-        y_title="minutes down per year",
+        title=gettext_noop("Minutes down per year as copies are added (log scale)"),
+        x_title=gettext_noop("copies (one in each AZ)"),
+        y_title=gettext_noop("minutes down per year"),
         traces=[
             line(
                 s["copies"],
@@ -36,11 +36,16 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     )
     data = result["tables"]["chain_data"]
     chain = figure(
-        title="Minutes down per year as the chain grows (log scale)",
-        x_title="links in the chain",
-        y_title="minutes down per year",
+        title=gettext_noop("Minutes down per year as the chain grows (log scale)"),
+        x_title=gettext_noop("links in the chain"),
+        y_title=gettext_noop("minutes down per year"),
         traces=[
-            line(data["links"], _floor(data["single"]), "one copy of each link", with_markers=True),
+            line(
+                data["links"],
+                _floor(data["single"]),
+                gettext_noop("one copy of each link"),
+                with_markers=True,
+            ),
             line(
                 data["links"],
                 _floor(data["copied"]),

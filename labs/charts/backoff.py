@@ -7,15 +7,16 @@ from itertools import accumulate
 from typing import Any
 
 from labs.charts.base import JITTER_COLOURS, JITTER_LABELS, bar, figure, line
+from labs.text import gettext_noop
 
 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     s = result["series"]
     x = s["retry"]
     waits = figure(
-        title="Wait before each retry",
-        x_title="retry",
-        y_title="milliseconds",
+        title=gettext_noop("Wait before each retry"),
+        x_title=gettext_noop("retry"),
+        y_title=gettext_noop("milliseconds"),
         traces=[
             bar(x, s[f"{kind}_ms"], JITTER_LABELS[kind], color=colour)
             for kind, colour in JITTER_COLOURS.items()
@@ -24,9 +25,9 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
         hovermode="x unified",
     )
     when = figure(
-        title="When each retry is sent (ms after the first failure)",
-        x_title="retry",
-        y_title="milliseconds since the failure",
+        title=gettext_noop("When each retry is sent (ms after the first failure)"),
+        x_title=gettext_noop("retry"),
+        y_title=gettext_noop("milliseconds since the failure"),
         traces=[
             line(x, list(accumulate(s[f"{kind}_ms"])), JITTER_LABELS[kind], color=colour)
             for kind, colour in JITTER_COLOURS.items()

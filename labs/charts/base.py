@@ -2,6 +2,10 @@
 
 The figures are plain dicts in Plotly's JSON schema; the browser draws them with the
 vendored plotly.js. They are checked against Plotly's schema in the tests.
+
+Every title, axis title, legend name and note passes through `labs.text.gettext` here,
+so a chart is drawn in the reader's language (charts are built when a page renders).
+Chart modules mark their fixed words with `gettext_noop`.
 """
 
 from __future__ import annotations
@@ -9,6 +13,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from typing import Any
+
+from labs.text import gettext, gettext_noop
 
 # Lines and bars with no meaning of their own: no green, red or amber, which mean
 # ok, failed and fast-fail (or degraded) everywhere on the site.
@@ -22,11 +28,13 @@ GREY = "#8c959f"  # the plain, untreated case (no jitter, no fallback)
 OUTCOME_COLOURS = {"ok": OK, "failed": FAILED, "fast-fail": FAST_FAIL}
 JITTER_COLOURS = {"none": GREY, "full": "#1f6feb", "equal": "#8250df", "decorrelated": "#bc4c00"}
 JITTER_LABELS = {
-    "none": "no jitter",
-    "full": "full jitter",
-    "equal": "equal jitter",
-    "decorrelated": "decorrelated jitter",
+    "none": gettext_noop("no jitter"),
+    "full": gettext_noop("full jitter"),
+    "equal": gettext_noop("equal jitter"),
+    "decorrelated": gettext_noop("decorrelated jitter"),
 }
+# Devanagari first (only its own code points), so Marathi in a chart uses the vendored font.
+FONT = '"Noto Sans Devanagari", system-ui, sans-serif'
 
 # Flows that recur across labs (arrivals, work done, the backlog...).
 COLORS = {
@@ -40,6 +48,11 @@ COLORS = {
     "retries": FAILED,
     "wasted": GREY,
 }
+
+
+def _t(text: str) -> str:
+    """`text` in the reader's language ('' stays '': gettext('') is the catalogue's header)."""
+    return gettext(text) if text else text
 
 
 def line(
@@ -57,7 +70,7 @@ def line(
     trace: dict[str, Any] = {
         "type": "scatter",
         "mode": "lines+markers" if with_markers else "lines",
-        "name": name,
+        "name": _t(name),
         "x": list(x),
         "y": list(y),
         "line": {"shape": shape},
@@ -84,7 +97,7 @@ def bar(
     yaxis: str | None = None,
 ) -> dict:
     """Bars at `x`. Give `width` (in x units) when x is sparse, or Plotly guesses it wide."""
-    trace: dict[str, Any] = {"type": "bar", "name": name, "x": list(x), "y": list(y)}
+    trace: dict[str, Any] = {"type": "bar", "name": _t(name), "x": list(x), "y": list(y)}
     if color:
         trace["marker"] = {"color": color}
     if width is not None:
@@ -117,7 +130,7 @@ def markers(
     trace: dict[str, Any] = {
         "type": "scatter",
         "mode": "markers",
-        "name": name,
+        "name": _t(name),
         "x": list(x),
         "y": list(y),
         "marker": marker,
@@ -147,11 +160,15 @@ def figure(
 ) -> dict[str, Any]:
     """A figure dict with the site's layout; the keyword options cover what labs vary."""
     layout: dict[str, Any] = {
-        "title": {"text": title},
+        "title": {"text": _t(title)},
         "height": height,
+        "font": {"family": FONT},
         "margin": {"l": 60, "r": 20, "t": 50, "b": 50},
-        "xaxis": {"title": {"text": x_title}},
-        "yaxis": {"title": {"text": y_title}, "rangemode": "tozero"},
+        "xaxis": {"title": {"text": _t(x_title)}},
+        "yaxis": {
+            "title": {"text": _t(y_title)},
+            "rangemode": "tozero",
+        },
         "legend": {"orientation": "h", "y": -0.2},
         "colorway": PALETTE,
         "hovermode": hovermode,
@@ -199,7 +216,7 @@ def window(
         "y": 1,
         "xref": "x",
         "yref": "paper",
-        "text": label,
+        "text": _t(label),
         "showarrow": False,
         "yanchor": "bottom",
     }
@@ -247,7 +264,7 @@ def hline(
         "y": math.log10(y) if y_log else y,
         "xref": "paper",
         "yref": "y",
-        "text": label,
+        "text": _t(label),
         "showarrow": False,
         "xanchor": "right",
         "yanchor": "bottom",
@@ -263,7 +280,7 @@ def pointer(x: Any, y: float, text: str, *, y_log: bool = False) -> dict[str, An
         "y": math.log10(y) if y_log else y,
         "xref": "x",
         "yref": "y",
-        "text": text,
+        "text": _t(text),
         "showarrow": True,
         "arrowhead": 2,
         "ax": 40,
@@ -288,7 +305,7 @@ def vline(x: float, label: str, color: str = GREY) -> tuple[dict[str, Any], dict
         "y": 0.92,
         "xref": "x",
         "yref": "paper",
-        "text": label,
+        "text": _t(label),
         "showarrow": False,
         "xanchor": "left",
         "bgcolor": "rgba(255,255,255,0.85)",
@@ -299,7 +316,7 @@ def vline(x: float, label: str, color: str = GREY) -> tuple[dict[str, Any], dict
 def right_axis(fig: dict[str, Any], title: str, *, y_range: Sequence[float] | None = None) -> None:
     """Give `fig` a second y axis on the right, for traces made with `yaxis="y2"`."""
     axis: dict[str, Any] = {
-        "title": {"text": title},
+        "title": {"text": _t(title)},
         "overlaying": "y",
         "side": "right",
         "rangemode": "tozero",

@@ -16,6 +16,7 @@ from labs.charts.base import (
     figure,
     markers,
 )
+from labs.text import gettext_noop
 
 STATE_COLOURS = {"closed": "#d0d7de", "open": FAST_FAIL, "half-open": "#1f6feb"}
 LANES = {"service": 0, "breaker": 1, "calls": 2}
@@ -58,8 +59,10 @@ def timeline(result: Mapping[str, Any]) -> dict[str, Any]:
         notes.append(_label((x0 + x1) / 2, LANES["service"], "up" if healthy else "down"))
         position += length
     fig = figure(
-        title="Calls (◆ = trial call), the breaker's state and the service, second by second",
-        x_title="second",
+        title=gettext_noop(
+            "Calls (◆ = trial call), the breaker's state and the service, second by second"
+        ),
+        x_title=gettext_noop("second"),
         y_title="",
         traces=traces,
         shapes=shapes,
@@ -85,19 +88,25 @@ def comparison(result: Mapping[str, Any]) -> dict[str, Any]:
         for label, first in zip(data["label"], data["first_ok_s"], strict=True)
     ]
     return figure(
-        title="Calls by outcome for each breaker setting",
-        x_title="setting",
-        y_title="calls",
+        title=gettext_noop("Calls by outcome for each breaker setting"),
+        x_title=gettext_noop("setting"),
+        y_title=gettext_noop("calls"),
         traces=[
             bar(
                 labels,
                 data["failed"],
-                "reached the sick service",
+                gettext_noop("reached the sick service"),
                 color=FAILED,
                 text=data["failed"],
             ),
-            bar(labels, data["fast_fail"], "failed fast", color=FAST_FAIL, text=data["fast_fail"]),
-            bar(labels, data["ok"], "ok", color=OK, text=data["ok"]),
+            bar(
+                labels,
+                data["fast_fail"],
+                gettext_noop("failed fast"),
+                color=FAST_FAIL,
+                text=data["fast_fail"],
+            ),
+            bar(labels, data["ok"], gettext_noop("ok"), color=OK, text=data["ok"]),
         ],
         barmode="stack",
         x_category=True,

@@ -9,6 +9,7 @@ import pybreaker
 
 from labs.charts import live
 from labs.charts.base import FAILED, FAST_FAIL, figure, line, window
+from labs.text import gettext_noop
 
 LEVEL = {pybreaker.STATE_CLOSED: 0, pybreaker.STATE_HALF_OPEN: 1, pybreaker.STATE_OPEN: 2}
 STATE_AXIS = {"tickvals": [0, 1, 2], "ticktext": ["closed", "half-open", "open"]}
@@ -29,16 +30,24 @@ def _stacked(
         for key, name, colour, dash in LINES
         if any(key in s for s in samples)
     ]
-    traces.append(line(state_x, state_y, "breaker state", color=FAST_FAIL, shape="hv",
-                       yaxis="y2"))  # fmt: skip
+    traces.append(
+        line(
+            state_x, state_y, gettext_noop("breaker state"), color=FAST_FAIL, shape="hv", yaxis="y2"
+        )
+    )
     shapes, notes = [], []
     if down is not None:
-        shape, note = window(down[0], down[1], "service down", color=FAILED)
+        shape, note = window(down[0], down[1], gettext_noop("service down"), color=FAILED)
         shapes, notes = [shape], [note]
     fig = figure(
-        title=title, x_title="seconds since the first payment", y_title="messages",
-        traces=traces, shapes=shapes, annotations=notes, height=440,
-    )  # fmt: skip
+        title=title,
+        x_title=gettext_noop("seconds since the first payment"),
+        y_title=gettext_noop("messages"),
+        traces=traces,
+        shapes=shapes,
+        annotations=notes,
+        height=440,
+    )
     fig["layout"]["yaxis"]["domain"] = [0, 0.62]
     fig["layout"]["yaxis2"] = {
         "domain": [0.72, 1],
@@ -81,5 +90,5 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
             ys,
             (s["down_from_s"], s["down_until_s"]),
             "The breaker's real state changes (top) and the queue (bottom)",
-        )  # fmt: skip
+        )
     ]

@@ -12,6 +12,7 @@ from typing import Any
 from labs.charts.base import COLORS, GREY, figure, line
 from labs.charts.live import rows as as_rows
 from labs.charts.live import with_age_axis
+from labs.text import gettext_noop
 
 POLICY_COLOURS = {"fixed": GREY, "scaled": COLORS["workers"]}
 POLICY_NAMES = {"fixed": "fixed pool", "scaled": "scaled on backlog"}
@@ -24,18 +25,34 @@ def backlog(samples: Sequence[Mapping[str, Any]], sim: Mapping[str, list[Any]], 
     for p in ("fixed", "scaled"):
         colour, name = POLICY_COLOURS[p], POLICY_NAMES[p]
         traces += [
-            line(x, [s.get(f"backlog_{p}") for s in samples], f"{name}: real backlog",
-                 color=colour),
-            line(sim["second"], sim[f"backlog_{p}"], f"{name}: simulated backlog",
-                 color=colour, dash="dash", with_markers=True),
-            line(x, [s.get(f"oldest_age_lesson_s_{p}") for s in samples],
-                 f"{name}: oldest message age (right axis)", color=colour, dash="dot",
-                 yaxis="y2"),
-        ]  # fmt: skip
+            line(
+                x, [s.get(f"backlog_{p}") for s in samples], f"{name}: real backlog", color=colour
+            ),
+            line(
+                sim["second"],
+                sim[f"backlog_{p}"],
+                f"{name}: simulated backlog",
+                color=colour,
+                dash="dash",
+                with_markers=True,
+            ),
+            line(
+                x,
+                [s.get(f"oldest_age_lesson_s_{p}") for s in samples],
+                f"{name}: oldest message age (right axis)",
+                color=colour,
+                dash="dot",
+                yaxis="y2",
+            ),
+        ]
     fig = figure(
-        title=title, x_title="lesson second", y_title="jobs waiting", traces=traces, height=420,
-    )  # fmt: skip
-    return with_age_axis(fig, "oldest message age (lesson s)")
+        title=title,
+        x_title=gettext_noop("lesson second"),
+        y_title=gettext_noop("jobs waiting"),
+        traces=traces,
+        height=420,
+    )
+    return with_age_axis(fig, gettext_noop("oldest message age (lesson s)"))
 
 
 def workers(samples: Sequence[Mapping[str, Any]], sim: Mapping[str, list[Any]]):
@@ -44,15 +61,29 @@ def workers(samples: Sequence[Mapping[str, Any]], sim: Mapping[str, list[Any]]):
     for p in ("fixed", "scaled"):
         colour, name = POLICY_COLOURS[p], POLICY_NAMES[p]
         traces += [
-            line(x, [s.get(f"workers_{p}") for s in samples], f"{name}: real workers",
-                 color=colour, shape="hv"),
-            line([s - 1 for s in sim["second"]], sim[f"workers_{p}"],
-                 f"{name}: simulated workers", color=colour, dash="dash", shape="hv"),
-        ]  # fmt: skip
+            line(
+                x,
+                [s.get(f"workers_{p}") for s in samples],
+                f"{name}: real workers",
+                color=colour,
+                shape="hv",
+            ),
+            line(
+                [s - 1 for s in sim["second"]],
+                sim[f"workers_{p}"],
+                f"{name}: simulated workers",
+                color=colour,
+                dash="dash",
+                shape="hv",
+            ),
+        ]
     return figure(
-        title="Workers running: the controller read the real queue's depth",
-        x_title="lesson second", y_title="workers", traces=traces, height=320,
-    )  # fmt: skip
+        title=gettext_noop("Workers running: the controller read the real queue's depth"),
+        x_title=gettext_noop("lesson second"),
+        y_title=gettext_noop("workers"),
+        traces=traces,
+        height=320,
+    )
 
 
 def live_chart(samples: Sequence[Mapping[str, Any]], sim: Mapping[str, list[Any]]):

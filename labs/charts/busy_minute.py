@@ -6,24 +6,25 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import figure, line, pointer, window
+from labs.text import gettext_noop
 
 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     s, summary, p = result["series"], result["summary"], result["params"]
     x = s["second"]
-    spell, spell_note = window(-0.5, p["busy_s"] - 0.5, "busy spell", color="#d4a72c")
+    spell, spell_note = window(-0.5, p["busy_s"] - 0.5, gettext_noop("busy spell"), color="#d4a72c")
     notes = [spell_note]
     if summary["cleared_at_s"] is not None and summary["peak_backlog"]:
         notes.append(pointer(summary["cleared_at_s"], 0, f"empty at {summary['cleared_at_s']} s"))
     return [
         figure(
-            title="Jobs waiting in the queue, second by second",
-            x_title="second",
-            y_title="jobs",
+            title=gettext_noop("Jobs waiting in the queue, second by second"),
+            x_title=gettext_noop("second"),
+            y_title=gettext_noop("jobs"),
             traces=[
-                line(x, s["backlog"], "waiting (backlog)", fill=True),
-                line(x, s["arrived"], "arrived", dash="dot"),
-                line(x, s["done"], "done"),
+                line(x, s["backlog"], gettext_noop("waiting (backlog)"), fill=True),
+                line(x, s["arrived"], gettext_noop("arrived"), dash="dot"),
+                line(x, s["done"], gettext_noop("done")),
             ],
             shapes=[spell],
             annotations=notes,

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import FAILED, FAST_FAIL, GREY, OK, figure, hline, line, stacked
-from labs.text import num
+from labs.text import gettext_noop, num
 
 # Hits are the full answer (green), stale a degraded one (amber), 429 a refusal (red).
 OUTCOMES = {
@@ -22,15 +22,17 @@ def reads(result: Mapping[str, Any]) -> dict[str, Any]:
     s = result["series"]
     x = s["second"]
     return figure(
-        title="Every read each second, by what answered it (the parts add up to all reads)",
-        x_title="second after the restart",
-        y_title="reads per second",
+        title=gettext_noop(
+            "Every read each second, by what answered it (the parts add up to all reads)"
+        ),
+        x_title=gettext_noop("second after the restart"),
+        y_title=gettext_noop("reads per second"),
         traces=[
             *(
                 stacked(line(x, s[name], words, color=colour), "reads")
                 for name, (words, colour) in OUTCOMES.items()
             ),
-            line(x, s["offered"], "all reads", color="#1f2328", dash="dot"),
+            line(x, s["offered"], gettext_noop("all reads"), color="#1f2328", dash="dot"),
         ],
     )
 
@@ -54,16 +56,20 @@ def origin(result: Mapping[str, Any]) -> dict[str, Any]:
         shapes.append(budget)
         notes.append(budget_note)
     return figure(
-        title="Fetches the origin got each second, against its budget and what it can do",
-        x_title="second after the restart",
-        y_title="fetches per second",
+        title=gettext_noop(
+            "Fetches the origin got each second, against its budget and what it can do"
+        ),
+        x_title=gettext_noop("second after the restart"),
+        y_title=gettext_noop("fetches per second"),
         traces=[
-            line(x, s["origin_fetches"], "fetches sent to the origin", color="#1f6feb"),
+            line(
+                x, s["origin_fetches"], gettext_noop("fetches sent to the origin"), color="#1f6feb"
+            ),
             # Filled, so it still shows where it equals the fetches above it.
             line(
                 x,
                 s["background_refreshes"],
-                "of them: background refreshes of stale copies",
+                gettext_noop("of them: background refreshes of stale copies"),
                 color="#0a7ea4",
                 fill=True,
             ),

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import COLORS, figure, line
+from labs.text import gettext_noop
 
 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -13,19 +14,27 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     x = s["second"]
     jobs = figure(
         title=f"Jobs per second — {result.get('tables', {}).get('rule', '')}",
-        x_title="second",
-        y_title="jobs",
+        x_title=gettext_noop("second"),
+        y_title=gettext_noop("jobs"),
         traces=[
-            line(x, s["arrived"], "arrived", dash="dot", color=COLORS["arrived"]),
-            line(x, s["done"], "done", color=COLORS["done"]),
-            line(x, s["backlog"], "waiting (backlog)", fill=True, color=COLORS["backlog"]),
+            line(x, s["arrived"], gettext_noop("arrived"), dash="dot", color=COLORS["arrived"]),
+            line(x, s["done"], gettext_noop("done"), color=COLORS["done"]),
+            line(
+                x,
+                s["backlog"],
+                gettext_noop("waiting (backlog)"),
+                fill=True,
+                color=COLORS["backlog"],
+            ),
         ],
     )
     workers = figure(
-        title="Workers running",
-        x_title="second",
-        y_title="workers",
-        traces=[line(x, s["workers"], "workers", shape="hv", color=COLORS["workers"])],
+        title=gettext_noop("Workers running"),
+        x_title=gettext_noop("second"),
+        y_title=gettext_noop("workers"),
+        traces=[
+            line(x, s["workers"], gettext_noop("workers"), shape="hv", color=COLORS["workers"])
+        ],
         height=260,
     )
     return [jobs, workers]

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import figure, line
+from labs.text import gettext_noop
 
 # Rules often share a line (a higher ceiling the rule never reaches changes nothing),
 # so each gets its own dash and the hidden one still shows through.
@@ -16,15 +17,15 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     per_second = result["tables"]["per_second"]
     x = per_second["second"]
     backlog = figure(
-        title="Jobs waiting, one line per rule",
-        x_title="second",
-        y_title="jobs waiting",
+        title=gettext_noop("Jobs waiting, one line per rule"),
+        x_title=gettext_noop("second"),
+        y_title=gettext_noop("jobs waiting"),
         traces=_lines(x, per_second["backlog"]),
     )
     workers = figure(
-        title="Workers running, one line per rule",
-        x_title="second",
-        y_title="workers",
+        title=gettext_noop("Workers running, one line per rule"),
+        x_title=gettext_noop("second"),
+        y_title=gettext_noop("workers"),
         traces=_lines(x, per_second["workers"], shape="hv"),
         height=300,
     )

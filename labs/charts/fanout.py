@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import bar, figure, hline
-from labs.text import num
+from labs.text import gettext_noop, num
 
 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -28,8 +28,8 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [
         figure(
             title=f"Minutes to finish {num(summary['jobs'])} jobs (log scale)",
-            x_title="workers",
-            y_title="minutes",
+            x_title=gettext_noop("workers"),
+            y_title=gettext_noop("minutes"),
             traces=traces,
             barmode="group",
             y_log=True,

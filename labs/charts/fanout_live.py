@@ -7,15 +7,15 @@ from typing import Any
 
 from labs.charts import live
 from labs.charts.base import GREY, OK, figure, line, window
-from labs.text import num
+from labs.text import gettext_noop, num
 
 
 def progress(samples: Sequence[Mapping[str, Any]], summary: Mapping[str, Any] | None = None):
     t = [s.get("t_s") for s in samples]
     traces = [
-        line(t, [s.get("expected_done") for s in samples], "the formula: W × R × t",
+        line(t, [s.get("expected_done") for s in samples], gettext_noop("the formula: W × R × t"),
              color=GREY, dash="dash"),
-        line(t, [s.get("done") for s in samples], "done on the real queue", color=OK),
+        line(t, [s.get("done") for s in samples], gettext_noop("done on the real queue"), color=OK),
     ]  # fmt: skip
     shapes, notes = [], []
     if summary:
@@ -25,8 +25,8 @@ def progress(samples: Sequence[Mapping[str, Any]], summary: Mapping[str, Any] | 
         )  # fmt: skip
         shapes, notes = [shape], [note]
     return figure(
-        title="Jobs done: the real queue against N / (W × R)",
-        x_title="seconds since the jobs were sent", y_title="jobs done",
+        title=gettext_noop("Jobs done: the real queue against N / (W × R)"),
+        x_title=gettext_noop("seconds since the jobs were sent"), y_title=gettext_noop("jobs done"),
         traces=traces, shapes=shapes, annotations=notes, height=340,
     )  # fmt: skip
 
@@ -38,7 +38,7 @@ def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) 
     return live.queue(
         samples,
         title="Live: the queue, and jobs done against the formula",
-        extra=[line(t, expected, "done by the formula", color=GREY, dash="dash")],
+        extra=[line(t, expected, gettext_noop("done by the formula"), color=GREY, dash="dash")],
     )
 
 

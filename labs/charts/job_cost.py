@@ -6,13 +6,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import COLORS, FAILED, GREY, OK, figure, line, right_axis, vline, window
-from labs.text import num
+from labs.text import gettext_noop, num
 
 UNITS = "#8250df"
 
 
 def _incident(params: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    return window(params["incident_start_s"], params["incident_end_s"], "expensive mix")
+    return window(
+        params["incident_start_s"], params["incident_end_s"], gettext_noop("expensive mix")
+    )
 
 
 def backlog(result: Mapping[str, Any]) -> dict[str, Any]:
@@ -35,17 +37,21 @@ def backlog(result: Mapping[str, Any]) -> dict[str, Any]:
     for i, n in enumerate(notes[1:]):
         n["y"] = 0.92 - 0.08 * i
     fig = figure(
-        title="Jobs waiting (left) and the work they hold (right), with the drain estimates",
-        x_title="second",
-        y_title="jobs waiting",
+        title=gettext_noop(
+            "Jobs waiting (left) and the work they hold (right), with the drain estimates"
+        ),
+        x_title=gettext_noop("second"),
+        y_title=gettext_noop("jobs waiting"),
         traces=[
-            line(x, s["backlog_jobs"], "jobs waiting", color=COLORS["backlog"]),
-            line(x, s["backlog_units"], "work units waiting", color=UNITS, yaxis="y2"),
+            line(x, s["backlog_jobs"], gettext_noop("jobs waiting"), color=COLORS["backlog"]),
+            line(
+                x, s["backlog_units"], gettext_noop("work units waiting"), color=UNITS, yaxis="y2"
+            ),
         ],
         shapes=shapes,
         annotations=notes,
     )
-    right_axis(fig, "work units")
+    right_axis(fig, gettext_noop("work units"))
     return fig
 
 
@@ -57,11 +63,17 @@ def ages(result: Mapping[str, Any]) -> dict[str, Any]:
     return figure(
         title="How long the oldest job, and the oldest expensive job, had waited"
         + (f" ({name} named at {num(p['incident_end_s'])} s)" if name else ""),
-        x_title="second",
-        y_title="seconds waited",
+        x_title=gettext_noop("second"),
+        y_title=gettext_noop("seconds waited"),
         traces=[
-            line(x, s["oldest_age_s"], "oldest job", color=COLORS["backlog"]),
-            line(x, s["oldest_expensive_age_s"], "oldest expensive job", color=UNITS, dash="dot"),
+            line(x, s["oldest_age_s"], gettext_noop("oldest job"), color=COLORS["backlog"]),
+            line(
+                x,
+                s["oldest_expensive_age_s"],
+                gettext_noop("oldest expensive job"),
+                color=UNITS,
+                dash="dot",
+            ),
         ],
         shapes=[shape],
         annotations=[note],

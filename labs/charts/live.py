@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from labs.charts.base import COLORS, FAILED, FAST_FAIL, GREY, OK, figure, line
+from labs.text import gettext, gettext_noop
 
 # (key, name, colour, dash) of each count drawn against the left axis.
 QUEUE_LINES = (
@@ -28,10 +29,12 @@ def rows(series: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
     return [dict(zip(names, values, strict=True)) for values in zip(*series.values(), strict=True)]
 
 
-def with_age_axis(fig: dict[str, Any], title: str = "oldest message age (s)") -> dict[str, Any]:
+def with_age_axis(
+    fig: dict[str, Any], title: str = gettext_noop("oldest message age (s)")
+) -> dict[str, Any]:
     """Add a right-hand axis for ages, so seconds and message counts share one chart."""
     fig["layout"]["yaxis2"] = {
-        "title": {"text": title},
+        "title": {"text": gettext(title)},
         "overlaying": "y",
         "side": "right",
         "rangemode": "tozero",
@@ -60,14 +63,17 @@ def queue(
             line(
                 t,
                 [s.get("oldest_age_s") for s in samples],
-                "oldest message age (s, right axis)",
+                gettext_noop("oldest message age (s, right axis)"),
                 color=GREY,
                 dash="dot",
                 yaxis="y2",
             )
         )
     fig = figure(
-        title=title, x_title="seconds since the run started", y_title="messages",
-        traces=[*traces, *extra], height=360,
-    )  # fmt: skip
+        title=title,
+        x_title=gettext_noop("seconds since the run started"),
+        y_title=gettext_noop("messages"),
+        traces=[*traces, *extra],
+        height=360,
+    )
     return with_age_axis(fig)

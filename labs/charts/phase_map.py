@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import FAILED, GREY, OK, figure, line, markers, vline
-from labs.text import num
+from labs.text import gettext_noop, num
 
 
 def grid(result: Mapping[str, Any], plane: int) -> dict[str, Any]:
@@ -57,8 +57,8 @@ def grid(result: Mapping[str, Any], plane: int) -> dict[str, Any]:
         title += f" Normal load {num(base)}/s."
     fig = figure(
         title=title,
-        x_title="spike size (new requests per second)",
-        y_title="spike duration (s)",
+        x_title=gettext_noop("spike size (new requests per second)"),
+        y_title=gettext_noop("spike duration (s)"),
         traces=traces,
         hovermode="closest",
     )
@@ -95,11 +95,11 @@ def threshold(result: Mapping[str, Any]) -> dict[str, Any]:
                 ],
             )
         )
-    shape, note = vline(s["timeout_backlog"], "one timeout's worth of queue", GREY)
+    shape, note = vline(s["timeout_backlog"], gettext_noop("one timeout's worth of queue"), GREY)
     return figure(
-        title="Extra work each spike left vs the backlog at the end of its run",
-        x_title="extra requests = (spike - capacity) x duration",
-        y_title="backlog at the end",
+        title=gettext_noop("Extra work each spike left vs the backlog at the end of its run"),
+        x_title=gettext_noop("extra requests = (spike - capacity) x duration"),
+        y_title=gettext_noop("backlog at the end"),
         traces=traces,
         shapes=[shape],
         annotations=[note],

@@ -8,6 +8,7 @@ from typing import Any
 
 from labs.charts import live
 from labs.charts.base import COLORS, FAILED, OK, bar, figure
+from labs.text import gettext_noop
 
 LINES = (
     *(entry for entry in live.QUEUE_LINES if entry[0] != "duplicate_effects"),
@@ -19,17 +20,36 @@ def counts(result: Mapping[str, Any]) -> dict[str, Any]:
     rows = result["tables"]["counts"]["rows"]
     labels = [f"maxReceiveCount {r[0]}" for r in rows]
     return figure(
-        title="Made, parked and received, for each maxReceiveCount",
-        x_title="", y_title="messages / receives",
+        title=gettext_noop("Made, parked and received, for each maxReceiveCount"),
+        x_title="",
+        y_title=gettext_noop("messages / receives"),
         traces=[
-            bar(labels, [r[1] for r in rows], "made", color=OK, text=[r[1] for r in rows]),
-            bar(labels, [r[2] for r in rows], "in the DLQ", color=FAILED,
-                text=[r[2] for r in rows]),
-            bar(labels, [r[3] for r in rows], "receives", color=COLORS["arrived"],
-                text=[r[3] for r in rows]),
+            bar(
+                labels,
+                [r[1] for r in rows],
+                gettext_noop("made"),
+                color=OK,
+                text=[r[1] for r in rows],
+            ),
+            bar(
+                labels,
+                [r[2] for r in rows],
+                gettext_noop("in the DLQ"),
+                color=FAILED,
+                text=[r[2] for r in rows],
+            ),
+            bar(
+                labels,
+                [r[3] for r in rows],
+                gettext_noop("receives"),
+                color=COLORS["arrived"],
+                text=[r[3] for r in rows],
+            ),
         ],
-        barmode="group", x_category=True, hovermode="closest",
-    )  # fmt: skip
+        barmode="group",
+        x_category=True,
+        hovermode="closest",
+    )
 
 
 def _parts(samples: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -39,9 +59,17 @@ def _parts(samples: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         first = samples[position]
         position += len(list(part))
         notes.append(
-            {"x": first.get("t_s"), "y": 1, "xref": "x", "yref": "paper", "xanchor": "left",
-             "yanchor": "bottom", "text": f"maxReceiveCount {mr}", "showarrow": False}
-        )  # fmt: skip
+            {
+                "x": first.get("t_s"),
+                "y": 1,
+                "xref": "x",
+                "yref": "paper",
+                "xanchor": "left",
+                "yanchor": "bottom",
+                "text": f"maxReceiveCount {mr}",
+                "showarrow": False,
+            }
+        )
     return notes
 
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import FAILED, GREY, OK, bar, figure, markers
+from labs.text import gettext_noop
 
 OUTCOMES = {"done": ("made", OK), "retry": ("failed, back in the queue", FAILED)}
 DLQ_COLOUR = "#8250df"
@@ -36,8 +37,8 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
         )
     log = figure(
         title=f"Every receive with maxReceiveCount {summary['max_receives']}",
-        x_title="receive number",
-        y_title="message",
+        x_title=gettext_noop("receive number"),
+        y_title=gettext_noop("message"),
         traces=traces,
         height=360,
         hovermode="closest",
@@ -49,12 +50,12 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     labels = [f"max {n}" for n in data["max_receives"]]
     wasted = [r - m for r, m in zip(data["receives"], data["made"], strict=True)]
     compare = figure(
-        title="Receives for each maxReceiveCount",
-        x_title="maxReceiveCount",
-        y_title="receives",
+        title=gettext_noop("Receives for each maxReceiveCount"),
+        x_title=gettext_noop("maxReceiveCount"),
+        y_title=gettext_noop("receives"),
         traces=[
-            bar(labels, data["made"], "receives that made a PDF", color=OK),
-            bar(labels, wasted, "receives spent on poison", color=GREY),
+            bar(labels, data["made"], gettext_noop("receives that made a PDF"), color=OK),
+            bar(labels, wasted, gettext_noop("receives spent on poison"), color=GREY),
         ],
         barmode="stack",
         x_category=True,

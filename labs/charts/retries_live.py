@@ -7,6 +7,7 @@ from typing import Any
 
 from labs.charts import live
 from labs.charts.base import FAILED, GREY, OK, bar, figure
+from labs.text import gettext_noop
 
 LINES = (*live.QUEUE_LINES, ("receives", "receives", "#0a7ea4", "dash"))
 
@@ -15,13 +16,15 @@ def attempts(result: Mapping[str, Any]) -> dict[str, Any]:
     rows = result["tables"]["attempts"]["rows"]
     labels = [f"try {r[0]}" if isinstance(r[0], int) else str(r[0]) for r in rows]
     colours = [OK if isinstance(r[0], int) else FAILED for r in rows]
-    measured = bar(labels, [r[1] for r in rows], "measured", text=[r[1] for r in rows])
+    measured = bar(
+        labels, [r[1] for r in rows], gettext_noop("measured"), text=[r[1] for r in rows]
+    )
     measured["marker"] = {"color": colours}
     return figure(
-        title="Receives by the try that worked (the last bar: every try failed)",
-        x_title="", y_title="receives",
+        title=gettext_noop("Receives by the try that worked (the last bar: every try failed)"),
+        x_title="", y_title=gettext_noop("receives"),
         traces=[measured, bar(labels, [r[2] for r in rows],
-                              "expected", color=GREY)],
+                              gettext_noop("expected"), color=GREY)],
         barmode="group", x_category=True, hovermode="closest",
     )  # fmt: skip
 

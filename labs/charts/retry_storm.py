@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import JITTER_COLOURS, JITTER_LABELS, bar, figure, pointer
-from labs.text import num
+from labs.text import gettext_noop, num
 
 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -28,7 +28,7 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
     storm = figure(
         title=f"Retries per {width} ms slot, {num(summary['clients'])} clients",
-        x_title="milliseconds after the shared failure",
+        x_title=gettext_noop("milliseconds after the shared failure"),
         y_title=f"retries in the {width} ms slot",
         traces=[
             bar(
@@ -50,8 +50,8 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     clients = [f"{num(n)} clients" for n in data["clients"]]
     compare = figure(
         title=f"Busiest {width} ms slot for each kind of jitter (log scale)",
-        x_title="clients failing together",
-        y_title="retries at once",
+        x_title=gettext_noop("clients failing together"),
+        y_title=gettext_noop("retries at once"),
         traces=[
             bar(
                 clients,

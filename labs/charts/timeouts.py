@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import FAILED, GREY, OK, bar, figure, hline
-from labs.text import num
+from labs.text import gettext_noop, num
 
 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -15,10 +15,15 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     waits = [f"wait {num(w)} s" for w in s["wait_s"]]
     stuck = figure(
         title=f"Requests stuck at once at {num(result['summary']['rate_per_s'])} req/s",
-        x_title="longest wait",
-        y_title="requests stuck",
+        x_title=gettext_noop("longest wait"),
+        y_title=gettext_noop("requests stuck"),
         traces=[
-            bar(waits, s["stuck_requests"], "stuck", text=[num(n) for n in s["stuck_requests"]])
+            bar(
+                waits,
+                s["stuck_requests"],
+                gettext_noop("stuck"),
+                text=[num(n) for n in s["stuck_requests"]],
+            )
         ],
         x_category=True,
         hovermode="closest",
@@ -27,15 +32,22 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     level, note = hline(timeout_ms, f"timeout {num(timeout_ms)} ms", FAILED, y_log=True)
     colours = [OK if outcome == "ok" else FAILED for outcome in held["outcome"]]
     # A zero cannot sit on a log axis; show it as 1 ms.
-    caller = bar(calls, [max(1, v) for v in held["held_ms"]], "caller held (green ok, red timeout)")
+    caller = bar(
+        calls,
+        [max(1, v) for v in held["held_ms"]],
+        gettext_noop("caller held (green ok, red timeout)"),
+    )
     caller["marker"] = {"color": colours}
     answers = bar(
-        calls, [max(1, v) for v in held["latency_ms"]], "service answers after", color=GREY
+        calls,
+        [max(1, v) for v in held["latency_ms"]],
+        gettext_noop("service answers after"),
+        color=GREY,
     )
     held_fig = figure(
-        title="How long each caller is held (log scale)",
-        x_title="the service answers after",
-        y_title="milliseconds",
+        title=gettext_noop("How long each caller is held (log scale)"),
+        x_title=gettext_noop("the service answers after"),
+        y_title=gettext_noop("milliseconds"),
         traces=[answers, caller],
         barmode="group",
         y_log=True,

@@ -22,7 +22,7 @@ from labs.charts.base import (
     vline,
     window,
 )
-from labs.text import num
+from labs.text import gettext_noop, num
 
 AGE = "#8250df"
 COMPLETED = "#57606a"
@@ -41,7 +41,9 @@ PAYMENT_COLOURS = {
 
 def marks(params: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The trigger window, shaded, and the moment the controls went on."""
-    shape, note = window(params["trigger_start_s"], params["trigger_end_s"], "trigger")
+    shape, note = window(
+        params["trigger_start_s"], params["trigger_end_s"], gettext_noop("trigger")
+    )
     shapes, notes = [shape], [note]
     if params["recover_at_s"] < params["horizon_s"]:
         on = bool(controls_on(params))
@@ -61,14 +63,20 @@ def flows(result: Mapping[str, Any]) -> dict[str, Any]:
     x = s["second"]
     shapes, notes = marks(result["params"])
     return figure(
-        title="Each second: new requests, retries, all completions and useful completions",
-        x_title="second",
-        y_title="requests per second",
+        title=gettext_noop(
+            "Each second: new requests, retries, all completions and useful completions"
+        ),
+        x_title=gettext_noop("second"),
+        y_title=gettext_noop("requests per second"),
         traces=[
-            line(x, s["arrivals"], "new requests", color=COLORS["arrived"]),
-            line(x, s["retries"], "retries", color=COLORS["retries"]),
-            line(x, s["completions"], "completions (all)", color=COMPLETED, dash="dot"),
-            line(x, s["useful"], "useful completions (caller still waiting)", color=OK),
+            line(x, s["arrivals"], gettext_noop("new requests"), color=COLORS["arrived"]),
+            line(x, s["retries"], gettext_noop("retries"), color=COLORS["retries"]),
+            line(
+                x, s["completions"], gettext_noop("completions (all)"), color=COMPLETED, dash="dot"
+            ),
+            line(
+                x, s["useful"], gettext_noop("useful completions (caller still waiting)"), color=OK
+            ),
         ],
         shapes=shapes,
         annotations=notes,
@@ -84,17 +92,23 @@ def backlog(result: Mapping[str, Any]) -> dict[str, Any]:
     level, level_note = hline(half_timeout_s, f"half the timeout ({num(half_timeout_s)} s)", AGE)
     level["yref"] = level_note["yref"] = "y2"
     fig = figure(
-        title="Backlog (left) and how long the oldest request has waited (right)",
-        x_title="second",
-        y_title="requests waiting or in service",
+        title=gettext_noop("Backlog (left) and how long the oldest request has waited (right)"),
+        x_title=gettext_noop("second"),
+        y_title=gettext_noop("requests waiting or in service"),
         traces=[
-            line(x, s["backlog"], "backlog", color=COLORS["backlog"], fill=True),
-            line(x, s["oldest_age_s"], "age of the oldest request (s)", color=AGE, yaxis="y2"),
+            line(x, s["backlog"], gettext_noop("backlog"), color=COLORS["backlog"], fill=True),
+            line(
+                x,
+                s["oldest_age_s"],
+                gettext_noop("age of the oldest request (s)"),
+                color=AGE,
+                yaxis="y2",
+            ),
         ],
         shapes=[*shapes, level],
         annotations=[*notes, level_note],
     )
-    right_axis(fig, "seconds")
+    right_axis(fig, gettext_noop("seconds"))
     return fig
 
 
@@ -103,9 +117,9 @@ def payments(result: Mapping[str, Any]) -> dict[str, Any]:
     x = s["second"]
     shapes, notes = marks(result["params"])
     return figure(
-        title="Payments by state (every payment is in exactly one)",
-        x_title="second",
-        y_title="payments",
+        title=gettext_noop("Payments by state (every payment is in exactly one)"),
+        x_title=gettext_noop("second"),
+        y_title=gettext_noop("payments"),
         traces=[
             stacked(line(x, s[f"payments_{state}"], words, color=colour), "payments")
             for state, colour in PAYMENT_COLOURS.items()

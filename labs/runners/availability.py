@@ -10,74 +10,76 @@ from labs.catalogue.params import Param
 from labs.runners.common import table
 from labs.runs.progress import Progress
 from labs.sim import downtime_per_year_h, parallel, serial
-from labs.text import given
+from labs.text import gettext, gettext_noop, given
 
 PARAMS = (
     Param(
         "one_copy_pct",
-        "Availability of one copy",
+        gettext_noop("Availability of one copy"),
         "float_list",
         [99.0, 99.5],
-        "Comma-separated percentages, e.g. one Availability Zone (AZ) at 99.0 and at 99.5.",
+        gettext_noop(
+            "Comma-separated percentages, e.g. one Availability Zone (AZ) at 99.0 and at 99.5."
+        ),
         min=0,
         max=100,
         max_items=4,
-        group="Copies in parallel",
-        unit="%",
+        group=gettext_noop("Copies in parallel"),
+        unit=gettext_noop("%"),
     ),
     Param(
         "copies",
-        "Most copies",
+        gettext_noop("Most copies"),
         "int",
         3,
-        "The lab compares 1, 2, … up to this many copies (one in each AZ).",
+        gettext_noop("The lab compares 1, 2, … up to this many copies (one in each AZ)."),
         min=1,
         max=6,
-        group="Copies in parallel",
+        group=gettext_noop("Copies in parallel"),
     ),
     Param(
         "link_pct",
-        "Availability of each link",
+        gettext_noop("Availability of each link"),
         "float",
         99.9,
-        "Every service the request needs works this share of the time.",
+        gettext_noop("Every service the request needs works this share of the time."),
         min=0,
         max=100,
-        group="A chain in series",
-        unit="%",
+        group=gettext_noop("A chain in series"),
+        unit=gettext_noop("%"),
     ),
     Param(
         "chain_lengths",
-        "Chain lengths to compare",
+        gettext_noop("Chain lengths to compare"),
         "int_list",
         [3, 6],
-        "Comma-separated: how many services one request passes through.",
+        gettext_noop("Comma-separated: how many services one request passes through."),
         min=1,
         max=50,
         max_items=4,
-        group="A chain in series",
+        group=gettext_noop("A chain in series"),
     ),
     Param(
         "link_copies",
-        "Copies of each link",
+        gettext_noop("Copies of each link"),
         "int",
         3,
-        "For the chain of copies: every link runs this many copies in parallel.",
+        gettext_noop("For the chain of copies: every link runs this many copies in parallel."),
         min=1,
         max=6,
-        group="A chain in series",
+        group=gettext_noop("A chain in series"),
     ),
     Param(
         "my_chain_pct",
-        "Your own chain",
+        gettext_noop("Your own chain"),
         "float_list",
         [99.9, 99.9, 99.95],
-        "Comma-separated percentages, one per service, e.g. API, Redis, database.",
+        gettext_noop("Comma-separated percentages, one per service, e.g. API, Redis, database."),
         min=0,
         max=100,
         max_items=10,
-        group="Your own chain",
-        unit="%",
+        group=gettext_noop("Your own chain"),
+        unit=gettext_noop("%"),
     ),
 )
 
@@ -110,9 +112,9 @@ def downtime(a: float) -> str:
     """Time down per year in the largest unit that reads well."""
     hours = downtime_per_year_h(a)
     if hours >= 1:
-        return f"{hours:,.1f} h"
+        return f"{hours:,.1f} {gettext('h')}"
     if hours * 60 >= 1:
-        return f"{hours * 60:.0f} min"
+        return f"{hours * 60:.0f} {gettext('min')}"
     return f"{hours * 3600:.1f} s"
 
 
@@ -160,8 +162,11 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         },
         "tables": {
             "parallel": table(
-                "Copies in parallel: up while any one copy is up",
-                ["one copy", *(f"{n} {'copy' if n == 1 else 'copies'}" for n in counts)],
+                gettext_noop("Copies in parallel: up while any one copy is up"),
+                [
+                    gettext_noop("one copy"),
+                    *(f"{n} {'copy' if n == 1 else 'copies'}" for n in counts),
+                ],
                 [
                     [
                         f"{given(p)}%",
@@ -176,7 +181,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
             "serial": table(
                 f"A chain in series, each link at {given(params['link_pct'])}%: "
                 "up only while every link is up",
-                ["links", "one copy of each", f"{copies_word} of each"],
+                [gettext_noop("links"), gettext_noop("one copy of each"), f"{copies_word} of each"],
                 [
                     [
                         n,
@@ -203,33 +208,67 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     lines = []
     for one in p["one_copy_pct"]:
         a = one / 100
-        more = " · ".join(f"{n} copies {pct(parallel(a, n), n)}" for n in range(2, p["copies"] + 1))
-        lines.append(f"One copy at {given(one)}%" + (f" → {more}." if more else "."))
+        more = " · ".join(
+            gettext("%(n)s copies %(pct)s") % {"n": n, "pct": pct(parallel(a, n), n)}
+            for n in range(2, p["copies"] + 1)
+        )
+        if more:
+            line = gettext("One copy at %(pct)s%% → %(more)s.")
+        else:
+            line = gettext("One copy at %(pct)s%%.")
+        lines.append(line % {"pct": given(one), "more": more})
     link = p["link_pct"] / 100
-    chains = " · ".join(f"a chain of {n} → {pct(serial(*[link] * n))}" for n in p["chain_lengths"])
-    lines.append(f"Each link at {given(p['link_pct'])}%: {chains}.")
+    chains = " · ".join(
+        gettext("a chain of %(n)s → %(pct)s") % {"n": n, "pct": pct(serial(*[link] * n))}
+        for n in p["chain_lengths"]
+    )
+    lines.append(
+        gettext("Each link at %(pct)s%%: %(chains)s.")
+        % {"pct": given(p["link_pct"]), "chains": chains}
+    )
     copied = parallel(link, p["link_copies"])
     lines.append(
-        f"The chain of {s['longest_chain']} with {p['link_copies']} copies of each link → "
-        f"{pct(serial(*[copied] * s['longest_chain']), p['link_copies'])}."
+        gettext("The chain of %(n)s with %(copies)s copies of each link → %(pct)s.")
+        % {
+            "n": s["longest_chain"],
+            "copies": p["link_copies"],
+            "pct": pct(serial(*[copied] * s["longest_chain"]), p["link_copies"]),
+        }
     )
     mine = " × ".join(f"{given(v)}%" for v in p["my_chain_pct"])
-    lines.append(
-        f"Your chain {mine} = {s['my_chain_pct']:.2f}%"
-        + (": lower than its weakest link." if s["my_chain_below_weakest_link"] else ".")
-    )
+    words = {"mine": mine, "pct": f"{s['my_chain_pct']:.2f}"}
+    if s["my_chain_below_weakest_link"]:
+        lines.append(
+            gettext("Your chain %(mine)s = %(pct)s%%: lower than its weakest link.") % words
+        )
+    else:
+        lines.append(gettext("Your chain %(mine)s = %(pct)s%%.") % words)
     return lines
 
 
 FIGURES = (
-    Figure("one_copy_pct", "One copy", "float", "%"),
-    Figure("copies", "Copies", "int"),
-    Figure("most_copies_pct", "With all the copies", "float", "%"),
-    Figure("most_copies_down_h_per_year", "Downtime with all the copies", "float", "h/year"),
-    Figure("longest_chain", "Links in the longest chain", "int"),
-    Figure("longest_chain_pct", "Longest chain", "float", "%"),
-    Figure("longest_chain_down_h_per_year", "Downtime of the longest chain", "float", "h/year"),
-    Figure("chain_of_copies_pct", "Chain of copied links", "float", "%"),
-    Figure("my_chain_pct", "Your chain", "float", "%"),
-    Figure("my_chain_below_weakest_link", "Your chain is below its weakest link", "bool"),
+    Figure("one_copy_pct", gettext_noop("One copy"), "float", gettext_noop("%")),
+    Figure("copies", gettext_noop("Copies"), "int"),
+    Figure("most_copies_pct", gettext_noop("With all the copies"), "float", gettext_noop("%")),
+    Figure(
+        "most_copies_down_h_per_year",
+        gettext_noop("Downtime with all the copies"),
+        "float",
+        gettext_noop("h/year"),
+    ),
+    Figure("longest_chain", gettext_noop("Links in the longest chain"), "int"),
+    Figure("longest_chain_pct", gettext_noop("Longest chain"), "float", gettext_noop("%")),
+    Figure(
+        "longest_chain_down_h_per_year",
+        gettext_noop("Downtime of the longest chain"),
+        "float",
+        gettext_noop("h/year"),
+    ),
+    Figure(
+        "chain_of_copies_pct", gettext_noop("Chain of copied links"), "float", gettext_noop("%")
+    ),
+    Figure("my_chain_pct", gettext_noop("Your chain"), "float", gettext_noop("%")),
+    Figure(
+        "my_chain_below_weakest_link", gettext_noop("Your chain is below its weakest link"), "bool"
+    ),
 )

@@ -10,7 +10,7 @@ from labs.catalogue.figures import Figure
 from labs.catalogue.params import Param
 from labs.runs.progress import Progress
 from labs.sim import JITTERS, backoff_schedule
-from labs.text import num
+from labs.text import gettext, gettext_noop, num
 
 # How the catalogue runs this lab (read by `Lab.from_runner`).
 USES_SEED = True
@@ -18,35 +18,35 @@ USES_SEED = True
 PARAMS = (
     Param(
         "attempts",
-        "Retries",
+        gettext_noop("Retries"),
         "int",
         7,
-        "How many retries one client makes after its first call fails.",
+        gettext_noop("How many retries one client makes after its first call fails."),
         min=1,
         max=20,
-        group="Backoff",
+        group=gettext_noop("Backoff"),
     ),
     Param(
         "base_ms",
-        "First wait",
+        gettext_noop("First wait"),
         "float",
         100.0,
-        "The wait before the first retry; each later wait doubles it.",
+        gettext_noop("The wait before the first retry; each later wait doubles it."),
         min=1,
         max=60_000,
-        group="Backoff",
-        unit="ms",
+        group=gettext_noop("Backoff"),
+        unit=gettext_noop("ms"),
     ),
     Param(
         "cap_ms",
-        "Longest wait (cap)",
+        gettext_noop("Longest wait (cap)"),
         "float",
         3_200.0,
-        "No wait grows beyond this.",
+        gettext_noop("No wait grows beyond this."),
         min=1,
         max=600_000,
-        group="Backoff",
-        unit="ms",
+        group=gettext_noop("Backoff"),
+        unit=gettext_noop("ms"),
     ),
 )
 
@@ -95,31 +95,52 @@ def waits_text(waits: list[float]) -> str:
 def headline(result: Mapping[str, Any]) -> list[str]:
     s, series, p = result["summary"], result["series"], result["params"]
     plain = series["none_ms"]
+    cap = {"waits": waits_text(plain), "cap": num(p["cap_ms"]), "at": s["capped_from_retry"]}
     lines = [
-        f"Without jitter the waits are {waits_text(plain)}: each one doubles "
-        + (
-            f"until the cap of {num(p['cap_ms'])} ms (reached at retry {s['capped_from_retry']})."
+        (
+            gettext(
+                "Without jitter the waits are %(waits)s: each one doubles until the cap of "
+                "%(cap)s ms (reached at retry %(at)s)."
+            )
             if s["capped_from_retry"]
-            else f"and never reach the cap of {num(p['cap_ms'])} ms."
-        ),
-        f"A client without jitter waits {num(s['none_total_ms'])} ms over all "
-        f"{s['retries']} retries; every client that failed with it waits exactly as long.",
-        f"Full jitter (seed {result['seed']}): {waits_text(series['full_ms'])}: "
-        "anywhere from 0 up to the plain wait.",
-        f"Equal jitter: {waits_text(series['equal_ms'])}: at least half the plain wait.",
-        f"Decorrelated jitter: {waits_text(series['decorrelated_ms'])}: from the first wait "
-        "up to three times the wait before, capped.",
+            else gettext(
+                "Without jitter the waits are %(waits)s: they double and never reach "
+                "the cap of %(cap)s ms."
+            )
+        )
+        % cap,
+        gettext(
+            "A client without jitter waits %(total)s ms over all %(n)s retries; every client "
+            "that failed with it waits exactly as long."
+        )
+        % {"total": num(s["none_total_ms"]), "n": s["retries"]},
+        gettext("Full jitter (seed %(seed)s): %(waits)s: anywhere from 0 up to the plain wait.")
+        % {"seed": result["seed"], "waits": waits_text(series["full_ms"])},
+        gettext("Equal jitter: %(waits)s: at least half the plain wait.")
+        % {"waits": waits_text(series["equal_ms"])},
+        gettext(
+            "Decorrelated jitter: %(waits)s: from the first wait up to three times the wait "
+            "before, capped."
+        )
+        % {"waits": waits_text(series["decorrelated_ms"])},
     ]
     return lines
 
 
 FIGURES = (
-    Figure("retries", "Retries", "int"),
-    Figure("first_wait_ms", "First wait", "float", "ms"),
-    Figure("last_wait_ms", "Last wait", "float", "ms"),
-    Figure("capped_from_retry", "First retry that hits the cap", "int", "", nullable=True),
-    Figure("none_total_ms", "Total wait, no jitter", "float", "ms"),
-    Figure("full_total_ms", "Total wait, full jitter", "float", "ms"),
-    Figure("equal_total_ms", "Total wait, equal jitter", "float", "ms"),
-    Figure("decorrelated_total_ms", "Total wait, decorrelated jitter", "float", "ms"),
+    Figure("retries", gettext_noop("Retries"), "int"),
+    Figure("first_wait_ms", gettext_noop("First wait"), "float", gettext_noop("ms")),
+    Figure("last_wait_ms", gettext_noop("Last wait"), "float", gettext_noop("ms")),
+    Figure(
+        "capped_from_retry", gettext_noop("First retry that hits the cap"), "int", "", nullable=True
+    ),
+    Figure("none_total_ms", gettext_noop("Total wait, no jitter"), "float", gettext_noop("ms")),
+    Figure("full_total_ms", gettext_noop("Total wait, full jitter"), "float", gettext_noop("ms")),
+    Figure("equal_total_ms", gettext_noop("Total wait, equal jitter"), "float", gettext_noop("ms")),
+    Figure(
+        "decorrelated_total_ms",
+        gettext_noop("Total wait, decorrelated jitter"),
+        "float",
+        gettext_noop("ms"),
+    ),
 )

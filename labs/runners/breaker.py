@@ -10,85 +10,94 @@ from labs.catalogue.params import Param
 from labs.runners.common import outage_errors, table
 from labs.runs.progress import Progress
 from labs.sim import BreakerRun, play_breaker
-from labs.text import num
+from labs.text import gettext, gettext_noop, num
+
+# The states `final_state` takes, for the catalogue (the headline translates them).
+BREAKER_STATES = (gettext_noop("closed"), gettext_noop("open"), gettext_noop("half-open"))
 
 PARAMS = (
     Param(
         "threshold",
-        "Failures in a row before it opens",
+        gettext_noop("Failures in a row before it opens"),
         "int",
         5,
-        "After this many failed calls in a row the breaker opens.",
+        gettext_noop("After this many failed calls in a row the breaker opens."),
         min=1,
         max=100,
-        group="Breaker on the timeline",
+        group=gettext_noop("Breaker on the timeline"),
     ),
     Param(
         "open_s",
-        "Open time",
+        gettext_noop("Open time"),
         "int",
         10,
-        "How long the breaker stays open (every call fails fast) before one trial call.",
+        gettext_noop(
+            "How long the breaker stays open (every call fails fast) before one trial call."
+        ),
         min=1,
         max=600,
-        group="Breaker on the timeline",
-        unit="s",
+        group=gettext_noop("Breaker on the timeline"),
+        unit=gettext_noop("s"),
     ),
     Param(
         "down_from_s",
-        "Dependency down from",
+        gettext_noop("Dependency down from"),
         "int",
         0,
-        "The second the dependency starts failing.",
+        gettext_noop("The second the dependency starts failing."),
         min=0,
         max=3_600,
-        group="Outage",
-        unit="s",
+        group=gettext_noop("Outage"),
+        unit=gettext_noop("s"),
     ),
     Param(
         "down_until_s",
-        "Dependency back at",
+        gettext_noop("Dependency back at"),
         "int",
         30,
-        "The first second the dependency answers again.",
+        gettext_noop("The first second the dependency answers again."),
         min=0,
         max=3_600,
-        group="Outage",
-        unit="s",
+        group=gettext_noop("Outage"),
+        unit=gettext_noop("s"),
     ),
     Param(
         "duration_s",
-        "Seconds to watch",
+        gettext_noop("Seconds to watch"),
         "int",
         40,
-        "The caller calls once a second, at second 0, 1, 2, … for this long.",
+        gettext_noop("The caller calls once a second, at second 0, 1, 2, … for this long."),
         min=1,
         max=3_600,
-        group="Outage",
-        unit="s",
+        group=gettext_noop("Outage"),
+        unit=gettext_noop("s"),
     ),
     Param(
         "other_thresholds",
-        "Compare: failures before opening",
+        gettext_noop("Compare: failures before opening"),
         "int_list",
         [3, 5, 10],
-        "Comma-separated: more settings to compare with the one above, over the same outage.",
+        gettext_noop(
+            "Comma-separated: more settings to compare with the one above, over the same outage."
+        ),
         min=1,
         max=100,
         max_items=5,
-        group="Compare other settings",
+        group=gettext_noop("Compare other settings"),
     ),
     Param(
         "other_open_s",
-        "Compare: open times",
+        gettext_noop("Compare: open times"),
         "int_list",
         [10, 2, 30],
-        "Comma-separated: one open time for each failure count above, in the same order.",
+        gettext_noop(
+            "Comma-separated: one open time for each failure count above, in the same order."
+        ),
         min=1,
         max=600,
         max_items=5,
-        group="Compare other settings",
-        unit="s",
+        group=gettext_noop("Compare other settings"),
+        unit=gettext_noop("s"),
     ),
 )
 
@@ -151,13 +160,13 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         },
         "tables": {
             "compare": table(
-                "The same outage through each breaker setting",
+                gettext_noop("The same outage through each breaker setting"),
                 [
-                    "failures to open",
-                    "open time",
-                    "reached the sick service",
-                    "failed fast",
-                    "first success at",
+                    gettext_noop("failures to open"),
+                    gettext_noop("open time"),
+                    gettext_noop("reached the sick service"),
+                    gettext_noop("failed fast"),
+                    gettext_noop("first success at"),
                 ],
                 [
                     [t, f"{o} s", r["failed"], r["fast_fail"], _at(r["first_ok_s"])]
@@ -183,44 +192,94 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     s, p = result["summary"], result["params"]
     down = p["down_until_s"] - p["down_from_s"]
     lines = [
-        f"The dependency is down for {down} s (seconds {p['down_from_s']} to "
-        f"{p['down_until_s'] - 1}); the breaker opens after {s['threshold']} failures in a row "
-        f"and stays open {s['open_s']} s.",
-        f"{num(s['failed'])} calls reached the sick service; {num(s['fast_fail'])} failed fast "
-        f"({num(s['fast_fail_while_down'])} of them while it was down).",
+        gettext(
+            "The dependency is down for %(down)s s (seconds %(start)s to %(end)s); the breaker "
+            "opens after %(threshold)s failures in a row and stays open %(open)s s."
+        )
+        % {
+            "down": down,
+            "start": p["down_from_s"],
+            "end": p["down_until_s"] - 1,
+            "threshold": s["threshold"],
+            "open": s["open_s"],
+        },
+        gettext(
+            "%(failed)s calls reached the sick service; %(fast)s failed fast "
+            "(%(while_down)s of them while it was down)."
+        )
+        % {
+            "failed": num(s["failed"]),
+            "fast": num(s["fast_fail"]),
+            "while_down": num(s["fast_fail_while_down"]),
+        },
     ]
     if s["first_ok_s"] is None:
-        lines.append("No call succeeded after the outage began: watch for longer.")
+        lines.append(gettext("No call succeeded after the outage began: watch for longer."))
+    elif s["late_by_s"]:
+        lines.append(
+            gettext("First success at %(t)s s: %(late)s s after the service came back.")
+            % {"t": s["first_ok_s"], "late": s["late_by_s"]}
+        )
     else:
         lines.append(
-            f"First success at {s['first_ok_s']} s: "
-            + (
-                f"{s['late_by_s']} s after the service came back."
-                if s["late_by_s"]
-                else "as soon as the service came back."
-            )
+            gettext("First success at %(t)s s: as soon as the service came back.")
+            % {"t": s["first_ok_s"]}
         )
-    lines.append(f"At the end the breaker is {s['final_state']}.")
+    lines.append(
+        gettext("At the end the breaker is %(state)s.") % {"state": gettext(s["final_state"])}
+    )
     data = result["tables"]["compare_data"]
     for label, failed, fast, first in list(
         zip(data["label"], data["failed"], data["fast_fail"], data["first_ok_s"], strict=True)
     )[1:]:
-        lines.append(
-            f"Compare {label}: {num(failed)} reached the sick service · {num(fast)} failed "
-            f"fast · first success {'never' if first is None else f'at {first} s'}."
-        )
+        words = {"label": label, "failed": num(failed), "fast": num(fast), "first": first}
+        if first is None:
+            line = gettext(
+                "Compare %(label)s: %(failed)s reached the sick service · %(fast)s failed fast "
+                "· no success afterwards."
+            )
+        else:
+            line = gettext(
+                "Compare %(label)s: %(failed)s reached the sick service · %(fast)s failed fast "
+                "· first success at %(first)s s."
+            )
+        lines.append(line % words)
     return lines
 
 
 FIGURES = (
-    Figure("threshold", "Failures in a row before opening", "int"),
-    Figure("open_s", "Open time", "int", "s"),
-    Figure("ok", "Calls that worked", "int", "calls"),
-    Figure("failed", "Calls that reached the sick service", "int", "calls"),
-    Figure("fast_fail", "Calls that failed fast", "int", "calls"),
-    Figure("fast_fail_while_down", "Fast fails while the service was down", "int", "calls"),
-    Figure("fast_fail_after_recovery", "Fast fails after the service came back", "int", "calls"),
-    Figure("first_ok_s", "First success after the outage began", "int", "s", nullable=True),
-    Figure("late_by_s", "Seconds the breaker noticed the recovery late", "int", "s", nullable=True),
-    Figure("final_state", "Breaker state at the end", "str"),
+    Figure("threshold", gettext_noop("Failures in a row before opening"), "int"),
+    Figure("open_s", gettext_noop("Open time"), "int", gettext_noop("s")),
+    Figure("ok", gettext_noop("Calls that worked"), "int", gettext_noop("calls")),
+    Figure(
+        "failed", gettext_noop("Calls that reached the sick service"), "int", gettext_noop("calls")
+    ),
+    Figure("fast_fail", gettext_noop("Calls that failed fast"), "int", gettext_noop("calls")),
+    Figure(
+        "fast_fail_while_down",
+        gettext_noop("Fast fails while the service was down"),
+        "int",
+        gettext_noop("calls"),
+    ),
+    Figure(
+        "fast_fail_after_recovery",
+        gettext_noop("Fast fails after the service came back"),
+        "int",
+        gettext_noop("calls"),
+    ),
+    Figure(
+        "first_ok_s",
+        gettext_noop("First success after the outage began"),
+        "int",
+        gettext_noop("s"),
+        nullable=True,
+    ),
+    Figure(
+        "late_by_s",
+        gettext_noop("Seconds the breaker noticed the recovery late"),
+        "int",
+        gettext_noop("s"),
+        nullable=True,
+    ),
+    Figure("final_state", gettext_noop("Breaker state at the end"), "str"),
 )

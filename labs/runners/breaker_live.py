@@ -10,9 +10,9 @@ from labs.catalogue.live import QUEUE_KEYS
 from labs.catalogue.params import Param
 from labs.experiments import outage
 from labs.runners.common import table
-from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer
+from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer, stopped_early
 from labs.runs.progress import Progress
-from labs.text import num
+from labs.text import gettext, gettext_noop, ngettext, num
 
 MAX_SENDING_S = 30.0
 
@@ -22,48 +22,103 @@ KEEPS_DLQ = True
 
 PARAMS = (
     Param(
-        "messages", "Fee payments", "int", 90, "Payments sent to the queue at a steady rate.",
-        min=1, max=1000, group="Payments",
+        "messages",
+        gettext_noop("Fee payments"),
+        "int",
+        90,
+        gettext_noop("Payments sent to the queue at a steady rate."),
+        min=1,
+        max=1000,
+        group=gettext_noop("Payments"),
     ),
     Param(
-        "arrival_rate_per_s", "Payments per second", "float", 30.0,
-        "How fast payments arrive.", min=1, max=200, group="Payments", unit="/s",
+        "arrival_rate_per_s",
+        gettext_noop("Payments per second"),
+        "float",
+        30.0,
+        gettext_noop("How fast payments arrive."),
+        min=1,
+        max=200,
+        group=gettext_noop("Payments"),
+        unit=gettext_noop("/s"),
     ),
     Param(
-        "workers", "Workers", "int", 4,
-        "Worker threads; each has its own breaker object, all keep its state in Redis.",
-        min=1, max=16, group="Payments",
+        "workers",
+        gettext_noop("Workers"),
+        "int",
+        4,
+        gettext_noop(
+            "Worker threads; each has its own breaker object, all keep its state in Redis."
+        ),
+        min=1,
+        max=16,
+        group=gettext_noop("Payments"),
     ),
     Param(
-        "visibility_timeout_s", "Visibility timeout", "float", 0.5,
-        "A payment that failed (or failed fast) comes round again after this.",
-        min=0.1, max=5, group="Payments", unit="s",
+        "visibility_timeout_s",
+        gettext_noop("Visibility timeout"),
+        "float",
+        0.5,
+        gettext_noop("A payment that failed (or failed fast) comes round again after this."),
+        min=0.1,
+        max=5,
+        group=gettext_noop("Payments"),
+        unit=gettext_noop("s"),
     ),
     Param(
-        "max_receives", "maxReceiveCount", "int", 50,
-        "A payment received this many times without success is parked in the DLQ.",
-        min=1, max=100, group="Payments",
+        "max_receives",
+        gettext_noop("maxReceiveCount"),
+        "int",
+        50,
+        gettext_noop("A payment received this many times without success is parked in the DLQ."),
+        min=1,
+        max=100,
+        group=gettext_noop("Payments"),
     ),
     Param(
-        "down_from_s", "Service down from", "float", 0.5,
-        "Seconds after the first payment when the payments service starts failing.",
-        min=0, max=20, group="Outage", unit="s",
+        "down_from_s",
+        gettext_noop("Service down from"),
+        "float",
+        0.5,
+        gettext_noop("Seconds after the first payment when the payments service starts failing."),
+        min=0,
+        max=20,
+        group=gettext_noop("Outage"),
+        unit=gettext_noop("s"),
     ),
     Param(
-        "down_for_s", "Down for", "float", 1.5, "How long every call fails.",
-        min=0.1, max=20, group="Outage", unit="s",
+        "down_for_s",
+        gettext_noop("Down for"),
+        "float",
+        1.5,
+        gettext_noop("How long every call fails."),
+        min=0.1,
+        max=20,
+        group=gettext_noop("Outage"),
+        unit=gettext_noop("s"),
     ),
     Param(
-        "fail_max", "Failures in a row before it opens", "int", 5,
-        "The breaker opens for every worker after this many failed calls in a row.",
-        min=1, max=50, group="Breaker",
+        "fail_max",
+        gettext_noop("Failures in a row before it opens"),
+        "int",
+        5,
+        gettext_noop("The breaker opens for every worker after this many failed calls in a row."),
+        min=1,
+        max=50,
+        group=gettext_noop("Breaker"),
     ),
     Param(
-        "reset_timeout_s", "Open time", "float", 0.5,
-        "How long the breaker stays open before one trial call (half-open).",
-        min=0.1, max=5, group="Breaker", unit="s",
+        "reset_timeout_s",
+        gettext_noop("Open time"),
+        "float",
+        0.5,
+        gettext_noop("How long the breaker stays open before one trial call (half-open)."),
+        min=0.1,
+        max=5,
+        group=gettext_noop("Breaker"),
+        unit=gettext_noop("s"),
     ),
-)  # fmt: skip
+)
 
 LIVE_KEYS = (*QUEUE_KEYS, "breaker_state", "breaker_level", "service_down")
 
@@ -106,8 +161,8 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         "series": result["series"],
         "tables": {
             "changes": table(
-                "The breaker's state changes, as the workers made them in Redis",
-                ["at", "state"],
+                gettext_noop("The breaker's state changes, as the workers made them in Redis"),
+                [gettext_noop("at"), gettext_noop("state")],
                 [[f"{row['t_s']:.2f} s", row["state"]] for row in timeline],
             ),
             "timeline": timeline,
@@ -118,46 +173,73 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
 def headline(result: Mapping[str, Any]) -> list[str]:
     s = result["summary"]
     lines = [
-        f"The payments service was down from {s['down_from_s']:g} s to {s['down_until_s']:g} s. "
-        f"The shared breaker opened {num(s['opened'])} time(s).",
-        f"{num(s['reached_sick_service'])} calls reached the sick service; "
-        f"{num(s['failed_fast'])} failed fast without calling it.",
+        gettext("The payments service was down from %(start)s s to %(end)s s.")
+        % {"start": f"{s['down_from_s']:g}", "end": f"{s['down_until_s']:g}"}
+        + " "
+        + ngettext(
+            "The shared breaker opened %(n)s time.",
+            "The shared breaker opened %(n)s times.",
+            s["opened"],
+        )
+        % {"n": num(s["opened"])},
+        gettext(
+            "%(reached)s calls reached the sick service; %(fast)s failed fast without calling it."
+        )
+        % {"reached": num(s["reached_sick_service"]), "fast": num(s["failed_fast"])},
     ]
     first = s["first_ok_after_recovery_s"]
     lines.append(
-        "No call succeeded after the service came back: watch for longer."
+        gettext("No call succeeded after the service came back: watch for longer.")
         if first is None
-        else f"The first payment after the recovery went through {first:.2f} s after the "
-        "service was back."
+        else gettext(
+            "The first payment after the recovery went through %(t)s s after the service was back."
+        )
+        % {"t": f"{first:.2f}"}
     )
     lines.append(
-        f"{num(s['made'])} of {num(s['sent'])} payments charged, {num(s['dlq'])} parked in the "
-        f"DLQ; duplicate charges: {num(s['duplicate_effects'])}. The breaker ended "
-        f"{s['state_at_end']}."
+        gettext(
+            "%(made)s of %(sent)s payments charged, %(dlq)s parked in the DLQ; duplicate "
+            "charges: %(dup)s. The breaker ended %(state)s."
+        )
+        % {
+            "made": num(s["made"]),
+            "sent": num(s["sent"]),
+            "dlq": num(s["dlq"]),
+            "dup": num(s["duplicate_effects"]),
+            "state": gettext(s["state_at_end"]),
+        }
     )
     if s["stopped_early"]:
-        lines.append(f"The run stopped early ({s['stop_reason']}).")
+        lines.append(stopped_early(s))
     return lines
 
 
 FIGURES = (
-    Figure("messages", "Payments to send", "int", "messages"),
-    Figure("sent", "Payments sent", "int", "messages"),
-    Figure("made", "Payments charged", "int", "messages"),
-    Figure("dlq", "Parked in the DLQ", "int", "messages"),
-    Figure("lost", "Not finished", "int", "messages"),
-    Figure("down_from_s", "Service down from", "float", "s"),
-    Figure("down_until_s", "Service back at", "float", "s"),
-    Figure("reached_sick_service", "Calls that reached the sick service", "int", "calls"),
-    Figure("failed_fast", "Calls that failed fast", "int", "calls"),
-    Figure("opened", "Times the breaker opened", "int"),
+    Figure("messages", gettext_noop("Payments to send"), "int", gettext_noop("messages")),
+    Figure("sent", gettext_noop("Payments sent"), "int", gettext_noop("messages")),
+    Figure("made", gettext_noop("Payments charged"), "int", gettext_noop("messages")),
+    Figure("dlq", gettext_noop("Parked in the DLQ"), "int", gettext_noop("messages")),
+    Figure("lost", gettext_noop("Not finished"), "int", gettext_noop("messages")),
+    Figure("down_from_s", gettext_noop("Service down from"), "float", gettext_noop("s")),
+    Figure("down_until_s", gettext_noop("Service back at"), "float", gettext_noop("s")),
     Figure(
-        "first_ok_after_recovery_s", "First success after the recovery", "float", "s",
+        "reached_sick_service",
+        gettext_noop("Calls that reached the sick service"),
+        "int",
+        gettext_noop("calls"),
+    ),
+    Figure("failed_fast", gettext_noop("Calls that failed fast"), "int", gettext_noop("calls")),
+    Figure("opened", gettext_noop("Times the breaker opened"), "int"),
+    Figure(
+        "first_ok_after_recovery_s",
+        gettext_noop("First success after the recovery"),
+        "float",
+        gettext_noop("s"),
         nullable=True,
     ),
-    Figure("state_at_end", "Breaker state at the end", "str"),
-    Figure("receives", "Receives", "int", "receives"),
-    Figure("fees_charged", "Fees charged (effects)", "int"),
-    Figure("duplicate_effects", "Fees charged twice", "int"),
+    Figure("state_at_end", gettext_noop("Breaker state at the end"), "str"),
+    Figure("receives", gettext_noop("Receives"), "int", gettext_noop("receives")),
+    Figure("fees_charged", gettext_noop("Fees charged (effects)"), "int"),
+    Figure("duplicate_effects", gettext_noop("Fees charged twice"), "int"),
     *FOOTER_FIGURES,
-)  # fmt: skip
+)

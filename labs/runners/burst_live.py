@@ -9,10 +9,10 @@ from labs.catalogue.figures import Figure
 from labs.catalogue.params import Param
 from labs.experiments import LESSON_12_ARRIVALS, burst
 from labs.runners.common import table
-from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer
+from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer, stopped_early
 from labs.runs.progress import Progress
 from labs.sim import drain, fixed, per_backlog
-from labs.text import num
+from labs.text import gettext, gettext_noop, num
 
 EXTRA_SECONDS = 2  # quiet lesson seconds after the arrivals, so the drain shows
 MAX_WALL_S = 40.0
@@ -26,40 +26,88 @@ KIND = "experiment"
 
 PARAMS = (
     Param(
-        "arrivals", "Jobs arriving each lesson second", "int_list", list(LESSON_12_ARRIVALS),
-        "Comma-separated: the lesson's certificate burst by default. Both queues get the same.",
-        min=0, max=2000, max_items=30, group="Workload", unit="jobs",
+        "arrivals",
+        gettext_noop("Jobs arriving each lesson second"),
+        "int_list",
+        list(LESSON_12_ARRIVALS),
+        gettext_noop(
+            "Comma-separated: the lesson's certificate burst by default. Both queues get the same."
+        ),
+        min=0,
+        max=2000,
+        max_items=30,
+        group=gettext_noop("Workload"),
+        unit=gettext_noop("jobs"),
     ),
     Param(
-        "per_worker", "Jobs one worker finishes per lesson second", "int", 100,
-        "As in the lesson: every worker does this many jobs a (lesson) second.",
-        min=1, max=1000, group="Workload", unit="jobs",
+        "per_worker",
+        gettext_noop("Jobs one worker finishes per lesson second"),
+        "int",
+        100,
+        gettext_noop("As in the lesson: every worker does this many jobs a (lesson) second."),
+        min=1,
+        max=1000,
+        group=gettext_noop("Workload"),
+        unit=gettext_noop("jobs"),
     ),
     Param(
-        "lesson_second_s", "One lesson second lasts", "float", 0.2,
-        "Wall time of one lesson second: the burst is played faster than in the lesson.",
-        min=0.1, max=2.0, group="Workload", unit="s",
+        "lesson_second_s",
+        gettext_noop("One lesson second lasts"),
+        "float",
+        0.2,
+        gettext_noop(
+            "Wall time of one lesson second: the burst is played faster than in the lesson."
+        ),
+        min=0.1,
+        max=2.0,
+        group=gettext_noop("Workload"),
+        unit=gettext_noop("s"),
     ),
     Param(
-        "fixed_workers", "Workers (fixed pool)", "int", 3,
-        "The fixed pool always runs this many workers.",
-        min=0, max=16, group="Workers",
+        "fixed_workers",
+        gettext_noop("Workers (fixed pool)"),
+        "int",
+        3,
+        gettext_noop("The fixed pool always runs this many workers."),
+        min=0,
+        max=16,
+        group=gettext_noop("Workers"),
     ),
     Param(
-        "per_waiting", "One worker per … jobs waiting", "int", 100,
-        "The scaled pool's controller reads the real queue's backlog at the start of every "
-        "lesson second and runs one worker per this many jobs waiting.",
-        min=1, max=10_000, group="Workers", unit="jobs",
+        "per_waiting",
+        gettext_noop("One worker per … jobs waiting"),
+        "int",
+        100,
+        gettext_noop(
+            "The scaled pool's controller reads the real queue's backlog at the start of every "
+            "lesson second and runs one worker per this many jobs waiting."
+        ),
+        min=1,
+        max=10_000,
+        group=gettext_noop("Workers"),
+        unit=gettext_noop("jobs"),
     ),
     Param(
-        "min_workers", "Fewest workers (scaled)", "int", 1, "The controller's floor.",
-        min=0, max=16, group="Workers",
+        "min_workers",
+        gettext_noop("Fewest workers (scaled)"),
+        "int",
+        1,
+        gettext_noop("The controller's floor."),
+        min=0,
+        max=16,
+        group=gettext_noop("Workers"),
     ),
     Param(
-        "max_workers", "Most workers (scaled)", "int", 10, "The controller's ceiling.",
-        min=1, max=16, group="Workers",
+        "max_workers",
+        gettext_noop("Most workers (scaled)"),
+        "int",
+        10,
+        gettext_noop("The controller's ceiling."),
+        min=1,
+        max=16,
+        group=gettext_noop("Workers"),
     ),
-)  # fmt: skip
+)
 
 LIVE_KEYS = ("t_s", "second") + tuple(
     f"{m}_{p}"
@@ -122,8 +170,16 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         "series": result["series"],
         "tables": {
             "per_second": table(
-                "Second by second: the real queues (the simulation of the same input)",
-                ["second", "arrived", "fixed: waiting", "scaled: workers", "scaled: waiting"],
+                gettext_noop(
+                    "Second by second: the real queues (the simulation of the same input)"
+                ),
+                [
+                    gettext_noop("second"),
+                    gettext_noop("arrived"),
+                    gettext_noop("fixed: waiting"),
+                    gettext_noop("scaled: workers"),
+                    gettext_noop("scaled: waiting"),
+                ],
                 [
                     [
                         r["second"],
@@ -143,50 +199,84 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
 def headline(result: Mapping[str, Any]) -> list[str]:
     s = result["summary"]
     lines = [
-        f"{num(s['messages_per_queue'])} jobs played into two real queues, one lesson second "
-        f"every {s['lesson_second_s']:g} s.",
+        gettext("%(n)s jobs played into two real queues, one lesson second every %(every)s s.")
+        % {"n": num(s["messages_per_queue"]), "every": f"{s['lesson_second_s']:g}"},
     ]
-    for p, name in (("fixed", "Fixed pool"), ("scaled", "Scaled on backlog")):
+    pools = (("fixed", gettext_noop("Fixed pool")), ("scaled", gettext_noop("Scaled on backlog")))
+    for p, name in pools:
         left = s[f"left_at_end_{p}"]
-        lines.append(
-            f"{name}: backlog peaked at {num(s[f'peak_backlog_{p}'])} (simulation "
-            f"{num(s[f'sim_peak_backlog_{p}'])}), {num(s[f'most_workers_{p}'])} workers at most "
-            f"(simulation {num(s[f'sim_most_workers_{p}'])}); "
-            + (
-                f"{num(left)} still waiting when the arrivals ended "
-                f"(simulation {num(s[f'sim_left_at_end_{p}'])}); "
-                if left is not None
-                else ""
+        words = {
+            "name": gettext(name),
+            "peak": num(s[f"peak_backlog_{p}"]),
+            "sim_peak": num(s[f"sim_peak_backlog_{p}"]),
+            "most": num(s[f"most_workers_{p}"]),
+            "sim_most": num(s[f"sim_most_workers_{p}"]),
+            "age": f"{s[f'oldest_age_max_lesson_s_{p}']:.1f}",
+        }
+        if left is None:
+            line = gettext(
+                "%(name)s: backlog peaked at %(peak)s (simulation %(sim_peak)s), %(most)s "
+                "workers at most (simulation %(sim_most)s); the oldest message waited %(age)s "
+                "lesson seconds."
             )
-            + f"the oldest message waited {s[f'oldest_age_max_lesson_s_{p}']:.1f} lesson seconds."
-        )
+        else:
+            words |= {"left": num(left), "sim_left": num(s[f"sim_left_at_end_{p}"])}
+            line = gettext(
+                "%(name)s: backlog peaked at %(peak)s (simulation %(sim_peak)s), %(most)s "
+                "workers at most (simulation %(sim_most)s); %(left)s still waiting when the "
+                "arrivals ended (simulation %(sim_left)s); the oldest message waited %(age)s "
+                "lesson seconds."
+            )
+        lines.append(line % words)
     if s["stopped_early"]:
-        lines.append(f"The run stopped early ({s['stop_reason']}).")
+        lines.append(stopped_early(s))
     return lines
 
 
 def _policy_figures(p: str, name: str) -> tuple[Figure, ...]:
     return (
-        Figure(f"peak_backlog_{p}", f"{name}: peak backlog", "int", "jobs"),
-        Figure(f"sim_peak_backlog_{p}", f"{name}: peak backlog, simulated", "int", "jobs"),
+        Figure(f"peak_backlog_{p}", f"{name}: peak backlog", "int", gettext_noop("jobs")),
         Figure(
-            f"left_at_end_{p}", f"{name}: waiting when arrivals end", "int", "jobs",
+            f"sim_peak_backlog_{p}", f"{name}: peak backlog, simulated", "int", gettext_noop("jobs")
+        ),
+        Figure(
+            f"left_at_end_{p}",
+            f"{name}: waiting when arrivals end",
+            "int",
+            gettext_noop("jobs"),
             nullable=True,
         ),
         Figure(f"sim_left_at_end_{p}", f"{name}: waiting when arrivals end, simulated", "int"),
-        Figure(f"most_workers_{p}", f"{name}: most workers", "int", "workers"),
-        Figure(f"sim_most_workers_{p}", f"{name}: most workers, simulated", "int", "workers"),
+        Figure(f"most_workers_{p}", f"{name}: most workers", "int", gettext_noop("workers")),
         Figure(
-            f"oldest_age_max_lesson_s_{p}", f"{name}: oldest message's longest wait", "float",
-            "lesson s",
+            f"sim_most_workers_{p}",
+            f"{name}: most workers, simulated",
+            "int",
+            gettext_noop("workers"),
         ),
-        Figure(f"done_{p}", f"{name}: jobs done", "int", "jobs"),
-    )  # fmt: skip
+        Figure(
+            f"oldest_age_max_lesson_s_{p}",
+            f"{name}: oldest message's longest wait",
+            "float",
+            gettext_noop("lesson s"),
+        ),
+        Figure(f"done_{p}", f"{name}: jobs done", "int", gettext_noop("jobs")),
+    )
 
 
 FIGURES = (
-    Figure("messages_per_queue", "Jobs played into each queue", "int", "jobs"),
-    Figure("lesson_second_s", "Wall time of one lesson second", "float", "s"),
+    Figure(
+        "messages_per_queue",
+        gettext_noop("Jobs played into each queue"),
+        "int",
+        gettext_noop("jobs"),
+    ),
+    Figure(
+        "lesson_second_s",
+        gettext_noop("Wall time of one lesson second"),
+        "float",
+        gettext_noop("s"),
+    ),
     *_policy_figures("fixed", "Fixed pool"),
     *_policy_figures("scaled", "Scaled pool"),
     *FOOTER_FIGURES,

@@ -10,63 +10,63 @@ from labs.catalogue.params import Param
 from labs.runners.common import finite
 from labs.runs.progress import Progress
 from labs.sim import busy_backlog, clear_time_s, rush
-from labs.text import num
+from labs.text import gettext, gettext_noop, num
 
 PARAMS = (
     Param(
         "arrive_per_s",
-        "Jobs arriving each second in the busy spell",
+        gettext_noop("Jobs arriving each second in the busy spell"),
         "int",
         3_000,
-        "How many jobs join the queue every second while it is busy.",
+        gettext_noop("How many jobs join the queue every second while it is busy."),
         min=0,
         max=1_000_000,
-        group="The busy spell",
-        unit="jobs/s",
+        group=gettext_noop("The busy spell"),
+        unit=gettext_noop("jobs/s"),
     ),
     Param(
         "busy_s",
-        "Length of the busy spell",
+        gettext_noop("Length of the busy spell"),
         "int",
         60,
-        "How many seconds the busy arrivals last.",
+        gettext_noop("How many seconds the busy arrivals last."),
         min=1,
         max=3_600,
-        group="The busy spell",
-        unit="s",
+        group=gettext_noop("The busy spell"),
+        unit=gettext_noop("s"),
     ),
     Param(
         "capacity_per_s",
-        "Jobs all workers together finish each second",
+        gettext_noop("Jobs all workers together finish each second"),
         "int",
         2_500,
-        "The whole pool's speed: workers × jobs per worker per second.",
+        gettext_noop("The whole pool's speed: workers × jobs per worker per second."),
         min=0,
         max=1_000_000,
-        group="Workers",
-        unit="jobs/s",
+        group=gettext_noop("Workers"),
+        unit=gettext_noop("jobs/s"),
     ),
     Param(
         "arrive_after_per_s",
-        "Jobs arriving each second after the spell",
+        gettext_noop("Jobs arriving each second after the spell"),
         "int",
         0,
-        "The quieter arrivals once the busy spell is over.",
+        gettext_noop("The quieter arrivals once the busy spell is over."),
         min=0,
         max=1_000_000,
-        group="After the spell",
-        unit="jobs/s",
+        group=gettext_noop("After the spell"),
+        unit=gettext_noop("jobs/s"),
     ),
     Param(
         "after_s",
-        "Seconds to watch after the spell",
+        gettext_noop("Seconds to watch after the spell"),
         "int",
         20,
-        "How long the lab goes on after the busy spell, to see the backlog clear.",
+        gettext_noop("How long the lab goes on after the busy spell, to see the backlog clear."),
         min=0,
         max=3_600,
-        group="After the spell",
-        unit="s",
+        group=gettext_noop("After the spell"),
+        unit=gettext_noop("s"),
     ),
 )
 
@@ -102,41 +102,77 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
 
 def headline(result: Mapping[str, Any]) -> list[str]:
     s, p = result["summary"], result["params"]
-    spell = f"{p['busy_s']} s of {num(p['arrive_per_s'])} jobs/s"
+    spell = {
+        "busy": p["busy_s"],
+        "rate": num(p["arrive_per_s"]),
+        "capacity": num(p["capacity_per_s"]),
+    }
     if s["backlog_after_spell"] == 0:
         return [
-            f"The workers keep up with {spell}: {num(p['capacity_per_s'])} jobs/s is enough, "
-            "so no backlog builds."
+            gettext(
+                "The workers keep up with %(busy)s s of %(rate)s jobs/s: %(capacity)s jobs/s "
+                "is enough, so no backlog builds."
+            )
+            % spell
         ]
     lines = [
-        f"After {spell} against {num(p['capacity_per_s'])} jobs/s of work, "
-        f"{num(s['backlog_after_spell'])} jobs are waiting.",
+        gettext(
+            "After %(busy)s s of %(rate)s jobs/s against %(capacity)s jobs/s of work, "
+            "%(n)s jobs are waiting."
+        )
+        % (spell | {"n": num(s["backlog_after_spell"])}),
     ]
     if s["clear_after_spell_s"] is None:
         lines.append(
-            "The backlog never clears: after the spell, jobs still arrive as fast as "
-            "the workers finish them."
+            gettext(
+                "The backlog never clears: after the spell, jobs still arrive as fast as "
+                "the workers finish them."
+            )
         )
     else:
         lines.append(
-            f"Once the spell ends, the workers clear it in {num(s['clear_after_spell_s'])} s."
+            gettext("Once the spell ends, the workers clear it in %(t)s s.")
+            % {"t": num(s["clear_after_spell_s"])}
         )
     if s["cleared_at_s"] is not None:
-        lines.append(f"The queue is empty again at second {s['cleared_at_s']}.")
+        lines.append(
+            gettext("The queue is empty again at second %(t)s.") % {"t": s["cleared_at_s"]}
+        )
     elif s["clear_after_spell_s"] is not None:
         lines.append(
-            f"{num(s['left_at_end'])} jobs are still waiting at the end: watch longer to see "
-            "it clear."
+            gettext("%(n)s jobs are still waiting at the end: watch longer to see it clear.")
+            % {"n": num(s["left_at_end"])}
         )
     return lines
 
 
 FIGURES = (
-    Figure("backlog_after_spell", "Backlog when the busy spell ends", "int", "jobs"),
-    Figure("backlog_by_formula", "Backlog by the formula", "int", "jobs"),
-    Figure("peak_backlog", "Peak backlog", "int", "jobs"),
-    Figure("clear_after_spell_s", "Time to clear after the spell", "float", "s", nullable=True),
-    Figure("cleared_at_s", "Second the queue was empty again", "int", "s", nullable=True),
-    Figure("left_at_end", "Jobs still waiting at the end", "int", "jobs"),
-    Figure("seconds", "Seconds simulated", "int", "s"),
+    Figure(
+        "backlog_after_spell",
+        gettext_noop("Backlog when the busy spell ends"),
+        "int",
+        gettext_noop("jobs"),
+    ),
+    Figure(
+        "backlog_by_formula", gettext_noop("Backlog by the formula"), "int", gettext_noop("jobs")
+    ),
+    Figure("peak_backlog", gettext_noop("Peak backlog"), "int", gettext_noop("jobs")),
+    Figure(
+        "clear_after_spell_s",
+        gettext_noop("Time to clear after the spell"),
+        "float",
+        gettext_noop("s"),
+        nullable=True,
+    ),
+    Figure(
+        "cleared_at_s",
+        gettext_noop("Second the queue was empty again"),
+        "int",
+        gettext_noop("s"),
+        nullable=True,
+    ),
+    Figure(
+        "left_at_end", gettext_noop("Jobs still waiting at the end"), "int", gettext_noop("jobs")
+    ),
+    Figure("seconds", gettext_noop("Seconds simulated"), "int", gettext_noop("s")),
 )

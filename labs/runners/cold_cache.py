@@ -9,13 +9,14 @@ from django.utils.translation import gettext_lazy as _
 
 from labs.catalogue.figures import Figure, latency_figures
 from labs.catalogue.params import params_from_specs
+from labs.runners.capstone_rules import cold_cache_errors
 from labs.runners.common import model_errors, table
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, cold_cache
 from labs.sim.capstone import cost as capstone_cost
 from labs.sim.capstone.cold_cache import ColdCacheParams
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
-from labs.text import listed, num
+from labs.text import gettext, gettext_noop, listed, num
 
 # How the catalogue runs this lab (read by `Lab.from_runner`).
 USES_SEED = True
@@ -23,52 +24,52 @@ DEFAULT_SEED = CAPSTONE_SEED
 
 LAYOUT = (
     (
-        "Workload",
+        gettext_noop("Workload"),
         (
-            ("horizon_s", "Simulated time"),
-            ("offered_rps", "Reads per second"),
-            ("keys", "Different keys read"),
-            ("key_skew", "How hot the hottest keys are"),
-            ("instances", "App instances"),
-            ("client_timeout_ms", "Reader's timeout"),
+            ("horizon_s", gettext_noop("Simulated time")),
+            ("offered_rps", gettext_noop("Reads per second")),
+            ("keys", gettext_noop("Different keys read")),
+            ("key_skew", gettext_noop("How hot the hottest keys are")),
+            ("instances", gettext_noop("App instances")),
+            ("client_timeout_ms", gettext_noop("Reader's timeout")),
         ),
     ),
     (
-        "Origin (the database behind the cache)",
+        gettext_noop("Origin (the database behind the cache)"),
         (
-            ("origin_rps", "Fetches per second it can do"),
-            ("origin_ms", "Time for one fetch"),
+            ("origin_rps", gettext_noop("Fetches per second it can do")),
+            ("origin_ms", gettext_noop("Time for one fetch")),
         ),
     ),
     (
-        "Cache",
+        gettext_noop("Cache"),
         (
-            ("ttl_s", "Fresh for"),
-            ("ttl_jitter", "TTL jitter"),
+            ("ttl_s", gettext_noop("Fresh for")),
+            ("ttl_jitter", gettext_noop("TTL jitter")),
         ),
     ),
     (
-        "Recovery controller",
+        gettext_noop("Recovery controller"),
         (
-            ("coalescing", "Share one fetch per key"),
-            ("origin_budget", "Origin budget"),
-            ("budget_rps", "Fetches per second allowed"),
-            ("serve_stale", "Serve a bounded-stale copy"),
-            ("stale_max_s", "Stale for at most"),
+            ("coalescing", gettext_noop("Share one fetch per key")),
+            ("origin_budget", gettext_noop("Origin budget")),
+            ("budget_rps", gettext_noop("Fetches per second allowed")),
+            ("serve_stale", gettext_noop("Serve a bounded-stale copy")),
+            ("stale_max_s", gettext_noop("Stale for at most")),
         ),
     ),
 )
 PARAMS = params_from_specs(LAB_PARAM_SPECS["cold_cache"], LAYOUT)
 OUTCOME_WORDS = {
-    "hit": "fresh hits",
-    "stale": "bounded-stale answers",
-    "coalesced": "joined a fetch already on its way",
-    "rejected": "fast 429s",
+    "hit": gettext_noop("%(n)s fresh hits"),
+    "stale": gettext_noop("%(n)s bounded-stale answers"),
+    "coalesced": gettext_noop("%(n)s joined a fetch already on its way"),
+    "rejected": gettext_noop("%(n)s fast 429s"),
 }
 
 
 def check(params: Mapping[str, Any]) -> dict[str, str]:
-    return model_errors(ColdCacheParams, params)
+    return cold_cache_errors(params) or model_errors(ColdCacheParams, params)
 
 
 def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
@@ -76,8 +77,8 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
     result = cold_cache(seed=seed, **params)
     first = result["tables"]["first_10s"]
     result["tables"]["first_10s_table"] = table(
-        "The first 10 seconds: where each read per second went",
-        ["outcome", "reads/s", "what happened"],
+        gettext_noop("The first 10 seconds: where each read per second went"),
+        [gettext_noop("outcome"), gettext_noop("reads/s"), gettext_noop("what happened")],
         [[row["outcome"], num(row["reads_per_s"]), row["meaning"]] for row in first],
     )
     progress.update(1, 1)
@@ -89,89 +90,147 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     offered = s["first_10s_offered_rps"]
     fetched = s["first_10s_fetched_rps"]
     rest = [
-        f"{num(s[f'first_10s_{o}_rps'])} {words}"
+        gettext(words) % {"n": num(s[f"first_10s_{o}_rps"])}
         for o, words in OUTCOME_WORDS.items()
         if s[f"first_10s_{o}_rps"]
     ]
-    budget = (
-        f"budget {num(s['origin_budget_rps'])}/s"
-        if p["origin_budget"]
-        else "no budget, capacity " + f"{num(s['origin_capacity_rps'])}/s"
-    )
+    took = {
+        "offered": num(offered),
+        "fetched": num(fetched),
+        "peak": num(s["origin_peak_rps"]),
+        "budget": num(s["origin_budget_rps"]),
+        "capacity": num(s["origin_capacity_rps"]),
+    }
+    if p["origin_budget"]:
+        first = gettext(
+            "In the first 10 s the cache got %(offered)s reads/s. The origin took %(fetched)s/s "
+            "on average (peak %(peak)s/s, budget %(budget)s/s)."
+        )
+    else:
+        first = gettext(
+            "In the first 10 s the cache got %(offered)s reads/s. The origin took %(fetched)s/s "
+            "on average (peak %(peak)s/s, no budget, capacity %(capacity)s/s)."
+        )
     lines = [
-        f"In the first 10 s the cache got {num(offered)} reads/s. The origin took "
-        f"{num(fetched)}/s on average (peak {num(s['origin_peak_rps'])}/s, {budget}).",
-        f"The other {num(round(offered - fetched, 1))}/s: " + (listed(rest) or "none") + ".",
+        first % took,
+        gettext("The other %(n)s/s: %(rest)s.")
+        % {
+            "n": num(round(offered - fetched, 1)),
+            "rest": listed(rest, gettext("and")) or gettext("none"),
+        },
     ]
     if s["every_read_accounted"]:
         lines.append(
-            "Every read, every second, was exactly one of: hit, stale, joined, fetched, 429."
+            gettext(
+                "Every read, every second, was exactly one of: hit, stale, joined, fetched, 429."
+            )
         )
     else:
-        lines.append("Some reads are not accounted for: this is a bug in the model.")
+        lines.append(gettext("Some reads are not accounted for: this is a bug in the model."))
     if p["origin_budget"]:
         lines.append(
-            "The origin stayed within its budget."
+            gettext("The origin stayed within its budget.")
             if s["origin_within_budget"]
-            else "The origin went over its budget."
+            else gettext("The origin went over its budget.")
         )
     elif not s["origin_within_capacity"]:
         lines.append(
-            f"With no budget the origin was asked for {num(s['origin_peak_rps'])} fetches in one "
-            f"second: more than the {num(s['origin_capacity_rps'])}/s it can do."
+            gettext(
+                "With no budget the origin was asked for %(peak)s fetches in one second: more "
+                "than the %(capacity)s/s it can do."
+            )
+            % took
         )
     first_ttl = int(p["ttl_s"] * (1 - p["ttl_jitter"]))  # the model's "first expiry" second
     if first_ttl < p["horizon_s"]:
-        spread = (
-            f" (TTL jitter of ±{num(round(100 * p['ttl_jitter']))}% spread the expiries)"
-            if p["ttl_jitter"]
-            else ""
-        )
-        lines.append(
-            f"Once the first copies expired (from {first_ttl} s), the origin's busiest second "
-            f"had {num(s['origin_peak_after_first_ttl_rps'])} fetches{spread}."
-        )
+        expiry = {
+            "t": first_ttl,
+            "n": num(s["origin_peak_after_first_ttl_rps"]),
+            "jitter": num(round(100 * p["ttl_jitter"])),
+        }
+        if p["ttl_jitter"]:
+            line = gettext(
+                "Once the first copies expired (from %(t)s s), the origin's busiest second had "
+                "%(n)s fetches (TTL jitter of ±%(jitter)s%% spread the expiries)."
+            )
+        else:
+            line = gettext(
+                "Once the first copies expired (from %(t)s s), the origin's busiest second had "
+                "%(n)s fetches."
+            )
+        lines.append(line % expiry)
     if p["keys"] == 1:
         lines.append(
-            "One hot key expires at one moment whatever its TTL: only shared fetches, stale "
-            "copies and the budget stand between it and the origin."
+            gettext(
+                "One hot key expires at one moment whatever its TTL: only shared fetches, stale "
+                "copies and the budget stand between it and the origin."
+            )
         )
     if s["timed_out_total"]:
-        lines.append(f"{num(s['timed_out_total'])} reads gave up waiting for a fetch.")
+        lines.append(
+            gettext("%(n)s reads gave up waiting for a fetch.") % {"n": num(s["timed_out_total"])}
+        )
     return lines
 
 
 FIGURES = (
-    Figure("offered_total", "Reads offered", "int"),
-    Figure("hit_total", "Cache hits", "int"),
-    Figure("stale_total", "Stale answers", "int"),
-    Figure("coalesced_total", "Reads coalesced", "int"),
-    Figure("fetched_total", "Reads fetched from the origin", "int"),
-    Figure("rejected_total", "Reads rejected (429)", "int"),
-    Figure("timed_out_total", "Reads timed out", "int"),
-    Figure("every_read_accounted", "Every read accounted for", "bool"),
-    Figure("not_fetched_total", "Reads that never reached the origin", "int"),
-    Figure("first_10s_offered_rps", "Reads offered, first 10 s", "float", "req/s"),
-    Figure("first_10s_hit_rps", "Hits, first 10 s", "float", "req/s"),
-    Figure("first_10s_stale_rps", "Stale answers, first 10 s", "float", "req/s"),
-    Figure("first_10s_coalesced_rps", "Coalesced, first 10 s", "float", "req/s"),
-    Figure("first_10s_fetched_rps", "Fetched, first 10 s", "float", "req/s"),
-    Figure("first_10s_rejected_rps", "Rejected, first 10 s", "float", "req/s"),
-    Figure("first_10s_origin_rps", "Origin load, first 10 s", "float", "req/s"),
-    Figure("origin_peak_rps", "Origin peak", "float", "req/s"),
-    Figure("origin_capacity_rps", "Origin capacity", "float", "req/s"),
-    Figure("origin_budget_rps", "Origin budget", "float", "req/s"),
-    Figure("origin_within_budget", "Origin stayed within budget", "bool"),
-    Figure("origin_within_capacity", "Origin stayed within capacity", "bool"),
+    Figure("offered_total", gettext_noop("Reads offered"), "int"),
+    Figure("hit_total", gettext_noop("Cache hits"), "int"),
+    Figure("stale_total", gettext_noop("Stale answers"), "int"),
+    Figure("coalesced_total", gettext_noop("Reads coalesced"), "int"),
+    Figure("fetched_total", gettext_noop("Reads fetched from the origin"), "int"),
+    Figure("rejected_total", gettext_noop("Reads rejected (429)"), "int"),
+    Figure("timed_out_total", gettext_noop("Reads timed out"), "int"),
+    Figure("every_read_accounted", gettext_noop("Every read accounted for"), "bool"),
+    Figure("not_fetched_total", gettext_noop("Reads that never reached the origin"), "int"),
+    Figure(
+        "first_10s_offered_rps",
+        gettext_noop("Reads offered, first 10 s"),
+        "float",
+        gettext_noop("req/s"),
+    ),
+    Figure("first_10s_hit_rps", gettext_noop("Hits, first 10 s"), "float", gettext_noop("req/s")),
+    Figure(
+        "first_10s_stale_rps",
+        gettext_noop("Stale answers, first 10 s"),
+        "float",
+        gettext_noop("req/s"),
+    ),
+    Figure(
+        "first_10s_coalesced_rps",
+        gettext_noop("Coalesced, first 10 s"),
+        "float",
+        gettext_noop("req/s"),
+    ),
+    Figure(
+        "first_10s_fetched_rps", gettext_noop("Fetched, first 10 s"), "float", gettext_noop("req/s")
+    ),
+    Figure(
+        "first_10s_rejected_rps",
+        gettext_noop("Rejected, first 10 s"),
+        "float",
+        gettext_noop("req/s"),
+    ),
+    Figure(
+        "first_10s_origin_rps",
+        gettext_noop("Origin load, first 10 s"),
+        "float",
+        gettext_noop("req/s"),
+    ),
+    Figure("origin_peak_rps", gettext_noop("Origin peak"), "float", gettext_noop("req/s")),
+    Figure("origin_capacity_rps", gettext_noop("Origin capacity"), "float", gettext_noop("req/s")),
+    Figure("origin_budget_rps", gettext_noop("Origin budget"), "float", gettext_noop("req/s")),
+    Figure("origin_within_budget", gettext_noop("Origin stayed within budget"), "bool"),
+    Figure("origin_within_capacity", gettext_noop("Origin stayed within capacity"), "bool"),
     Figure(
         "origin_peak_after_first_ttl_rps",
-        "Origin peak after the first TTL",
+        gettext_noop("Origin peak after the first TTL"),
         "float",
-        "req/s",
+        gettext_noop("req/s"),
         nullable=True,
     ),
-    Figure("hit_share", "Share of hits", "float"),
-    Figure("timed_out_share", "Share timed out", "float"),
+    Figure("hit_share", gettext_noop("Share of hits"), "float"),
+    Figure("timed_out_share", gettext_noop("Share timed out"), "float"),
     *latency_figures((("", _("whole run")), ("first_10s", _("first 10 s")))),
 )
 

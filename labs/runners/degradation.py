@@ -10,82 +10,84 @@ from labs.catalogue.params import Param
 from labs.runners.common import outage_errors, table
 from labs.runs.progress import Progress
 from labs.sim import DegradationRun, play_degradation
-from labs.text import num
+from labs.text import gettext, gettext_noop, num
 
 PARAMS = (
     Param(
         "rate_per_s",
-        "Requests each second",
+        gettext_noop("Requests each second"),
         "int",
         100,
-        "How many parents open the results page every second.",
+        gettext_noop("How many parents open the results page every second."),
         min=1,
         max=100_000,
-        group="Traffic",
-        unit="req/s",
+        group=gettext_noop("Traffic"),
+        unit=gettext_noop("req/s"),
     ),
     Param(
         "duration_s",
-        "Seconds to watch",
+        gettext_noop("Seconds to watch"),
         "int",
         60,
-        "How long the lab runs.",
+        gettext_noop("How long the lab runs."),
         min=1,
         max=3_600,
-        group="Traffic",
-        unit="s",
+        group=gettext_noop("Traffic"),
+        unit=gettext_noop("s"),
     ),
     Param(
         "down_from_s",
-        "Grades service down from",
+        gettext_noop("Grades service down from"),
         "int",
         10,
-        "The second the service behind the page starts failing.",
+        gettext_noop("The second the service behind the page starts failing."),
         min=0,
         max=3_600,
-        group="Outage",
-        unit="s",
+        group=gettext_noop("Outage"),
+        unit=gettext_noop("s"),
     ),
     Param(
         "down_until_s",
-        "Grades service back at",
+        gettext_noop("Grades service back at"),
         "int",
         40,
-        "The first second it answers again.",
+        gettext_noop("The first second it answers again."),
         min=0,
         max=3_600,
-        group="Outage",
-        unit="s",
+        group=gettext_noop("Outage"),
+        unit=gettext_noop("s"),
     ),
     Param(
         "cache_age_s",
-        "Age of the cached page when the outage starts",
+        gettext_noop("Age of the cached page when the outage starts"),
         "int",
         300,
-        "The fallback shows the last page it saved, marked with its age (300 s = 5 minutes).",
+        gettext_noop(
+            "The fallback shows the last page it saved, marked with its age (300 s = 5 minutes)."
+        ),
         min=0,
         max=86_400,
-        group="Fallback",
-        unit="s",
+        group=gettext_noop("Fallback"),
+        unit=gettext_noop("s"),
     ),
     Param(
         "limit_age",
-        "Refuse pages that are too old",
+        gettext_noop("Refuse pages that are too old"),
         "bool",
         False,
-        "Tick to show an error instead of a page older than the limit below.",
-        group="Fallback",
+        gettext_noop("Tick to show an error instead of a page older than the limit below."),
+        group=gettext_noop("Fallback"),
     ),
     Param(
         "max_stale_s",
-        "Oldest page still shown",
+        gettext_noop("Oldest page still shown"),
         "int",
         600,
-        "Only used when the box above is ticked.",
+        gettext_noop("Only used when the box above is ticked."),
         min=0,
         max=86_400,
-        group="Fallback",
-        unit="s",
+        group=gettext_noop("Fallback"),
+        unit=gettext_noop("s"),
     ),
 )
 
@@ -132,8 +134,13 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         },
         "tables": {
             "shares": table(
-                "What the parents saw",
-                ["", "full page", "older page, marked", "error page"],
+                gettext_noop("What the parents saw"),
+                [
+                    "",
+                    gettext_noop("full page"),
+                    gettext_noop("older page, marked"),
+                    gettext_noop("error page"),
+                ],
                 [
                     ["with a fallback", *_shares(with_fallback)],
                     ["without a fallback", *_shares(without)],
@@ -155,38 +162,62 @@ def _age(seconds: float) -> str:
     minutes, rest = divmod(int(seconds), 60)
     if not minutes:
         return f"{rest} s"
-    return f"{minutes} min" + (f" {rest} s" if rest else "")
+    return f"{minutes} {gettext('min')}" + (f" {rest} s" if rest else "")
 
 
 def headline(result: Mapping[str, Any]) -> list[str]:
     s = result["summary"]
     lines = [
-        f"With a fallback: {s['full_share']:.0%} full pages, {s['degraded_share']:.0%} older "
-        f"pages marked with their age, {s['error_share']:.0%} errors "
-        f"({num(s['errors'])} error pages).",
-        f"Without a fallback: {s['error_share_without_fallback']:.0%} errors "
-        f"({num(s['errors_without_fallback'])} error pages).",
+        gettext(
+            "With a fallback: %(full)s full pages, %(older)s older pages marked with their age, "
+            "%(errors)s errors (%(n)s error pages)."
+        )
+        % {
+            "full": f"{s['full_share']:.0%}",
+            "older": f"{s['degraded_share']:.0%}",
+            "errors": f"{s['error_share']:.0%}",
+            "n": num(s["errors"]),
+        },
+        gettext("Without a fallback: %(errors)s errors (%(n)s error pages).")
+        % {
+            "errors": f"{s['error_share_without_fallback']:.0%}",
+            "n": num(s["errors_without_fallback"]),
+        },
     ]
     if s["oldest_page_shown_s"] is not None:
         lines.append(
-            f"The page shown was {_age(s['youngest_page_shown_s'])} old at first and "
-            f"{_age(s['oldest_page_shown_s'])} old at most."
+            gettext("The page shown was %(young)s old at first and %(old)s old at most.")
+            % {"young": _age(s["youngest_page_shown_s"]), "old": _age(s["oldest_page_shown_s"])}
         )
     if s["errors"]:
-        lines.append("Some parents still saw errors: the cached page grew older than the limit.")
+        lines.append(
+            gettext("Some parents still saw errors: the cached page grew older than the limit.")
+        )
     return lines
 
 
 FIGURES = (
-    Figure("requests", "Requests", "int"),
-    Figure("full_share", "Share of full answers", "float"),
-    Figure("degraded_share", "Share of older, marked answers", "float"),
-    Figure("error_share", "Share of errors", "float"),
-    Figure("error_share_without_fallback", "Share of errors without a fallback", "float"),
-    Figure("errors", "Errors", "int"),
-    Figure("errors_without_fallback", "Errors without a fallback", "int"),
+    Figure("requests", gettext_noop("Requests"), "int"),
+    Figure("full_share", gettext_noop("Share of full answers"), "float"),
+    Figure("degraded_share", gettext_noop("Share of older, marked answers"), "float"),
+    Figure("error_share", gettext_noop("Share of errors"), "float"),
     Figure(
-        "youngest_page_shown_s", "Age of the youngest older page shown", "int", "s", nullable=True
+        "error_share_without_fallback", gettext_noop("Share of errors without a fallback"), "float"
     ),
-    Figure("oldest_page_shown_s", "Age of the oldest page shown", "int", "s", nullable=True),
+    Figure("errors", gettext_noop("Errors"), "int"),
+    Figure("errors_without_fallback", gettext_noop("Errors without a fallback"), "int"),
+    Figure(
+        "youngest_page_shown_s",
+        gettext_noop("Age of the youngest older page shown"),
+        "int",
+        gettext_noop("s"),
+        nullable=True,
+    ),
+    Figure(
+        "oldest_page_shown_s",
+        gettext_noop("Age of the oldest page shown"),
+        "int",
+        gettext_noop("s"),
+        nullable=True,
+    ),
 )

@@ -15,7 +15,30 @@ from labs.catalogue.params import Param
 from labs.runners.common import table
 from labs.runs.progress import Progress
 from labs.sim import consume, deliver_at_least_once
-from labs.text import listed, num
+from labs.text import gettext, gettext_noop, listed, num
+
+
+@dataclass(frozen=True)
+class Words:
+    """Every sentence of one telling, whole, so each language can word it its own way.
+
+    Marked with `gettext_noop`; translated where they are shown (the form, the headline,
+    the chart), so a result stores only English keys.
+    """
+
+    messages_label: str
+    messages_help: str
+    repeats_help: str
+    unknown: str  # %(numbers)s, %(n)s
+    made: str  # %(deliveries)s, %(n)s
+    plain: str  # %(n)s
+    plain_extra: str  # %(n)s, %(extra)s
+    idempotent: str  # %(n)s
+    table_title: str
+    column: str
+    chart_title: str
+    chart_plain: str
+    chart_idempotent: str
 
 
 @dataclass(frozen=True)
@@ -23,10 +46,8 @@ class DeliveryLab:
     """One telling of the story: what the messages are and what acting on one means."""
 
     prefix: str  # message ids are prefix-1, prefix-2, ...
-    noun: str  # one message, as a student says it: "SMS", "payment"
-    nouns: str
     effect: str  # what a consumer does: "sent", "charges"; summary keys use it
-    effect_words: str  # "SMS sent", "fees charged"
+    words: Words
     messages: int  # the lesson's defaults
     repeats: tuple[int, ...]
     # Read by `Lab.from_runner` as it reads a runner module's; upper case to match.
@@ -37,25 +58,24 @@ class DeliveryLab:
         params = (
             Param(
                 "messages",
-                f"{self.nouns.capitalize()} put on the queue",
+                self.words.messages_label,
                 "int",
                 self.messages,
-                f"They are numbered {self.prefix}-1, {self.prefix}-2, and so on.",
+                self.words.messages_help,
                 min=1,
                 max=1_000,
-                group="The queue",
+                group=gettext_noop("The queue"),
             ),
             Param(
                 "repeats",
-                "Delivered again",
+                gettext_noop("Delivered again"),
                 "int_list",
                 list(self.repeats),
-                f"Numbers of the {self.nouns} the queue hands out once more (a worker "
-                "crashed before it said 'done'). List a number twice for a third delivery.",
+                self.words.repeats_help,
                 min=1,
                 max=1_000,
                 max_items=50,
-                group="The queue",
+                group=gettext_noop("The queue"),
             ),
         )
         object.__setattr__(self, "PARAMS", params)
@@ -64,9 +84,10 @@ class DeliveryLab:
         """Only messages that were put on the queue can come back."""
         unknown = sorted({n for n in params["repeats"] if n > params["messages"]})
         if unknown:
+            numbers = listed([str(n) for n in unknown], gettext("and"))
             return {
-                "repeats": f"There is no {self.noun} {listed(unknown)}: the "
-                f"{self.nouns} are numbered 1 to {params['messages']}."
+                "repeats": gettext(self.words.unknown)
+                % {"numbers": numbers, "n": params["messages"]}
             }
         return {}
 
@@ -96,7 +117,13 @@ class DeliveryLab:
                 "idempotent_total": _running_sum(first),
             },
             "tables": {
-                "words": {"noun": self.noun, "nouns": self.nouns, "effect": self.effect_words},
+                # English msgids: the chart translates them when a page draws it.
+                "words": {
+                    "title": self.words.chart_title,
+                    "x": self.words.column,
+                    "plain": self.words.chart_plain,
+                    "idempotent": self.words.chart_idempotent,
+                },
                 "per_message_data": {
                     "message": ids,
                     "delivered": [deliveries.count(m) for m in ids],
@@ -104,8 +131,13 @@ class DeliveryLab:
                     "idempotent": [idempotent.count(m) for m in ids],
                 },
                 "per_message": table(
-                    f"Each {self.noun}",
-                    [self.noun, "delivered", "plain consumer", "idempotent consumer"],
+                    self.words.table_title,
+                    [
+                        self.words.column,
+                        gettext_noop("delivered"),
+                        gettext_noop("plain consumer"),
+                        gettext_noop("idempotent consumer"),
+                    ],
                     [[m, deliveries.count(m), plain.count(m), idempotent.count(m)] for m in ids],
                 ),
             },
@@ -115,13 +147,15 @@ class DeliveryLab:
         s = result["summary"]
         plain, idem = s[f"plain_{self.effect}"], s[f"idempotent_{self.effect}"]
         extra = s["duplicates_plain"]
+        made = {"deliveries": num(s["deliveries"]), "n": num(s["messages"])}
+        if extra:
+            acted = gettext(self.words.plain_extra) % {"n": num(plain), "extra": num(extra)}
+        else:
+            acted = gettext(self.words.plain) % {"n": num(plain)}
         return [
-            f"The queue made {num(s['deliveries'])} deliveries of {num(s['messages'])} "
-            f"{self.nouns}.",
-            f"A plain consumer acts on every delivery: {num(plain)} {self.effect_words}"
-            + (f", {num(extra)} too many." if extra else "."),
-            f"An idempotent consumer checks 'already done?' first: {num(idem)} "
-            f"{self.effect_words}, one for each {self.noun}.",
+            gettext(self.words.made) % made,
+            acted,
+            gettext(self.words.idempotent) % {"n": num(idem)},
         ]
 
 
@@ -154,20 +188,61 @@ PAYMENT_FIGURES = (
 
 SMS = DeliveryLab(
     prefix="sms",
-    noun="SMS",
-    nouns="SMS",
     effect="sent",
-    effect_words="SMS sent",
+    words=Words(
+        messages_label=gettext_noop("SMS put on the queue"),
+        messages_help=gettext_noop("They are numbered sms-1, sms-2, and so on."),
+        repeats_help=gettext_noop(
+            "Numbers of the SMS the queue hands out once more (a worker crashed before it said "
+            "'done'). List a number twice for a third delivery."
+        ),
+        unknown=gettext_noop("There is no SMS %(numbers)s: the SMS are numbered 1 to %(n)s."),
+        made=gettext_noop("The queue made %(deliveries)s deliveries of %(n)s SMS."),
+        plain=gettext_noop("A plain consumer acts on every delivery: %(n)s SMS sent."),
+        plain_extra=gettext_noop(
+            "A plain consumer acts on every delivery: %(n)s SMS sent, %(extra)s too many."
+        ),
+        idempotent=gettext_noop(
+            "An idempotent consumer checks 'already done?' first: %(n)s SMS sent, one for each SMS."
+        ),
+        table_title=gettext_noop("Each SMS"),
+        column=gettext_noop("SMS"),
+        chart_title=gettext_noop("Each SMS: deliveries and SMS sent"),
+        chart_plain=gettext_noop("SMS sent: plain consumer"),
+        chart_idempotent=gettext_noop("SMS sent: idempotent consumer"),
+    ),
     messages=3,
     repeats=(2,),
     FIGURES=SMS_FIGURES,
 )
 PAYMENTS = DeliveryLab(
     prefix="pay",
-    noun="payment",
-    nouns="payments",
     effect="charges",
-    effect_words="fees charged",
+    words=Words(
+        messages_label=gettext_noop("Payments put on the queue"),
+        messages_help=gettext_noop("They are numbered pay-1, pay-2, and so on."),
+        repeats_help=gettext_noop(
+            "Numbers of the payments the queue hands out once more (a worker crashed before it "
+            "said 'done'). List a number twice for a third delivery."
+        ),
+        unknown=gettext_noop(
+            "There is no payment %(numbers)s: the payments are numbered 1 to %(n)s."
+        ),
+        made=gettext_noop("The queue made %(deliveries)s deliveries of %(n)s payments."),
+        plain=gettext_noop("A plain consumer acts on every delivery: %(n)s fees charged."),
+        plain_extra=gettext_noop(
+            "A plain consumer acts on every delivery: %(n)s fees charged, %(extra)s too many."
+        ),
+        idempotent=gettext_noop(
+            "An idempotent consumer checks 'already done?' first: %(n)s fees charged, one for "
+            "each payment."
+        ),
+        table_title=gettext_noop("Each payment"),
+        column=gettext_noop("payment"),
+        chart_title=gettext_noop("Each payment: deliveries and fees charged"),
+        chart_plain=gettext_noop("fees charged: plain consumer"),
+        chart_idempotent=gettext_noop("fees charged: idempotent consumer"),
+    ),
     messages=4,
     repeats=(2, 4, 4),
     FIGURES=PAYMENT_FIGURES,

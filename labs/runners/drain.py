@@ -9,32 +9,35 @@ from labs.catalogue.figures import Figure
 from labs.catalogue.params import Param
 from labs.runs.progress import Progress
 from labs.sim import drain, drain_summary, fixed, per_backlog
+from labs.text import gettext, gettext_noop, num
 
 LESSON_ARRIVALS = [50, 800, 800, 800, 200, 50, 50, 50, 50, 50]
 
 WORKLOAD_PARAMS = (
     Param(
         "arrivals",
-        "Jobs arriving each second",
+        gettext_noop("Jobs arriving each second"),
         "int_list",
         LESSON_ARRIVALS,
-        "Comma-separated: how many jobs arrive in second 0, 1, 2, …",
+        gettext_noop("Comma-separated: how many jobs arrive in second 0, 1, 2, …"),
         min=0,
         max=100_000,
         max_items=300,
-        group="Workload",
-        unit="jobs/s",
+        group=gettext_noop("Workload"),
+        unit=gettext_noop("jobs/s"),
     ),
     Param(
         "per_worker",
-        "Jobs one worker finishes per second",
+        gettext_noop("Jobs one worker finishes per second"),
         "int",
         100,
-        "Every running worker completes this many jobs a second (if there are that many).",
+        gettext_noop(
+            "Every running worker completes this many jobs a second (if there are that many)."
+        ),
         min=1,
         max=100_000,
-        group="Workload",
-        unit="jobs/s",
+        group=gettext_noop("Workload"),
+        unit=gettext_noop("jobs/s"),
     ),
 )
 
@@ -42,66 +45,79 @@ PARAMS = (
     *WORKLOAD_PARAMS,
     Param(
         "rule",
-        "Scaling rule",
+        gettext_noop("Scaling rule"),
         "choice",
         "backlog",
-        "Fixed: always the same number of workers. Backlog: one worker per K jobs waiting.",
-        choices=(("fixed", "Fixed number of workers"), ("backlog", "Scale on the backlog")),
-        group="Workers",
+        gettext_noop(
+            "Fixed: always the same number of workers. Backlog: one worker per K jobs waiting."
+        ),
+        choices=(
+            ("fixed", gettext_noop("Fixed number of workers")),
+            ("backlog", gettext_noop("Scale on the backlog")),
+        ),
+        group=gettext_noop("Workers"),
     ),
     Param(
         "fixed_workers",
-        "Workers (fixed rule)",
+        gettext_noop("Workers (fixed rule)"),
         "int",
         3,
-        "How many workers run every second under the fixed rule.",
+        gettext_noop("How many workers run every second under the fixed rule."),
         min=0,
         max=1_000,
-        group="Workers",
+        group=gettext_noop("Workers"),
     ),
     Param(
         "per_waiting",
-        "One worker per K waiting (backlog rule)",
+        gettext_noop("One worker per K waiting (backlog rule)"),
         "int",
         100,
-        "The backlog rule runs ceil(backlog / K) workers.",
+        gettext_noop("The backlog rule runs ceil(backlog / K) workers."),
         min=1,
         max=100_000,
-        group="Workers",
-        unit="jobs",
+        group=gettext_noop("Workers"),
+        unit=gettext_noop("jobs"),
     ),
     Param(
         "min_workers",
-        "Fewest workers (backlog rule)",
+        gettext_noop("Fewest workers (backlog rule)"),
         "int",
         1,
-        "Never fewer than this, even with an empty queue.",
+        gettext_noop("Never fewer than this, even with an empty queue."),
         min=0,
         max=1_000,
-        group="Workers",
+        group=gettext_noop("Workers"),
     ),
     Param(
         "max_workers",
-        "Most workers (backlog rule)",
+        gettext_noop("Most workers (backlog rule)"),
         "int",
         10,
-        "Never more than this, however long the queue.",
+        gettext_noop("Never more than this, however long the queue."),
         min=1,
         max=1_000,
-        group="Workers",
+        group=gettext_noop("Workers"),
     ),
 )
 
 
 FIGURES = (
-    Figure("peak_backlog", "Peak backlog", "int", "jobs"),
-    Figure("most_workers", "Most workers at once", "int", "workers"),
-    Figure("left_at_end", "Jobs still waiting at the end", "int", "jobs"),
-    Figure("seconds", "Seconds simulated", "int", "s"),
-    Figure("total_arrived", "Jobs arrived", "int", "jobs"),
-    Figure("total_done", "Jobs done", "int", "jobs"),
-    Figure("worker_seconds", "Worker-seconds used", "int", "worker-s"),
-    Figure("cleared_at_s", "Second the queue was empty again", "int", "s", nullable=True),
+    Figure("peak_backlog", gettext_noop("Peak backlog"), "int", gettext_noop("jobs")),
+    Figure("most_workers", gettext_noop("Most workers at once"), "int", gettext_noop("workers")),
+    Figure(
+        "left_at_end", gettext_noop("Jobs still waiting at the end"), "int", gettext_noop("jobs")
+    ),
+    Figure("seconds", gettext_noop("Seconds simulated"), "int", gettext_noop("s")),
+    Figure("total_arrived", gettext_noop("Jobs arrived"), "int", gettext_noop("jobs")),
+    Figure("total_done", gettext_noop("Jobs done"), "int", gettext_noop("jobs")),
+    Figure("worker_seconds", gettext_noop("Worker-seconds used"), "int", gettext_noop("worker-s")),
+    Figure(
+        "cleared_at_s",
+        gettext_noop("Second the queue was empty again"),
+        "int",
+        gettext_noop("s"),
+        nullable=True,
+    ),
 )
 
 
@@ -156,13 +172,16 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     """The three figures the lesson prints, then when the queue emptied."""
     s = result["summary"]
     lines = [
-        f"The backlog peaked at {s['peak_backlog']:,} jobs.",
-        f"At most {s['most_workers']} workers ran at once "
-        f"({s['worker_seconds']:,} worker-seconds in all).",
-        f"{s['left_at_end']:,} jobs were still waiting after {s['seconds']} s.",
+        gettext("The backlog peaked at %(n)s jobs.") % {"n": num(s["peak_backlog"])},
+        gettext("At most %(n)s workers ran at once (%(ws)s worker-seconds in all).")
+        % {"n": s["most_workers"], "ws": num(s["worker_seconds"])},
+        gettext("%(n)s jobs were still waiting after %(t)s s.")
+        % {"n": num(s["left_at_end"]), "t": s["seconds"]},
     ]
     if s["peak_backlog"] and s["cleared_at_s"] is not None:
-        lines.append(f"The queue was empty again at second {s['cleared_at_s']}.")
+        lines.append(
+            gettext("The queue was empty again at second %(t)s.") % {"t": s["cleared_at_s"]}
+        )
     elif s["peak_backlog"]:
-        lines.append("The queue never emptied within the run: add workers or seconds.")
+        lines.append(gettext("The queue never emptied within the run: add workers or seconds."))
     return lines

@@ -11,53 +11,59 @@ from labs.runners.common import table
 from labs.runners.drain import WORKLOAD_PARAMS
 from labs.runs.progress import Progress
 from labs.sim import drain, drain_summary, fixed, per_backlog
-from labs.text import num
+from labs.text import gettext, gettext_noop, num
 
 PARAMS = (
     *WORKLOAD_PARAMS,
     Param(
         "fixed_pools",
-        "Fixed pools to compare",
+        gettext_noop("Fixed pools to compare"),
         "int_list",
         [3, 8],
-        "Comma-separated worker counts: each is a rule that always runs that many workers.",
+        gettext_noop(
+            "Comma-separated worker counts: each is a rule that always runs that many workers."
+        ),
         min=0,
         max=1_000,
         max_items=4,
-        group="Fixed rules",
+        group=gettext_noop("Fixed rules"),
     ),
     Param(
         "per_waiting",
-        "Backlog rules: one worker per K waiting",
+        gettext_noop("Backlog rules: one worker per K waiting"),
         "int_list",
         [100, 100, 50],
-        "Comma-separated K values, one per backlog rule: run ceil(backlog / K) workers.",
+        gettext_noop(
+            "Comma-separated K values, one per backlog rule: run ceil(backlog / K) workers."
+        ),
         min=1,
         max=100_000,
         max_items=4,
-        group="Backlog rules",
-        unit="jobs",
+        group=gettext_noop("Backlog rules"),
+        unit=gettext_noop("jobs"),
     ),
     Param(
         "max_workers",
-        "Backlog rules: most workers",
+        gettext_noop("Backlog rules: most workers"),
         "int_list",
         [10, 20, 20],
-        "Comma-separated ceilings, one for each K above, in the same order.",
+        gettext_noop("Comma-separated ceilings, one for each K above, in the same order."),
         min=1,
         max=1_000,
         max_items=4,
-        group="Backlog rules",
+        group=gettext_noop("Backlog rules"),
     ),
     Param(
         "min_workers",
-        "Backlog rules: fewest workers",
+        gettext_noop("Backlog rules: fewest workers"),
         "int",
         1,
-        "Every backlog rule keeps at least this many workers, even with an empty queue.",
+        gettext_noop(
+            "Every backlog rule keeps at least this many workers, even with an empty queue."
+        ),
         min=0,
         max=1_000,
-        group="Backlog rules",
+        group=gettext_noop("Backlog rules"),
     ),
 )
 
@@ -135,13 +141,13 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         },
         "tables": {
             "rules": table(
-                "Each rule",
+                gettext_noop("Each rule"),
                 [
-                    "rule",
-                    "peak backlog",
-                    "most workers",
+                    gettext_noop("rule"),
+                    gettext_noop("peak backlog"),
+                    gettext_noop("most workers"),
                     f"left after {seconds} s",
-                    "worker-seconds",
+                    gettext_noop("worker-seconds"),
                 ],
                 [
                     [
@@ -167,8 +173,10 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     """One line per rule with the lesson's three figures, then the verdict."""
     s, rows = result["summary"], result["series"]
     lines = [
-        f"{label}: peak backlog {num(peak)} · most workers {most} · "
-        f"left after {s['seconds']} s {num(left)}."
+        gettext(
+            "%(rule)s: peak backlog %(peak)s · most workers %(most)s · left after %(t)s s %(left)s."
+        )
+        % {"rule": label, "peak": num(peak), "most": most, "t": s["seconds"], "left": num(left)}
         for label, peak, most, left in zip(
             rows["rule"],
             rows["peak_backlog"],
@@ -178,25 +186,33 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         )
     ]
     if s["cheapest_emptying_rule"] is None:
-        lines.append("No rule emptied the queue in time: add workers or seconds.")
+        lines.append(gettext("No rule emptied the queue in time: add workers or seconds."))
     else:
         lines.append(
-            f"Cheapest rule that empties the queue: {s['cheapest_emptying_rule']} "
-            f"({num(s['cheapest_worker_seconds'])} worker-seconds)."
+            gettext("Cheapest rule that empties the queue: %(rule)s (%(ws)s worker-seconds).")
+            % {"rule": s["cheapest_emptying_rule"], "ws": num(s["cheapest_worker_seconds"])}
         )
     return lines
 
 
 FIGURES = (
-    Figure("rules", "Rules compared", "int"),
-    Figure("seconds", "Seconds simulated", "int", "s"),
-    Figure("lowest_peak_backlog", "Lowest peak backlog", "int", "jobs"),
-    Figure("lowest_peak_rule", "Rule with the lowest peak", "str"),
-    Figure("rules_left_behind", "Rules that left jobs waiting", "int"),
+    Figure("rules", gettext_noop("Rules compared"), "int"),
+    Figure("seconds", gettext_noop("Seconds simulated"), "int", gettext_noop("s")),
+    Figure("lowest_peak_backlog", gettext_noop("Lowest peak backlog"), "int", gettext_noop("jobs")),
+    Figure("lowest_peak_rule", gettext_noop("Rule with the lowest peak"), "str"),
+    Figure("rules_left_behind", gettext_noop("Rules that left jobs waiting"), "int"),
     Figure(
-        "cheapest_emptying_rule", "Cheapest rule that emptied the queue", "str", "", nullable=True
+        "cheapest_emptying_rule",
+        gettext_noop("Cheapest rule that emptied the queue"),
+        "str",
+        "",
+        nullable=True,
     ),
     Figure(
-        "cheapest_worker_seconds", "Worker-seconds of that rule", "int", "worker-s", nullable=True
+        "cheapest_worker_seconds",
+        gettext_noop("Worker-seconds of that rule"),
+        "int",
+        gettext_noop("worker-s"),
+        nullable=True,
     ),
 )

@@ -7,7 +7,7 @@ A run started from the site keeps its Redis keys under namespaces named after th
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from labs.catalogue.figures import Figure
@@ -15,6 +15,7 @@ from labs.experiments.context import ExperimentContext
 from labs.experiments.metrics import OnSample
 from labs.experiments.namespace import kept_namespace, run_namespace
 from labs.runs.progress import Progress
+from labs.text import gettext, gettext_noop
 
 # One reading of the queue every 0.1 s: 600 samples in the longest run.
 SAMPLE_INTERVAL_S = 0.1
@@ -64,11 +65,23 @@ def experiment_context(
 
 # The figures every experiment reports about the run itself, last in its summary.
 FOOTER_FIGURES = (
-    Figure("wall_s", "Wall time of the run", "float", "s"),
-    Figure("stopped_early", "Stopped before the end", "bool"),
-    Figure("stop_reason", "Why it stopped early", "str"),
-    Figure("keys_left", "Redis keys left after the run", "int", "keys"),
+    Figure("wall_s", gettext_noop("Wall time of the run"), "float", gettext_noop("s")),
+    Figure("stopped_early", gettext_noop("Stopped before the end"), "bool"),
+    Figure("stop_reason", gettext_noop("Why it stopped early"), "str"),
+    Figure("keys_left", gettext_noop("Redis keys left after the run"), "int", gettext_noop("keys")),
 )
+
+
+# Why a harness stops a run early (`stop_reason`), for the catalogue.
+STOP_REASONS = (gettext_noop("cancelled"), gettext_noop("time cap"))
+
+
+def stopped_early(summary: Mapping[str, Any]) -> str:
+    """The sentence a headline ends with when the run was stopped before the end."""
+    reason = summary.get("stop_reason") or ""
+    return gettext("The run stopped early (%(reason)s).") % {
+        "reason": gettext(reason) if reason else "—"
+    }
 
 
 def run_footer(summary: dict[str, Any]) -> dict[str, Any]:

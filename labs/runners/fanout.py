@@ -11,7 +11,7 @@ from labs.catalogue.params import Param
 from labs.runners.common import table
 from labs.runs.progress import Progress
 from labs.sim import fanout_time_s
-from labs.text import num
+from labs.text import gettext, gettext_noop, num
 
 LESSON_JOBS = 5_000_000  # one urgent SMS to every parent
 LESSON_WORKERS = [10, 50, 100, 200]
@@ -20,48 +20,48 @@ LESSON_RATES = [50.0, 25.0, 5.0]  # SMS a second per worker: normal, slower, a s
 PARAMS = (
     Param(
         "jobs",
-        "Jobs to do",
+        gettext_noop("Jobs to do"),
         "int",
         LESSON_JOBS,
-        "How many jobs wait in the queue, e.g. one SMS per parent.",
+        gettext_noop("How many jobs wait in the queue, e.g. one SMS per parent."),
         min=1,
         max=1_000_000_000,
-        group="Work",
-        unit="jobs",
+        group=gettext_noop("Work"),
+        unit=gettext_noop("jobs"),
     ),
     Param(
         "workers",
-        "Worker counts to compare",
+        gettext_noop("Worker counts to compare"),
         "int_list",
         LESSON_WORKERS,
-        "Comma-separated: each count becomes one group of bars.",
+        gettext_noop("Comma-separated: each count becomes one group of bars."),
         min=1,
         max=100_000,
         max_items=8,
-        group="Workers",
+        group=gettext_noop("Workers"),
     ),
     Param(
         "rates",
-        "Jobs one worker finishes per second",
+        gettext_noop("Jobs one worker finishes per second"),
         "float_list",
         LESSON_RATES,
-        "Comma-separated: each rate is compared with every worker count.",
+        gettext_noop("Comma-separated: each rate is compared with every worker count."),
         min=0.01,
         max=100_000,
         max_items=5,
-        group="Workers",
-        unit="jobs/s",
+        group=gettext_noop("Workers"),
+        unit=gettext_noop("jobs/s"),
     ),
     Param(
         "deadline_min",
-        "Deadline",
+        gettext_noop("Deadline"),
         "float",
         60.0,
-        "The lab also works out how many workers finish the jobs within this time.",
+        gettext_noop("The lab also works out how many workers finish the jobs within this time."),
         min=0.1,
         max=100_000,
-        group="Deadline",
-        unit="min",
+        group=gettext_noop("Deadline"),
+        unit=gettext_noop("min"),
     ),
 )
 
@@ -117,7 +117,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         "tables": {
             "deadline": table(
                 f"Workers needed to finish {num(jobs)} jobs within {num(deadline_min)} min",
-                ["jobs per second per worker", "workers needed"],
+                [gettext_noop("jobs per second per worker"), gettext_noop("workers needed")],
                 [[num(rate), num(workers)] for rate, workers in needed],
             ),
         },
@@ -125,12 +125,14 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
 
 
 def minutes(seconds: float) -> str:
-    return f"{seconds / 60:,.1f} min"
+    return f"{seconds / 60:,.1f} {gettext('min')}"
 
 
 def hours_and_minutes(total_min: float) -> str:
     hours, rest = divmod(round(total_min), 60)
-    return f"{hours} h {rest} min" if hours else f"{rest} min"
+    if hours:
+        return gettext("%(h)s h %(min)s min") % {"h": hours, "min": rest}
+    return f"{rest} {gettext('min')}"
 
 
 def headline(result: Mapping[str, Any]) -> list[str]:
@@ -140,42 +142,78 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     for workers, rate, time_s in zip(
         series["workers"], series["rate_per_s"], series["time_s"], strict=True
     ):
-        by_rate.setdefault(rate, []).append(f"{num(workers)} workers {minutes(time_s)}")
-    lines = [f"{num(s['jobs'])} jobs in the queue."]
+        by_rate.setdefault(rate, []).append(
+            gettext("%(n)s workers %(time)s") % {"n": num(workers), "time": minutes(time_s)}
+        )
+    lines = [gettext("%(n)s jobs in the queue.") % {"n": num(s["jobs"])}]
     lines += [
-        f"At {num(rate)} jobs/s per worker: " + " · ".join(parts) + "."
+        gettext("At %(rate)s jobs/s per worker: %(parts)s.")
+        % {"rate": num(rate), "parts": " · ".join(parts)}
         for rate, parts in by_rate.items()
     ]
     lines.append(
-        f"Fastest: {num(s['fastest_workers'])} workers at {num(s['fastest_rate_per_s'])}/s "
-        f"({s['fastest_min']:,.1f} min). Slowest: {num(s['slowest_workers'])} workers at "
-        f"{num(s['slowest_rate_per_s'])}/s ({s['slowest_min']:,.1f} min, that is "
-        f"{hours_and_minutes(s['slowest_min'])})."
+        gettext(
+            "Fastest: %(fw)s workers at %(fr)s/s (%(fm)s min). Slowest: %(sw)s workers at "
+            "%(sr)s/s (%(sm)s min, that is %(shm)s)."
+        )
+        % {
+            "fw": num(s["fastest_workers"]),
+            "fr": num(s["fastest_rate_per_s"]),
+            "fm": f"{s['fastest_min']:,.1f}",
+            "sw": num(s["slowest_workers"]),
+            "sr": num(s["slowest_rate_per_s"]),
+            "sm": f"{s['slowest_min']:,.1f}",
+            "shm": hours_and_minutes(s["slowest_min"]),
+        }
     )
     first_rate = series["rate_per_s"][0]
     lines.append(
-        f"To finish within {num(s['deadline_min'])} min at {num(first_rate)} jobs/s each, "
-        f"you need {num(s['workers_for_deadline'])} workers."
+        gettext("To finish within %(min)s min at %(rate)s jobs/s each, you need %(n)s workers.")
+        % {
+            "min": num(s["deadline_min"]),
+            "rate": num(first_rate),
+            "n": num(s["workers_for_deadline"]),
+        }
     )
     return lines
 
 
 FIGURES = (
-    Figure("jobs", "Jobs to send", "int", "jobs"),
-    Figure("combinations", "Worker × rate combinations compared", "int"),
-    Figure("fastest_min", "Fastest time", "float", "min"),
-    Figure("fastest_workers", "Workers in the fastest combination", "int", "workers"),
-    Figure("fastest_rate_per_s", "Rate per worker in the fastest combination", "float", "jobs/s"),
-    Figure("slowest_min", "Slowest time", "float", "min"),
-    Figure("slowest_workers", "Workers in the slowest combination", "int", "workers"),
-    Figure("slowest_rate_per_s", "Rate per worker in the slowest combination", "float", "jobs/s"),
-    Figure("deadline_min", "Deadline", "float", "min"),
-    Figure("within_deadline", "Combinations that meet the deadline", "int"),
+    Figure("jobs", gettext_noop("Jobs to send"), "int", gettext_noop("jobs")),
+    Figure("combinations", gettext_noop("Worker × rate combinations compared"), "int"),
+    Figure("fastest_min", gettext_noop("Fastest time"), "float", gettext_noop("min")),
+    Figure(
+        "fastest_workers",
+        gettext_noop("Workers in the fastest combination"),
+        "int",
+        gettext_noop("workers"),
+    ),
+    Figure(
+        "fastest_rate_per_s",
+        gettext_noop("Rate per worker in the fastest combination"),
+        "float",
+        gettext_noop("jobs/s"),
+    ),
+    Figure("slowest_min", gettext_noop("Slowest time"), "float", gettext_noop("min")),
+    Figure(
+        "slowest_workers",
+        gettext_noop("Workers in the slowest combination"),
+        "int",
+        gettext_noop("workers"),
+    ),
+    Figure(
+        "slowest_rate_per_s",
+        gettext_noop("Rate per worker in the slowest combination"),
+        "float",
+        gettext_noop("jobs/s"),
+    ),
+    Figure("deadline_min", gettext_noop("Deadline"), "float", gettext_noop("min")),
+    Figure("within_deadline", gettext_noop("Combinations that meet the deadline"), "int"),
     Figure(
         "workers_for_deadline",
-        "Workers needed to meet the deadline",
+        gettext_noop("Workers needed to meet the deadline"),
         "int",
-        "workers",
+        gettext_noop("workers"),
         nullable=True,
     ),
 )

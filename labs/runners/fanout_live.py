@@ -10,9 +10,9 @@ from labs.catalogue.live import QUEUE_KEYS
 from labs.catalogue.params import Param
 from labs.experiments import fanout
 from labs.runners.common import table
-from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer
+from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer, stopped_early
 from labs.runs.progress import Progress
-from labs.text import num
+from labs.text import gettext, gettext_noop, ngettext, num
 
 MAX_FORMULA_S = 40  # N / (W × R): with the redeliveries, a run stays under a minute
 
@@ -23,45 +23,86 @@ USES_SEED = True
 
 PARAMS = (
     Param(
-        "jobs", "Jobs (SMS to send)", "int", 60,
-        "The request puts this many jobs on the queue in one go, then answers.",
-        min=1, max=2000, group="The fan-out",
+        "jobs",
+        gettext_noop("Jobs (SMS to send)"),
+        "int",
+        60,
+        gettext_noop("The request puts this many jobs on the queue in one go, then answers."),
+        min=1,
+        max=2000,
+        group=gettext_noop("The fan-out"),
     ),
     Param(
-        "workers", "Workers", "int", 3,
-        "Worker threads taking jobs from the queue, each with its own Redis connection.",
-        min=1, max=16, group="The fan-out",
-    ),
-    Param(
-        "rate_per_worker", "Jobs per second per worker", "float", 20.0,
-        "Each call to the stand-in SMS provider takes 1/R seconds.",
-        min=1, max=200, group="The fan-out", unit="jobs/s",
-    ),
-    Param(
-        "crashes", "Workers that die mid-job", "int", 1,
-        "Deliveries (drawn from the seed) at which the worker dies; a new one starts at once.",
-        min=0, max=10, group="A worker dies",
-    ),
-    Param(
-        "crash_point", "Where it dies", "choice", "after_effect",
-        "After sending the SMS but before acknowledging the job, or right after receiving it.",
-        choices=(
-            ("after_effect", "after sending, before the ack"),
-            ("after_receive", "after receiving, before sending"),
+        "workers",
+        gettext_noop("Workers"),
+        "int",
+        3,
+        gettext_noop(
+            "Worker threads taking jobs from the queue, each with its own Redis connection."
         ),
-        group="A worker dies",
+        min=1,
+        max=16,
+        group=gettext_noop("The fan-out"),
     ),
     Param(
-        "visibility_timeout_s", "Visibility timeout", "float", 0.5,
-        "A job not acknowledged within this time is handed out again.",
-        min=0.1, max=5, group="A worker dies", unit="s",
+        "rate_per_worker",
+        gettext_noop("Jobs per second per worker"),
+        "float",
+        20.0,
+        gettext_noop("Each call to the stand-in SMS provider takes 1/R seconds."),
+        min=1,
+        max=200,
+        group=gettext_noop("The fan-out"),
+        unit=gettext_noop("jobs/s"),
     ),
     Param(
-        "idempotent", "Idempotent consumer", "bool", True,
-        "Claim each job's id in Redis before sending, so a second delivery sends nothing.",
-        group="A worker dies",
+        "crashes",
+        gettext_noop("Workers that die mid-job"),
+        "int",
+        1,
+        gettext_noop(
+            "Deliveries (drawn from the seed) at which the worker dies; a new one starts at once."
+        ),
+        min=0,
+        max=10,
+        group=gettext_noop("A worker dies"),
     ),
-)  # fmt: skip
+    Param(
+        "crash_point",
+        gettext_noop("Where it dies"),
+        "choice",
+        "after_effect",
+        gettext_noop(
+            "After sending the SMS but before acknowledging the job, or right after receiving it."
+        ),
+        choices=(
+            ("after_effect", gettext_noop("after sending, before the ack")),
+            ("after_receive", gettext_noop("after receiving, before sending")),
+        ),
+        group=gettext_noop("A worker dies"),
+    ),
+    Param(
+        "visibility_timeout_s",
+        gettext_noop("Visibility timeout"),
+        "float",
+        0.5,
+        gettext_noop("A job not acknowledged within this time is handed out again."),
+        min=0.1,
+        max=5,
+        group=gettext_noop("A worker dies"),
+        unit=gettext_noop("s"),
+    ),
+    Param(
+        "idempotent",
+        gettext_noop("Idempotent consumer"),
+        "bool",
+        True,
+        gettext_noop(
+            "Claim each job's id in Redis before sending, so a second delivery sends nothing."
+        ),
+        group=gettext_noop("A worker dies"),
+    ),
+)
 
 LIVE_KEYS = (*QUEUE_KEYS, "expected_done")
 
@@ -99,8 +140,13 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         "series": result["series"],
         "tables": {
             "crashed": table(
-                "Jobs whose worker died before acknowledging them",
-                ["job", "deliveries", "SMS sent", "handed out again after"],
+                gettext_noop("Jobs whose worker died before acknowledging them"),
+                [
+                    gettext_noop("job"),
+                    gettext_noop("deliveries"),
+                    gettext_noop("SMS sent"),
+                    gettext_noop("handed out again after"),
+                ],
                 [
                     [
                         row["id"],
@@ -120,56 +166,101 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
 def headline(result: Mapping[str, Any]) -> list[str]:
     s = result["summary"]
     lines = [
-        f"{num(s['jobs'])} jobs, {num(s['workers'])} workers at {num(s['rate_per_worker'])} "
-        f"jobs/s each: the formula N / (W × R) says {s['formula_s']:.2f} s; the real queue "
-        f"took {s['measured_s']:.2f} s ({s['measured_over_formula']:.2f} × the formula).",
+        gettext(
+            "%(jobs)s jobs, %(workers)s workers at %(rate)s jobs/s each: the formula "
+            "N / (W × R) says %(formula)s s; the real queue took %(measured)s s "
+            "(%(ratio)s × the formula)."
+        )
+        % {
+            "jobs": num(s["jobs"]),
+            "workers": num(s["workers"]),
+            "rate": num(s["rate_per_worker"]),
+            "formula": f"{s['formula_s']:.2f}",
+            "measured": f"{s['measured_s']:.2f}",
+            "ratio": f"{s['measured_over_formula']:.2f}",
+        },
     ]
     if s["crashes"]:
-        n = s["crashes"]
-        sent = "its SMS sent" if s["crash_point"] == "after_effect" else "its SMS not yet sent"
-        lines.append(
-            (
-                "A worker died with a job in hand"
-                if n == 1
-                else f"{num(n)} workers died with a job in hand"
+        words = {
+            "n": num(s["crashes"]),
+            "vt": f"{s['visibility_timeout_s']:g}",
+            "dups": num(s["duplicates_delivered"]),
+        }
+        if s["crash_point"] == "after_effect":
+            died = ngettext(
+                "A worker died with a job in hand (its SMS sent, not acknowledged): it came back "
+                "after the %(vt)s s visibility timeout and was delivered again (%(dups)s "
+                "duplicate deliveries in all).",
+                "%(n)s workers died with a job in hand (its SMS sent, not acknowledged): each "
+                "came back after the %(vt)s s visibility timeout and was delivered again "
+                "(%(dups)s duplicate deliveries in all).",
+                s["crashes"],
             )
-            + f" ({sent}, not acknowledged): it came back after the "
-            f"{s['visibility_timeout_s']:g} s visibility timeout and was delivered again "
-            f"({num(s['duplicates_delivered'])} duplicate deliveries in all)."
-        )
+        else:
+            died = ngettext(
+                "A worker died with a job in hand (its SMS not yet sent, not acknowledged): it "
+                "came back after the %(vt)s s visibility timeout and was delivered again "
+                "(%(dups)s duplicate deliveries in all).",
+                "%(n)s workers died with a job in hand (its SMS not yet sent, not acknowledged): "
+                "each came back after the %(vt)s s visibility timeout and was delivered again "
+                "(%(dups)s duplicate deliveries in all).",
+                s["crashes"],
+            )
+        lines.append(died % words)
     dup = s["duplicate_effects"]
-    consumer = "idempotent consumer" if s["idempotent"] else "plain consumer (no idempotency)"
-    lines.append(
-        f"SMS sent: {num(s['sms_sent'])} for {num(s['jobs'])} jobs with the {consumer}: "
-        + (
-            "every job sent exactly once."
-            if dup == 0
-            else f"{num(dup)} parent(s) got the same SMS twice."
+    sent = {"sent": num(s["sms_sent"]), "jobs": num(s["jobs"]), "dup": num(dup)}
+    if s["idempotent"]:
+        head = gettext("SMS sent: %(sent)s for %(jobs)s jobs with the idempotent consumer:")
+    else:
+        head = gettext(
+            "SMS sent: %(sent)s for %(jobs)s jobs with the plain consumer (no idempotency):"
         )
-    )
+    if dup == 0:
+        tail = gettext("every job sent exactly once.")
+    else:
+        tail = ngettext(
+            "%(dup)s parent got the same SMS twice.", "%(dup)s parents got the same SMS twice.", dup
+        )
+    lines.append(f"{head % sent} {tail % sent}")
     if s["lost"]:
-        lines.append(f"{num(s['lost'])} jobs were not done when the run stopped.")
+        lines.append(
+            gettext("%(n)s jobs were not done when the run stopped.") % {"n": num(s["lost"])}
+        )
     if s["stopped_early"]:
-        lines.append(f"The run stopped early ({s['stop_reason']}).")
+        lines.append(stopped_early(s))
     return lines
 
 
 FIGURES = (
-    Figure("jobs", "Jobs sent", "int", "jobs"),
-    Figure("workers", "Workers", "int", "workers"),
-    Figure("rate_per_worker", "Jobs per second per worker", "float", "jobs/s"),
-    Figure("formula_s", "Time by the formula N / (W × R)", "float", "s"),
-    Figure("measured_s", "Time measured on the real queue", "float", "s"),
-    Figure("measured_over_formula", "Measured ÷ formula", "float"),
-    Figure("done", "Jobs done", "int", "jobs"),
-    Figure("lost", "Jobs not done", "int", "jobs"),
-    Figure("deliveries", "Deliveries", "int", "deliveries"),
-    Figure("duplicates_delivered", "Duplicate deliveries", "int", "deliveries"),
-    Figure("sms_sent", "SMS sent", "int", "SMS"),
-    Figure("duplicate_effects", "SMS sent twice", "int", "SMS"),
-    Figure("crashes", "Workers that died mid-job", "int", "workers"),
-    Figure("crash_point", "Where they died", "str"),
-    Figure("idempotent", "Idempotent consumer", "bool"),
-    Figure("visibility_timeout_s", "Visibility timeout", "float", "s"),
+    Figure("jobs", gettext_noop("Jobs sent"), "int", gettext_noop("jobs")),
+    Figure("workers", gettext_noop("Workers"), "int", gettext_noop("workers")),
+    Figure(
+        "rate_per_worker",
+        gettext_noop("Jobs per second per worker"),
+        "float",
+        gettext_noop("jobs/s"),
+    ),
+    Figure(
+        "formula_s", gettext_noop("Time by the formula N / (W × R)"), "float", gettext_noop("s")
+    ),
+    Figure(
+        "measured_s", gettext_noop("Time measured on the real queue"), "float", gettext_noop("s")
+    ),
+    Figure("measured_over_formula", gettext_noop("Measured ÷ formula"), "float"),
+    Figure("done", gettext_noop("Jobs done"), "int", gettext_noop("jobs")),
+    Figure("lost", gettext_noop("Jobs not done"), "int", gettext_noop("jobs")),
+    Figure("deliveries", gettext_noop("Deliveries"), "int", gettext_noop("deliveries")),
+    Figure(
+        "duplicates_delivered",
+        gettext_noop("Duplicate deliveries"),
+        "int",
+        gettext_noop("deliveries"),
+    ),
+    Figure("sms_sent", gettext_noop("SMS sent"), "int", gettext_noop("SMS")),
+    Figure("duplicate_effects", gettext_noop("SMS sent twice"), "int", gettext_noop("SMS")),
+    Figure("crashes", gettext_noop("Workers that died mid-job"), "int", gettext_noop("workers")),
+    Figure("crash_point", gettext_noop("Where they died"), "str"),
+    Figure("idempotent", gettext_noop("Idempotent consumer"), "bool"),
+    Figure("visibility_timeout_s", gettext_noop("Visibility timeout"), "float", gettext_noop("s")),
     *FOOTER_FIGURES,
 )

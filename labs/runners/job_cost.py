@@ -9,13 +9,14 @@ from django.utils.translation import gettext_lazy as _
 
 from labs.catalogue.figures import Figure, latency_figures
 from labs.catalogue.params import params_from_specs
+from labs.runners.capstone_rules import job_cost_errors
 from labs.runners.common import model_errors, table
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, job_cost
 from labs.sim.capstone import cost as capstone_cost
 from labs.sim.capstone.job_cost import JobCostParams
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
-from labs.text import num
+from labs.text import gettext, gettext_noop, num
 
 # How the catalogue runs this lab (read by `Lab.from_runner`).
 USES_SEED = True
@@ -23,27 +24,27 @@ DEFAULT_SEED = CAPSTONE_SEED
 
 LAYOUT = (
     (
-        "Workers",
+        gettext_noop("Workers"),
         (
-            ("workers", "Workers"),
-            ("units_per_s", "Work units one worker does per second"),
+            ("workers", gettext_noop("Workers")),
+            ("units_per_s", gettext_noop("Work units one worker does per second")),
         ),
     ),
     (
-        "Jobs",
+        gettext_noop("Jobs"),
         (
-            ("horizon_s", "Simulated time"),
-            ("arrival_rps", "Jobs arriving per second"),
-            ("cost_ratio", "Work units of an expensive job"),
-            ("expensive_share", "Share of expensive jobs, normally"),
+            ("horizon_s", gettext_noop("Simulated time")),
+            ("arrival_rps", gettext_noop("Jobs arriving per second")),
+            ("cost_ratio", gettext_noop("Work units of an expensive job")),
+            ("expensive_share", gettext_noop("Share of expensive jobs, normally")),
         ),
     ),
     (
-        "Incident",
+        gettext_noop("Incident"),
         (
-            ("incident_start_s", "Expensive mix starts at"),
-            ("incident_end_s", "Expensive mix ends at"),
-            ("incident_expensive_share", "Share of expensive jobs during it"),
+            ("incident_start_s", gettext_noop("Expensive mix starts at")),
+            ("incident_end_s", gettext_noop("Expensive mix ends at")),
+            ("incident_expensive_share", gettext_noop("Share of expensive jobs during it")),
         ),
     ),
 )
@@ -51,15 +52,21 @@ PARAMS = params_from_specs(LAB_PARAM_SPECS["job_cost"], LAYOUT)
 
 
 def check(params: Mapping[str, Any]) -> dict[str, str]:
-    return model_errors(JobCostParams, params)
+    return job_cost_errors(params) or model_errors(JobCostParams, params)
 
 
 def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
     """Run the incident; estimate the drain by job count and by work units when it ends."""
     result = job_cost(seed=seed, **params)
     result["tables"]["oldest_expensive_table"] = table(
-        "The oldest expensive jobs when the incident ended (what recovery waits on)",
-        ["job", "work units", "waited", "work ahead of it", "starts in"],
+        gettext_noop("The oldest expensive jobs when the incident ended (what recovery waits on)"),
+        [
+            gettext_noop("job"),
+            gettext_noop("work units"),
+            gettext_noop("waited"),
+            gettext_noop("work ahead of it"),
+            gettext_noop("starts in"),
+        ],
         [
             [
                 row["job_id"],
@@ -76,44 +83,113 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
 
 
 def _time(seconds: float | None) -> str:
-    return "never" if seconds is None else f"{num(round(seconds))} s"
+    return gettext("never") if seconds is None else f"{num(round(seconds))} s"
 
 
 def headline(result: Mapping[str, Any]) -> list[str]:
     s, p = result["summary"], result["params"]
     lines = [
-        f"At {num(p['incident_end_s'])} s, when the expensive mix ended, "
-        f"{num(s['backlog_jobs_at_estimate'])} jobs were waiting, holding "
-        f"{num(round(s['backlog_units_at_estimate']))} work units.",
-        f"Counting jobs said the queue would empty in {_time(s['count_estimate_s'])}; counting "
-        f"work units said {_time(s['work_estimate_s'])}; it really took "
-        f"{_time(s['actual_drain_s'])}.",
+        gettext(
+            "At %(t)s s, when the expensive mix ended, %(jobs)s jobs were waiting, holding "
+            "%(units)s work units."
+        )
+        % {
+            "t": num(p["incident_end_s"]),
+            "jobs": num(s["backlog_jobs_at_estimate"]),
+            "units": num(round(s["backlog_units_at_estimate"])),
+        },
+        gettext(
+            "Counting jobs said the queue would empty in %(count)s; counting work units said "
+            "%(work)s; it really took %(actual)s."
+        )
+        % {
+            "count": _time(s["count_estimate_s"]),
+            "work": _time(s["work_estimate_s"]),
+            "actual": _time(s["actual_drain_s"]),
+        },
     ]
     if s["oldest_expensive_job"]:
         lines.append(
-            f"The oldest expensive job is {s['oldest_expensive_job']}: it had waited "
-            f"{num(round(s['oldest_expensive_age_s'], 1))} s and would start in about "
-            f"{num(round(s['oldest_expensive_starts_in_s'], 1))} s."
+            gettext(
+                "The oldest expensive job is %(job)s: it had waited %(age)s s and would start in "
+                "about %(start)s s."
+            )
+            % {
+                "job": s["oldest_expensive_job"],
+                "age": num(round(s["oldest_expensive_age_s"], 1)),
+                "start": num(round(s["oldest_expensive_starts_in_s"], 1)),
+            }
         )
     else:
-        lines.append("No expensive job was waiting when the incident ended.")
+        lines.append(gettext("No expensive job was waiting when the incident ended."))
     return lines
 
 
 FIGURES = (
-    Figure("normal_mean_cost_units", "Mean cost of a normal job", "float", "units"),
-    Figure("capacity_units_per_s", "Capacity", "float", "units/s"),
-    Figure("backlog_jobs_at_estimate", "Jobs waiting at the estimate", "int", "jobs"),
-    Figure("backlog_units_at_estimate", "Work waiting at the estimate", "float", "units"),
-    Figure("count_estimate_s", "Drain estimate by job count", "float", "s", nullable=True),
-    Figure("work_estimate_s", "Drain estimate by work units", "float", "s", nullable=True),
-    Figure("actual_drain_s", "Actual drain time", "float", "s", nullable=True),
-    Figure("count_estimate_ratio", "Count estimate ÷ actual", "float", "", nullable=True),
-    Figure("work_estimate_ratio", "Work estimate ÷ actual", "float", "", nullable=True),
-    Figure("oldest_expensive_job", "Oldest expensive job", "str", "", nullable=True),
-    Figure("oldest_expensive_age_s", "Its age", "float", "s", nullable=True),
-    Figure("oldest_expensive_starts_in_s", "It starts in", "float", "s", nullable=True),
-    Figure("oldest_expensive_started_after_s", "It started after", "float", "s", nullable=True),
+    Figure(
+        "normal_mean_cost_units",
+        gettext_noop("Mean cost of a normal job"),
+        "float",
+        gettext_noop("units"),
+    ),
+    Figure("capacity_units_per_s", gettext_noop("Capacity"), "float", gettext_noop("units/s")),
+    Figure(
+        "backlog_jobs_at_estimate",
+        gettext_noop("Jobs waiting at the estimate"),
+        "int",
+        gettext_noop("jobs"),
+    ),
+    Figure(
+        "backlog_units_at_estimate",
+        gettext_noop("Work waiting at the estimate"),
+        "float",
+        gettext_noop("units"),
+    ),
+    Figure(
+        "count_estimate_s",
+        gettext_noop("Drain estimate by job count"),
+        "float",
+        gettext_noop("s"),
+        nullable=True,
+    ),
+    Figure(
+        "work_estimate_s",
+        gettext_noop("Drain estimate by work units"),
+        "float",
+        gettext_noop("s"),
+        nullable=True,
+    ),
+    Figure(
+        "actual_drain_s",
+        gettext_noop("Actual drain time"),
+        "float",
+        gettext_noop("s"),
+        nullable=True,
+    ),
+    Figure(
+        "count_estimate_ratio", gettext_noop("Count estimate ÷ actual"), "float", "", nullable=True
+    ),
+    Figure(
+        "work_estimate_ratio", gettext_noop("Work estimate ÷ actual"), "float", "", nullable=True
+    ),
+    Figure("oldest_expensive_job", gettext_noop("Oldest expensive job"), "str", "", nullable=True),
+    Figure(
+        "oldest_expensive_age_s", gettext_noop("Its age"), "float", gettext_noop("s"), nullable=True
+    ),
+    Figure(
+        "oldest_expensive_starts_in_s",
+        gettext_noop("It starts in"),
+        "float",
+        gettext_noop("s"),
+        nullable=True,
+    ),
+    Figure(
+        "oldest_expensive_started_after_s",
+        gettext_noop("It started after"),
+        "float",
+        gettext_noop("s"),
+        nullable=True,
+    ),
     *latency_figures(
         (
             ("before", _("before the incident")),

@@ -18,7 +18,7 @@ from labs.sim.capstone import cost as capstone_cost
 from labs.sim.capstone.params import TrappedParams
 from labs.sim.capstone.phase_map import PhaseMapParams
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
-from labs.text import num
+from labs.text import gettext, gettext_noop, num
 
 # trapped_service params the form offers for every run of the map.
 SHARED = ("workers", "client_timeout_ms", "max_attempts")
@@ -29,37 +29,37 @@ TIME_LIMIT_S = 60  # up to 400 runs of the service
 
 LAYOUT = (
     (
-        "Spike size",
+        gettext_noop("Spike size"),
         (
-            ("spike_min_rps", "Smallest spike (new requests/s)"),
-            ("spike_max_rps", "Largest spike (new requests/s)"),
-            ("spike_steps", "Spike sizes to try"),
+            ("spike_min_rps", gettext_noop("Smallest spike (new requests/s)")),
+            ("spike_max_rps", gettext_noop("Largest spike (new requests/s)")),
+            ("spike_steps", gettext_noop("Spike sizes to try")),
         ),
     ),
     (
-        "Spike duration",
+        gettext_noop("Spike duration"),
         (
-            ("duration_min_s", "Shortest spike"),
-            ("duration_max_s", "Longest spike"),
-            ("duration_steps", "Durations to try"),
+            ("duration_min_s", gettext_noop("Shortest spike")),
+            ("duration_max_s", gettext_noop("Longest spike")),
+            ("duration_steps", gettext_noop("Durations to try")),
         ),
     ),
     (
-        "Base load",
+        gettext_noop("Base load"),
         (
-            ("base_min_rps", "Lowest normal load (requests/s)"),
-            ("base_max_rps", "Highest normal load (requests/s)"),
-            ("base_steps", "Normal loads to try"),
+            ("base_min_rps", gettext_noop("Lowest normal load (requests/s)")),
+            ("base_max_rps", gettext_noop("Highest normal load (requests/s)")),
+            ("base_steps", gettext_noop("Normal loads to try")),
         ),
     ),
     (
-        "Every run",
+        gettext_noop("Every run"),
         (
-            ("map_horizon_s", "Simulated time per run"),
-            ("map_trigger_start_s", "Spike starts at"),
-            ("workers", "Workers"),
-            ("client_timeout_ms", "Caller's timeout for one attempt"),
-            ("max_attempts", "Attempts per call"),
+            ("map_horizon_s", gettext_noop("Simulated time per run")),
+            ("map_trigger_start_s", gettext_noop("Spike starts at")),
+            ("workers", gettext_noop("Workers")),
+            ("client_timeout_ms", gettext_noop("Caller's timeout for one attempt")),
+            ("max_attempts", gettext_noop("Attempts per call")),
         ),
     ),
 )
@@ -98,44 +98,65 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     s, p = result["summary"], result["params"]
     timeout_s = p["client_timeout_ms"] / 1000
     lines = [
-        f"Of {num(s['runs'])} spikes, the service shook off {num(s['recovered_runs'])} by "
-        f"itself and {num(s['trapped_runs'])} left it trapped (no controls in any run).",
-        f"Capacity is {num(s['capacity_rps'])} requests/s and a caller waits "
-        f"{num(timeout_s)} s, so about {num(s['timeout_backlog'])} extra requests in the queue "
-        "are enough to make callers time out and retry.",
+        gettext(
+            "Of %(runs)s spikes, the service shook off %(ok)s by itself and %(trapped)s left it "
+            "trapped (no controls in any run)."
+        )
+        % {
+            "runs": num(s["runs"]),
+            "ok": num(s["recovered_runs"]),
+            "trapped": num(s["trapped_runs"]),
+        },
+        gettext(
+            "Capacity is %(cap)s requests/s and a caller waits %(wait)s s, so about %(n)s extra "
+            "requests in the queue are enough to make callers time out and retry."
+        )
+        % {
+            "cap": num(s["capacity_rps"]),
+            "wait": num(timeout_s),
+            "n": num(s["timeout_backlog"]),
+        },
     ]
     small, large = s["smallest_trapping_excess"], s["largest_recovering_excess"]
     if small is None:
-        lines.append("No spike in this grid trapped it: try bigger or longer spikes.")
+        lines.append(gettext("No spike in this grid trapped it: try bigger or longer spikes."))
     elif large is None:
-        lines.append("Every spike in this grid trapped it: try smaller or shorter spikes.")
+        lines.append(gettext("Every spike in this grid trapped it: try smaller or shorter spikes."))
     else:
         lines.append(
-            f"Hidden capacity: the smallest spike that trapped it left {num(small)} requests more "
-            f"than the workers could do; the largest it recovered from left {num(large)}. "
-            "Past about one timeout's worth of queue, the retries keep the queue full."
+            gettext(
+                "Hidden capacity: the smallest spike that trapped it left %(small)s requests more "
+                "than the workers could do; the largest it recovered from left %(large)s. Past "
+                "about one timeout's worth of queue, the retries keep the queue full."
+            )
+            % {"small": num(small), "large": num(large)}
         )
     return lines
 
 
 FIGURES = (
-    Figure("runs", "Runs", "int"),
-    Figure("recovered_runs", "Runs that recovered by themselves", "int"),
-    Figure("trapped_runs", "Runs that stayed trapped", "int"),
-    Figure("capacity_rps", "Capacity", "float", "req/s"),
-    Figure("timeout_backlog", "Backlog worth one timeout", "float", "requests"),
+    Figure("runs", gettext_noop("Runs"), "int"),
+    Figure("recovered_runs", gettext_noop("Runs that recovered by themselves"), "int"),
+    Figure("trapped_runs", gettext_noop("Runs that stayed trapped"), "int"),
+    Figure("capacity_rps", gettext_noop("Capacity"), "float", gettext_noop("req/s")),
+    Figure(
+        "timeout_backlog",
+        gettext_noop("Backlog worth one timeout"),
+        "float",
+        gettext_noop("requests"),
+    ),
     Figure(
         "smallest_trapping_excess",
-        "Smallest excess load that trapped",
+        gettext_noop("Smallest excess load that trapped"),
         "float",
-        "requests",
+        gettext_noop("requests"),
         nullable=True,
     ),
     Figure(
         "largest_recovering_excess",
-        "Largest excess load that recovered",
+        gettext_noop("Largest excess load that recovered"),
         "float",
-        "requests",
+        gettext_noop("requests"),
         nullable=True,
     ),
 )

@@ -10,9 +10,9 @@ from labs.catalogue.live import QUEUE_KEYS
 from labs.catalogue.params import Param
 from labs.experiments import poison
 from labs.runners.common import table
-from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer
+from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer, stopped_early
 from labs.runs.progress import Progress
-from labs.text import num
+from labs.text import gettext, gettext_noop, num
 
 COUNTS = (1, 3, 5)  # the lesson's maxReceiveCounts, one real queue each
 
@@ -22,26 +22,51 @@ KEEPS_DLQ = True
 
 PARAMS = (
     Param(
-        "messages", "PDFs to make", "int", 10,
-        "One message per PDF, named pdf-0, pdf-1, and so on.",
-        min=1, max=200, group="The queue",
+        "messages",
+        gettext_noop("PDFs to make"),
+        "int",
+        10,
+        gettext_noop("One message per PDF, named pdf-0, pdf-1, and so on."),
+        min=1,
+        max=200,
+        group=gettext_noop("The queue"),
     ),
     Param(
-        "poison", "Poison messages", "int_list", [3, 7],
-        "Comma-separated numbers of the PDFs that fail every time (pdf-3, pdf-7, …).",
-        min=0, max=199, max_items=20, group="The queue",
+        "poison",
+        gettext_noop("Poison messages"),
+        "int_list",
+        [3, 7],
+        gettext_noop("Comma-separated numbers of the PDFs that fail every time (pdf-3, pdf-7, …)."),
+        min=0,
+        max=199,
+        max_items=20,
+        group=gettext_noop("The queue"),
     ),
     Param(
-        "workers", "Workers", "int", 2, "Worker threads on each queue.",
-        min=1, max=8, group="The queue",
+        "workers",
+        gettext_noop("Workers"),
+        "int",
+        2,
+        gettext_noop("Worker threads on each queue."),
+        min=1,
+        max=8,
+        group=gettext_noop("The queue"),
     ),
     Param(
-        "visibility_timeout_s", "Visibility timeout", "float", 0.3,
-        "A failed message comes back after this. Keep it longer than a good job takes, or "
-        "good jobs are received twice too.",
-        min=0.1, max=2.0, group="Redrive policy", unit="s",
+        "visibility_timeout_s",
+        gettext_noop("Visibility timeout"),
+        "float",
+        0.3,
+        gettext_noop(
+            "A failed message comes back after this. Keep it longer than a good job takes, or "
+            "good jobs are received twice too."
+        ),
+        min=0.1,
+        max=2.0,
+        group=gettext_noop("Redrive policy"),
+        unit=gettext_noop("s"),
     ),
-)  # fmt: skip
+)
 
 LIVE_KEYS = (*QUEUE_KEYS, "max_receives", "receives")
 
@@ -96,8 +121,14 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         "series": result["series"],
         "tables": {
             "counts": table(
-                "The lesson's table, on a real queue",
-                ["maxReceiveCount", "made", "in the DLQ", "receives", "the lesson's count"],
+                gettext_noop("The lesson's table, on a real queue"),
+                [
+                    gettext_noop("maxReceiveCount"),
+                    gettext_noop("made"),
+                    gettext_noop("in the DLQ"),
+                    gettext_noop("receives"),
+                    gettext_noop("the lesson's count"),
+                ],
                 [
                     [
                         row["max_receives"],
@@ -115,7 +146,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
             ),
             "parked": table(
                 f"Parked in the DLQ with maxReceiveCount {last['max_receives'] if last else '-'}",
-                ["message", "receives", "last error"],
+                [gettext_noop("message"), gettext_noop("receives"), gettext_noop("last error")],
                 [[p["id"], p["receives"], p["last_error"]] for p in (last or {}).get("parked", [])],
             ),
         },
@@ -125,31 +156,42 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
 def headline(result: Mapping[str, Any]) -> list[str]:
     s = result["summary"]
     lines = [
-        f"{num(s['messages'])} PDFs, {num(s['poison'])} of them poison, through a real queue "
-        f"for each maxReceiveCount."
+        gettext(
+            "%(n)s PDFs, %(poison)s of them poison, through a real queue for each maxReceiveCount."
+        )
+        % {"n": num(s["messages"]), "poison": num(s["poison"])}
     ]
     for mr in COUNTS:
         if s[f"made_mr{mr}"] is None:
             continue
         lines.append(
-            f"maxReceiveCount {mr}: {num(s[f'made_mr{mr}'])} made, {num(s[f'dlq_mr{mr}'])} "
-            f"in the DLQ, {num(s[f'receives_mr{mr}'])} receives."
+            gettext("maxReceiveCount %(mr)s: %(made)s made, %(dlq)s in the DLQ, %(rec)s receives.")
+            % {
+                "mr": mr,
+                "made": num(s[f"made_mr{mr}"]),
+                "dlq": num(s[f"dlq_mr{mr}"]),
+                "rec": num(s[f"receives_mr{mr}"]),
+            }
         )
     lines.append(
-        "The same PDFs are parked whatever the count; a higher count only spends more receives "
-        "(made / DLQ / receives as the lesson counts them)."
+        gettext(
+            "The same PDFs are parked whatever the count; a higher count only spends more "
+            "receives (made / DLQ / receives as the lesson counts them)."
+        )
         if s["matches_lesson"]
-        else "Some counts differ from the lesson's: a visibility timeout shorter than a good "
-        "job lets good messages be received twice, or the run stopped early."
+        else gettext(
+            "Some counts differ from the lesson's: a visibility timeout shorter than a good "
+            "job lets good messages be received twice, or the run stopped early."
+        )
     )
     if s["stopped_early"]:
-        lines.append(f"The run stopped early ({s['stop_reason']}).")
+        lines.append(stopped_early(s))
     return lines
 
 
 FIGURES = (
-    Figure("messages", "PDFs", "int", "messages"),
-    Figure("poison", "Poison PDFs", "int", "messages"),
+    Figure("messages", gettext_noop("PDFs"), "int", gettext_noop("messages")),
+    Figure("poison", gettext_noop("Poison PDFs"), "int", gettext_noop("messages")),
     *(
         f
         for mr in COUNTS
@@ -159,6 +201,8 @@ FIGURES = (
             Figure(f"receives_mr{mr}", f"Receives with maxReceiveCount {mr}", "int", nullable=True),
         )
     ),
-    Figure("matches_lesson", "Made / DLQ / receives as the lesson counts them", "bool"),
+    Figure(
+        "matches_lesson", gettext_noop("Made / DLQ / receives as the lesson counts them"), "bool"
+    ),
     *FOOTER_FIGURES,
 )

@@ -10,50 +10,52 @@ from labs.catalogue.params import Param
 from labs.runners.common import table
 from labs.runs.progress import Progress
 from labs.sim import receive_log, redrive
-from labs.text import listed, num
+from labs.text import gettext, gettext_noop, listed, num
 
 PARAMS = (
     Param(
         "messages",
-        "PDFs to make",
+        gettext_noop("PDFs to make"),
         "int",
         10,
-        "One message per PDF, named pdf-0, pdf-1, and so on.",
+        gettext_noop("One message per PDF, named pdf-0, pdf-1, and so on."),
         min=1,
         max=200,
-        group="The queue",
+        group=gettext_noop("The queue"),
     ),
     Param(
         "poison",
-        "Poison messages",
+        gettext_noop("Poison messages"),
         "int_list",
         [3, 7],
-        "Comma-separated numbers of the PDFs that fail every time (pdf-3, pdf-7, …).",
+        gettext_noop("Comma-separated numbers of the PDFs that fail every time (pdf-3, pdf-7, …)."),
         min=0,
         max=199,
         max_items=20,
-        group="The queue",
+        group=gettext_noop("The queue"),
     ),
     Param(
         "max_receives",
-        "maxReceiveCount on the chart",
+        gettext_noop("maxReceiveCount on the chart"),
         "int",
         3,
-        "After this many receives a failing message moves to the dead-letter queue (DLQ).",
+        gettext_noop(
+            "After this many receives a failing message moves to the dead-letter queue (DLQ)."
+        ),
         min=1,
         max=20,
-        group="Redrive policy",
+        group=gettext_noop("Redrive policy"),
     ),
     Param(
         "other_max_receives",
-        "Other maxReceiveCounts to compare",
+        gettext_noop("Other maxReceiveCounts to compare"),
         "int_list",
         [1, 5],
-        "Comma-separated: the table compares these with the one above.",
+        gettext_noop("Comma-separated: the table compares these with the one above."),
         min=1,
         max=20,
         max_items=5,
-        group="Redrive policy",
+        group=gettext_noop("Redrive policy"),
     ),
 )
 
@@ -94,8 +96,13 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         },
         "tables": {
             "compare": table(
-                "Each maxReceiveCount",
-                ["maxReceiveCount", "PDFs made", "moved to the DLQ", "receives in all"],
+                gettext_noop("Each maxReceiveCount"),
+                [
+                    gettext_noop("maxReceiveCount"),
+                    gettext_noop("PDFs made"),
+                    gettext_noop("moved to the DLQ"),
+                    gettext_noop("receives in all"),
+                ],
                 [
                     [n, len(made), ", ".join(parked) or "none", total]
                     for n, (made, parked, total) in compared.items()
@@ -113,38 +120,66 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
 
 def headline(result: Mapping[str, Any]) -> list[str]:
     s, data = result["summary"], result["tables"]["compare_data"]
-    lines = [
-        f"With maxReceiveCount {s['max_receives']}: {num(s['made'])} PDFs made, "
-        f"{num(s['dlq'])} moved to the DLQ"
-        + (f" ({s['dlq_messages']})" if s["dlq"] else "")
-        + f", {num(s['receives'])} receives in all.",
-    ]
+    words = {
+        "mr": s["max_receives"],
+        "made": num(s["made"]),
+        "dlq": num(s["dlq"]),
+        "which": s["dlq_messages"],
+        "receives": num(s["receives"]),
+    }
+    if s["dlq"]:
+        first = gettext(
+            "With maxReceiveCount %(mr)s: %(made)s PDFs made, %(dlq)s moved to the DLQ "
+            "(%(which)s), %(receives)s receives in all."
+        )
+    else:
+        first = gettext(
+            "With maxReceiveCount %(mr)s: %(made)s PDFs made, %(dlq)s moved to the DLQ, "
+            "%(receives)s receives in all."
+        )
+    lines = [first % words]
     if s["dlq"]:
         lines.append(
-            f"{num(s['receives_on_poison'])} of those receives were spent on messages "
-            "that could never succeed."
+            gettext("%(n)s of those receives were spent on messages that could never succeed.")
+            % {"n": num(s["receives_on_poison"])}
         )
-    counts = "maxReceiveCount " + listed([str(n) for n in data["max_receives"]])
-    receives = listed([num(n) for n in data["receives"]])
+    and_word = gettext("and")
+    counts = listed([str(n) for n in data["max_receives"]], and_word)
+    receives = listed([num(n) for n in data["receives"]], and_word)
     if len(set(data["made"])) == 1 and len(set(data["dlq"])) == 1:
         lines.append(
-            f"{counts}: {num(data['made'][0])} made and {num(data['dlq'][0])} in the DLQ "
-            f"every time, with {receives} receives: a higher count parks the same "
-            "messages, only later."
+            gettext(
+                "maxReceiveCount %(counts)s: %(made)s made and %(dlq)s in the DLQ every time, "
+                "with %(receives)s receives: a higher count parks the same messages, only later."
+            )
+            % {
+                "counts": counts,
+                "made": num(data["made"][0]),
+                "dlq": num(data["dlq"][0]),
+                "receives": receives,
+            }
         )
     else:
         lines.append(
-            f"{counts}: made {listed([num(n) for n in data['made']])}, in the DLQ "
-            f"{listed([num(n) for n in data['dlq']])}, receives {receives}."
+            gettext(
+                "maxReceiveCount %(counts)s: made %(made)s, in the DLQ %(dlq)s, receives "
+                "%(receives)s."
+            )
+            % {
+                "counts": counts,
+                "made": listed([num(n) for n in data["made"]], and_word),
+                "dlq": listed([num(n) for n in data["dlq"]], and_word),
+                "receives": receives,
+            }
         )
     return lines
 
 
 FIGURES = (
-    Figure("max_receives", "maxReceiveCount", "int"),
-    Figure("made", "PDFs made", "int"),
-    Figure("dlq", "Messages in the DLQ", "int"),
-    Figure("receives", "Receives in all", "int"),
-    Figure("receives_on_poison", "Receives spent on poison messages", "int"),
-    Figure("dlq_messages", "Messages parked in the DLQ", "str"),
+    Figure("max_receives", gettext_noop("maxReceiveCount"), "int"),
+    Figure("made", gettext_noop("PDFs made"), "int"),
+    Figure("dlq", gettext_noop("Messages in the DLQ"), "int"),
+    Figure("receives", gettext_noop("Receives in all"), "int"),
+    Figure("receives_on_poison", gettext_noop("Receives spent on poison messages"), "int"),
+    Figure("dlq_messages", gettext_noop("Messages parked in the DLQ"), "str"),
 )

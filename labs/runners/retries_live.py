@@ -11,9 +11,9 @@ from labs.catalogue.params import Param
 from labs.experiments import flaky
 from labs.experiments.retries import backoff_ceiling_s
 from labs.runners.common import table
-from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer
+from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer, stopped_early
 from labs.runs.progress import Progress
-from labs.text import num
+from labs.text import gettext, gettext_noop, num
 
 LATENCY_S = 0.002  # one call to the stand-in payments service
 MAX_WORST_S = 50.0
@@ -25,43 +25,95 @@ USES_SEED = True
 
 PARAMS = (
     Param(
-        "messages", "Fee payments", "int", 100, "Messages on the queue, one fee each.",
-        min=1, max=1000, group="The queue",
+        "messages",
+        gettext_noop("Fee payments"),
+        "int",
+        100,
+        gettext_noop("Messages on the queue, one fee each."),
+        min=1,
+        max=1000,
+        group=gettext_noop("The queue"),
     ),
     Param(
-        "workers", "Workers", "int", 4, "Worker threads charging fees.",
-        min=1, max=16, group="The queue",
+        "workers",
+        gettext_noop("Workers"),
+        "int",
+        4,
+        gettext_noop("Worker threads charging fees."),
+        min=1,
+        max=16,
+        group=gettext_noop("The queue"),
     ),
     Param(
-        "max_receives", "maxReceiveCount", "int", 2,
-        "A payment whose tries all fail this many receives in a row is parked in the DLQ.",
-        min=1, max=10, group="The queue",
+        "max_receives",
+        gettext_noop("maxReceiveCount"),
+        "int",
+        2,
+        gettext_noop(
+            "A payment whose tries all fail this many receives in a row is parked in the DLQ."
+        ),
+        min=1,
+        max=10,
+        group=gettext_noop("The queue"),
     ),
     Param(
-        "visibility_timeout_s", "Visibility timeout", "float", 0.5,
-        "A payment given back comes round again after this.",
-        min=0.1, max=5, group="The queue", unit="s",
+        "visibility_timeout_s",
+        gettext_noop("Visibility timeout"),
+        "float",
+        0.5,
+        gettext_noop("A payment given back comes round again after this."),
+        min=0.1,
+        max=5,
+        group=gettext_noop("The queue"),
+        unit=gettext_noop("s"),
     ),
     Param(
-        "fail_p", "Chance a call fails", "float", 0.5,
-        "Each call to the payments service fails with this probability (drawn from the seed).",
-        min=0, max=0.95, group="The flaky service",
+        "fail_p",
+        gettext_noop("Chance a call fails"),
+        "float",
+        0.5,
+        gettext_noop(
+            "Each call to the payments service fails with this probability (drawn from the seed)."
+        ),
+        min=0,
+        max=0.95,
+        group=gettext_noop("The flaky service"),
     ),
     Param(
-        "attempts", "Tries per receive", "int", 3,
-        "A worker calls up to this many times before it gives the message back.",
-        min=1, max=8, group="Retries",
+        "attempts",
+        gettext_noop("Tries per receive"),
+        "int",
+        3,
+        gettext_noop("A worker calls up to this many times before it gives the message back."),
+        min=1,
+        max=8,
+        group=gettext_noop("Retries"),
     ),
     Param(
-        "base_s", "First backoff", "float", 0.01,
-        "The wait before retry n is random in [0, min(cap, first × 2ⁿ⁻¹)): full jitter.",
-        min=0, max=0.5, group="Retries", unit="s",
+        "base_s",
+        gettext_noop("First backoff"),
+        "float",
+        0.01,
+        gettext_noop(
+            "The wait before retry n is random in [0, min(cap, first × 2ⁿ⁻¹)): full jitter."
+        ),
+        min=0,
+        max=0.5,
+        group=gettext_noop("Retries"),
+        unit=gettext_noop("s"),
     ),
     Param(
-        "cap_s", "Backoff cap", "float", 0.16, "No wait is longer than this.",
-        min=0, max=2, group="Retries", unit="s",
+        "cap_s",
+        gettext_noop("Backoff cap"),
+        "float",
+        0.16,
+        gettext_noop("No wait is longer than this."),
+        min=0,
+        max=2,
+        group=gettext_noop("Retries"),
+        unit=gettext_noop("s"),
     ),
-)  # fmt: skip
+)
 
 LIVE_KEYS = (*QUEUE_KEYS, "receives")
 
@@ -112,8 +164,8 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         "series": result["series"],
         "tables": {
             "attempts": table(
-                "Receives by the try that worked",
-                ["try", "receives", "expected"],
+                gettext_noop("Receives by the try that worked"),
+                [gettext_noop("try"), gettext_noop("receives"), gettext_noop("expected")],
                 [
                     [
                         row["attempt"],
@@ -132,43 +184,74 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
 def headline(result: Mapping[str, Any]) -> list[str]:
     s = result["summary"]
     lines = [
-        f"{num(s['messages'])} fees through a service failing {s['fail_p']:.0%} of calls, "
-        f"up to {num(s['attempts'])} tries per receive with full-jitter backoff.",
-        f"{s['first_try_ok_share']:.1%} of receives worked on the first try (expected "
-        f"{s['expected_first_try_ok_share']:.1%}); {s['ok_within_attempts_share']:.1%} within "
-        f"{num(s['attempts'])} tries (expected {s['expected_ok_within_attempts_share']:.1%}).",
-        f"{num(s['retries'])} retries waited {s['mean_wait_s'] * 1000:,.0f} ms on average; "
-        f"the policy allows at most {s['longest_possible_wait_s'] * 1000:,.0f} ms and the "
-        f"longest wait was {s['max_wait_s'] * 1000:,.0f} ms.",
-        f"{num(s['made'])} fees charged, {num(s['dlq'])} parked in the DLQ after "
-        f"every try of every receive failed; duplicate charges: {num(s['duplicate_effects'])}.",
+        gettext(
+            "%(n)s fees through a service failing %(p)s of calls, up to %(tries)s tries per "
+            "receive with full-jitter backoff."
+        )
+        % {"n": num(s["messages"]), "p": f"{s['fail_p']:.0%}", "tries": num(s["attempts"])},
+        gettext(
+            "%(first)s of receives worked on the first try (expected %(first_exp)s); %(within)s "
+            "within %(tries)s tries (expected %(within_exp)s)."
+        )
+        % {
+            "first": f"{s['first_try_ok_share']:.1%}",
+            "first_exp": f"{s['expected_first_try_ok_share']:.1%}",
+            "within": f"{s['ok_within_attempts_share']:.1%}",
+            "tries": num(s["attempts"]),
+            "within_exp": f"{s['expected_ok_within_attempts_share']:.1%}",
+        },
+        gettext(
+            "%(n)s retries waited %(mean)s ms on average; the policy allows at most %(most)s ms "
+            "and the longest wait was %(longest)s ms."
+        )
+        % {
+            "n": num(s["retries"]),
+            "mean": f"{s['mean_wait_s'] * 1000:,.0f}",
+            "most": f"{s['longest_possible_wait_s'] * 1000:,.0f}",
+            "longest": f"{s['max_wait_s'] * 1000:,.0f}",
+        },
+        gettext(
+            "%(made)s fees charged, %(dlq)s parked in the DLQ after every try of every receive "
+            "failed; duplicate charges: %(dup)s."
+        )
+        % {"made": num(s["made"]), "dlq": num(s["dlq"]), "dup": num(s["duplicate_effects"])},
     ]
     if s["lost"]:
-        lines.append(f"{num(s['lost'])} payments were still in the queue when the run stopped.")
+        lines.append(
+            gettext("%(n)s payments were still in the queue when the run stopped.")
+            % {"n": num(s["lost"])}
+        )
     if s["stopped_early"]:
-        lines.append(f"The run stopped early ({s['stop_reason']}).")
+        lines.append(stopped_early(s))
     return lines
 
 
 FIGURES = (
-    Figure("messages", "Fee payments", "int", "messages"),
-    Figure("fail_p", "Chance a call fails", "float"),
-    Figure("attempts", "Tries per receive", "int"),
-    Figure("made", "Fees charged", "int", "messages"),
-    Figure("dlq", "Parked in the DLQ", "int", "messages"),
-    Figure("lost", "Not finished", "int", "messages"),
-    Figure("receives", "Receives", "int", "receives"),
-    Figure("calls", "Calls to the service", "int", "calls"),
-    Figure("failed_calls", "Calls that failed", "int", "calls"),
-    Figure("retries", "Retries", "int", "calls"),
-    Figure("first_try_ok_share", "Receives that worked first time", "float"),
-    Figure("expected_first_try_ok_share", "… expected", "float"),
-    Figure("ok_within_attempts_share", "Receives that worked within the tries", "float"),
-    Figure("expected_ok_within_attempts_share", "… expected", "float"),
-    Figure("mean_wait_s", "Mean backoff wait", "float", "s"),
-    Figure("max_wait_s", "Longest backoff wait", "float", "s"),
-    Figure("longest_possible_wait_s", "Longest wait the policy allows", "float", "s"),
-    Figure("fees_charged", "Fees charged (effects)", "int"),
-    Figure("duplicate_effects", "Fees charged twice", "int"),
+    Figure("messages", gettext_noop("Fee payments"), "int", gettext_noop("messages")),
+    Figure("fail_p", gettext_noop("Chance a call fails"), "float"),
+    Figure("attempts", gettext_noop("Tries per receive"), "int"),
+    Figure("made", gettext_noop("Fees charged"), "int", gettext_noop("messages")),
+    Figure("dlq", gettext_noop("Parked in the DLQ"), "int", gettext_noop("messages")),
+    Figure("lost", gettext_noop("Not finished"), "int", gettext_noop("messages")),
+    Figure("receives", gettext_noop("Receives"), "int", gettext_noop("receives")),
+    Figure("calls", gettext_noop("Calls to the service"), "int", gettext_noop("calls")),
+    Figure("failed_calls", gettext_noop("Calls that failed"), "int", gettext_noop("calls")),
+    Figure("retries", gettext_noop("Retries"), "int", gettext_noop("calls")),
+    Figure("first_try_ok_share", gettext_noop("Receives that worked first time"), "float"),
+    Figure("expected_first_try_ok_share", gettext_noop("… expected"), "float"),
+    Figure(
+        "ok_within_attempts_share", gettext_noop("Receives that worked within the tries"), "float"
+    ),
+    Figure("expected_ok_within_attempts_share", gettext_noop("… expected"), "float"),
+    Figure("mean_wait_s", gettext_noop("Mean backoff wait"), "float", gettext_noop("s")),
+    Figure("max_wait_s", gettext_noop("Longest backoff wait"), "float", gettext_noop("s")),
+    Figure(
+        "longest_possible_wait_s",
+        gettext_noop("Longest wait the policy allows"),
+        "float",
+        gettext_noop("s"),
+    ),
+    Figure("fees_charged", gettext_noop("Fees charged (effects)"), "int"),
+    Figure("duplicate_effects", gettext_noop("Fees charged twice"), "int"),
     *FOOTER_FIGURES,
 )

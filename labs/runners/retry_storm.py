@@ -10,7 +10,7 @@ from labs.catalogue.params import Param
 from labs.runners.common import table
 from labs.runs.progress import Progress
 from labs.sim import JITTERS, RETRY_STORM_SEED, retry_histogram
-from labs.text import listed, num
+from labs.text import gettext, gettext_noop, listed, num
 
 # How the catalogue runs this lab (read by `Lab.from_runner`).
 USES_SEED = True
@@ -19,80 +19,82 @@ DEFAULT_SEED = RETRY_STORM_SEED  # the lesson's 21 / 81 / 292 come out nearly ex
 PARAMS = (
     Param(
         "clients",
-        "Clients that fail together",
+        gettext_noop("Clients that fail together"),
         "int",
         500,
-        "Every client's call fails at the same moment; the chart shows their retries.",
+        gettext_noop(
+            "Every client's call fails at the same moment; the chart shows their retries."
+        ),
         min=1,
         max=3_000,
-        group="The storm on the chart",
+        group=gettext_noop("The storm on the chart"),
     ),
     Param(
         "jitter",
-        "Jitter on the chart",
+        gettext_noop("Jitter on the chart"),
         "choice",
         "full",
-        "The kind of jitter drawn against no jitter at all.",
+        gettext_noop("The kind of jitter drawn against no jitter at all."),
         choices=(
-            ("full", "Full: 0 up to the wait"),
-            ("equal", "Equal: half the wait plus a random half"),
-            ("decorrelated", "Decorrelated: up to 3 × the wait before"),
+            ("full", gettext_noop("Full: 0 up to the wait")),
+            ("equal", gettext_noop("Equal: half the wait plus a random half")),
+            ("decorrelated", gettext_noop("Decorrelated: up to 3 × the wait before")),
         ),
-        group="The storm on the chart",
+        group=gettext_noop("The storm on the chart"),
     ),
     Param(
         "compare_clients",
-        "Client counts to compare",
+        gettext_noop("Client counts to compare"),
         "int_list",
         [100, 500, 2_000],
-        "Comma-separated: the busiest slot for each count and every kind of jitter.",
+        gettext_noop("Comma-separated: the busiest slot for each count and every kind of jitter."),
         min=1,
         max=3_000,
         max_items=3,
-        group="Compare",
+        group=gettext_noop("Compare"),
     ),
     Param(
         "attempts",
-        "Retries per client",
+        gettext_noop("Retries per client"),
         "int",
         4,
-        "How many times each client tries again.",
+        gettext_noop("How many times each client tries again."),
         min=1,
         max=6,
-        group="Backoff",
+        group=gettext_noop("Backoff"),
     ),
     Param(
         "base_ms",
-        "First wait",
+        gettext_noop("First wait"),
         "float",
         100.0,
-        "The wait before the first retry; each later wait doubles it.",
+        gettext_noop("The wait before the first retry; each later wait doubles it."),
         min=1,
         max=10_000,
-        group="Backoff",
-        unit="ms",
+        group=gettext_noop("Backoff"),
+        unit=gettext_noop("ms"),
     ),
     Param(
         "cap_ms",
-        "Longest wait (cap)",
+        gettext_noop("Longest wait (cap)"),
         "float",
         3_200.0,
-        "No wait grows beyond this.",
+        gettext_noop("No wait grows beyond this."),
         min=1,
         max=10_000,
-        group="Backoff",
-        unit="ms",
+        group=gettext_noop("Backoff"),
+        unit=gettext_noop("ms"),
     ),
     Param(
         "slot_ms",
-        "Slot width",
+        gettext_noop("Slot width"),
         "int",
         10,
-        "Retries are counted in slots of this many milliseconds.",
+        gettext_noop("Retries are counted in slots of this many milliseconds."),
         min=1,
         max=1_000,
-        group="Backoff",
-        unit="ms",
+        group=gettext_noop("Backoff"),
+        unit=gettext_noop("ms"),
     ),
 )
 
@@ -163,7 +165,13 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         "tables": {
             "compare": table(
                 f"Busiest {params['slot_ms']} ms slot: retries hitting the service at once",
-                ["clients", "no jitter", "full", "equal", "decorrelated"],
+                [
+                    gettext_noop("clients"),
+                    gettext_noop("no jitter"),
+                    gettext_noop("full"),
+                    gettext_noop("equal"),
+                    gettext_noop("decorrelated"),
+                ],
                 [[num(n), *(num(row[kind]) for kind in JITTERS)] for n, row in compare],
             ),
             "compare_data": {
@@ -176,43 +184,82 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
 
 def headline(result: Mapping[str, Any]) -> list[str]:
     s, data = result["summary"], result["tables"]["compare_data"]
-    slot = f"{s['slot_ms']} ms"
+    slot = s["slot_ms"]
+    others = " · ".join(
+        f"{kind} {num(s[f'busiest_slot_{kind}'])}" for kind in JITTERS[1:] if kind != s["jitter"]
+    )
     lines = [
-        f"{num(s['clients'])} clients fail together and make {num(s['retries'])} retries.",
-        f"Without jitter the busiest {slot} slot holds {num(s['busiest_slot_no_jitter'])} "
-        "retries: every client comes back in the same instant.",
-        f"With {s['jitter']} jitter (seed {result['seed']}) the busiest {slot} slot holds "
-        f"{num(s['busiest_slot'])} retries, at {num(s['busiest_slot_at_ms'])} ms.",
-        "Other jitter, busiest slot: "
-        + " · ".join(
-            f"{kind} {num(s[f'busiest_slot_{kind}'])}"
-            for kind in JITTERS[1:]
-            if kind != s["jitter"]
+        gettext("%(n)s clients fail together and make %(r)s retries.")
+        % {"n": num(s["clients"]), "r": num(s["retries"])},
+        gettext(
+            "Without jitter the busiest %(slot)s ms slot holds %(n)s retries: every client comes "
+            "back in the same instant."
         )
-        + ".",
-        f"{listed([num(n) for n in data['clients']])} clients → "
-        f"{' / '.join(num(n) for n in data['none'])} without jitter, "
-        f"{' / '.join(num(n) for n in data['full'])} with full jitter.",
+        % {"slot": slot, "n": num(s["busiest_slot_no_jitter"])},
+        gettext(
+            "With %(jitter)s jitter (seed %(seed)s) the busiest %(slot)s ms slot holds %(n)s "
+            "retries, at %(at)s ms."
+        )
+        % {
+            "jitter": s["jitter"],
+            "seed": result["seed"],
+            "slot": slot,
+            "n": num(s["busiest_slot"]),
+            "at": num(s["busiest_slot_at_ms"]),
+        },
+        gettext("Other jitter, busiest slot: %(others)s.") % {"others": others},
+        gettext("%(clients)s clients → %(none)s without jitter, %(full)s with full jitter.")
+        % {
+            "clients": listed([num(n) for n in data["clients"]], gettext("and")),
+            "none": " / ".join(num(n) for n in data["none"]),
+            "full": " / ".join(num(n) for n in data["full"]),
+        },
     ]
     return lines
 
 
 FIGURES = (
-    Figure("clients", "Clients", "int"),
-    Figure("retries", "Retries in all", "int"),
-    Figure("slot_ms", "Slot width", "int", "ms"),
-    Figure("jitter", "Jitter", "str"),
-    Figure("busiest_slot", "Busiest slot", "int", "retries"),
-    Figure("busiest_slot_at_ms", "Start of the busiest slot", "int", "ms", nullable=True),
-    Figure("busiest_slot_no_jitter", "Busiest slot, no jitter", "int", "retries"),
+    Figure("clients", gettext_noop("Clients"), "int"),
+    Figure("retries", gettext_noop("Retries in all"), "int"),
+    Figure("slot_ms", gettext_noop("Slot width"), "int", gettext_noop("ms")),
+    Figure("jitter", gettext_noop("Jitter"), "str"),
+    Figure("busiest_slot", gettext_noop("Busiest slot"), "int", gettext_noop("retries")),
     Figure(
-        "busiest_slot_no_jitter_at_ms",
-        "Start of the busiest slot, no jitter",
+        "busiest_slot_at_ms",
+        gettext_noop("Start of the busiest slot"),
         "int",
-        "ms",
+        gettext_noop("ms"),
         nullable=True,
     ),
-    Figure("busiest_slot_full", "Busiest slot, full jitter", "int", "retries"),
-    Figure("busiest_slot_equal", "Busiest slot, equal jitter", "int", "retries"),
-    Figure("busiest_slot_decorrelated", "Busiest slot, decorrelated jitter", "int", "retries"),
+    Figure(
+        "busiest_slot_no_jitter",
+        gettext_noop("Busiest slot, no jitter"),
+        "int",
+        gettext_noop("retries"),
+    ),
+    Figure(
+        "busiest_slot_no_jitter_at_ms",
+        gettext_noop("Start of the busiest slot, no jitter"),
+        "int",
+        gettext_noop("ms"),
+        nullable=True,
+    ),
+    Figure(
+        "busiest_slot_full",
+        gettext_noop("Busiest slot, full jitter"),
+        "int",
+        gettext_noop("retries"),
+    ),
+    Figure(
+        "busiest_slot_equal",
+        gettext_noop("Busiest slot, equal jitter"),
+        "int",
+        gettext_noop("retries"),
+    ),
+    Figure(
+        "busiest_slot_decorrelated",
+        gettext_noop("Busiest slot, decorrelated jitter"),
+        "int",
+        gettext_noop("retries"),
+    ),
 )

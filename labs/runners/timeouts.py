@@ -10,54 +10,54 @@ from labs.catalogue.params import Param
 from labs.runners.common import table
 from labs.runs.progress import Progress
 from labs.sim import call_with_timeout, littles_law
-from labs.text import num
+from labs.text import gettext, gettext_noop, num
 
 PARAMS = (
     Param(
         "rate_per_s",
-        "Requests arriving each second",
+        gettext_noop("Requests arriving each second"),
         "int",
         2_000,
-        "How many requests a second call the slow service.",
+        gettext_noop("How many requests a second call the slow service."),
         min=1,
         max=1_000_000,
-        group="Little's law",
-        unit="req/s",
+        group=gettext_noop("Little's law"),
+        unit=gettext_noop("req/s"),
     ),
     Param(
         "waits_s",
-        "Longest waits to compare",
+        gettext_noop("Longest waits to compare"),
         "float_list",
         [30.0, 1.0, 0.2],
-        "Comma-separated seconds: how long each caller may wait before it gives up.",
+        gettext_noop("Comma-separated seconds: how long each caller may wait before it gives up."),
         min=0.001,
         max=3_600,
         max_items=6,
-        group="Little's law",
-        unit="s",
+        group=gettext_noop("Little's law"),
+        unit=gettext_noop("s"),
     ),
     Param(
         "timeout_ms",
-        "Timeout",
+        gettext_noop("Timeout"),
         "float",
         1_000.0,
-        "The caller stops waiting after this long.",
+        gettext_noop("The caller stops waiting after this long."),
         min=1,
         max=600_000,
-        group="One call with a timeout",
-        unit="ms",
+        group=gettext_noop("One call with a timeout"),
+        unit=gettext_noop("ms"),
     ),
     Param(
         "latencies_ms",
-        "How long the service takes to answer",
+        gettext_noop("How long the service takes to answer"),
         "float_list",
         [120.0, 900.0, 1_500.0, 30_000.0],
-        "Comma-separated milliseconds: one call for each.",
+        gettext_noop("Comma-separated milliseconds: one call for each."),
         min=0,
         max=600_000,
         max_items=10,
-        group="One call with a timeout",
-        unit="ms",
+        group=gettext_noop("One call with a timeout"),
+        unit=gettext_noop("ms"),
     ),
 )
 
@@ -95,7 +95,11 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         "tables": {
             "calls": table(
                 f"Each call, with a {num(timeout_ms)} ms timeout",
-                ["service answers after", "outcome", "caller held for"],
+                [
+                    gettext_noop("service answers after"),
+                    gettext_noop("outcome"),
+                    gettext_noop("caller held for"),
+                ],
                 [[f"{num(lat)} ms", outcome, f"{num(held)} ms"] for lat, outcome, held in calls],
             ),
             "held": {
@@ -112,28 +116,54 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     timeout_ms = result["params"]["timeout_ms"]
     held = result["tables"]["held"]
     lines = [
-        f"{num(s['rate_per_s'])} requests a second, each waiting up to {num(wait)} s: "
-        f"{num(n)} requests stuck at once."
+        gettext(
+            "%(rate)s requests a second, each waiting up to %(wait)s s: "
+            "%(n)s requests stuck at once."
+        )
+        % {"rate": num(s["rate_per_s"]), "wait": num(wait), "n": num(n)}
         for wait, n in zip(series["wait_s"], series["stuck_requests"], strict=True)
     ]
     calls = [
-        f"{num(lat)} ms → ok" if outcome == "ok" else f"{num(lat)} ms → timeout"
+        (gettext("%(ms)s ms → ok") if outcome == "ok" else gettext("%(ms)s ms → timeout"))
+        % {"ms": num(lat)}
         for lat, outcome in zip(held["latency_ms"], held["outcome"], strict=True)
     ]
-    lines.append(f"With a {num(timeout_ms)} ms timeout: " + " · ".join(calls) + ".")
     lines.append(
-        f"No caller waits more than {num(s['longest_hold_ms'])} ms, so at most "
-        f"{num(s['stuck_at_timeout'])} requests are stuck at once."
+        gettext("With a %(ms)s ms timeout: %(calls)s.")
+        % {"ms": num(timeout_ms), "calls": " · ".join(calls)}
+    )
+    lines.append(
+        gettext("No caller waits more than %(ms)s ms, so at most %(n)s requests are stuck at once.")
+        % {"ms": num(s["longest_hold_ms"]), "n": num(s["stuck_at_timeout"])}
     )
     return lines
 
 
 FIGURES = (
-    Figure("rate_per_s", "Requests per second", "float", "req/s"),
-    Figure("most_stuck", "Most requests stuck (longest wait)", "float", "requests"),
-    Figure("fewest_stuck", "Fewest requests stuck (shortest wait)", "float", "requests"),
-    Figure("stuck_at_timeout", "Requests stuck with the chosen timeout", "float", "requests"),
-    Figure("calls_ok", "Calls answered in time", "int", "calls"),
-    Figure("calls_timed_out", "Calls cut by the timeout", "int", "calls"),
-    Figure("longest_hold_ms", "Longest a caller was held", "float", "ms"),
+    Figure("rate_per_s", gettext_noop("Requests per second"), "float", gettext_noop("req/s")),
+    Figure(
+        "most_stuck",
+        gettext_noop("Most requests stuck (longest wait)"),
+        "float",
+        gettext_noop("requests"),
+    ),
+    Figure(
+        "fewest_stuck",
+        gettext_noop("Fewest requests stuck (shortest wait)"),
+        "float",
+        gettext_noop("requests"),
+    ),
+    Figure(
+        "stuck_at_timeout",
+        gettext_noop("Requests stuck with the chosen timeout"),
+        "float",
+        gettext_noop("requests"),
+    ),
+    Figure("calls_ok", gettext_noop("Calls answered in time"), "int", gettext_noop("calls")),
+    Figure(
+        "calls_timed_out", gettext_noop("Calls cut by the timeout"), "int", gettext_noop("calls")
+    ),
+    Figure(
+        "longest_hold_ms", gettext_noop("Longest a caller was held"), "float", gettext_noop("ms")
+    ),
 )

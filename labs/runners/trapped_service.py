@@ -14,13 +14,14 @@ from django.utils.translation import gettext_lazy as _
 from labs.capstone.controls import controls_on
 from labs.catalogue.figures import Figure, latency_figures
 from labs.catalogue.params import params_from_specs
+from labs.runners.capstone_rules import trapped_errors
 from labs.runners.common import model_errors
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, trapped_service
 from labs.sim.capstone import cost as capstone_cost
 from labs.sim.capstone.params import TrappedParams
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
-from labs.text import listed, num
+from labs.text import gettext, gettext_noop, listed, ngettext, num
 
 # How the catalogue runs this lab (read by `Lab.from_runner`).
 USES_SEED = True
@@ -30,60 +31,60 @@ TIME_LIMIT_S = 60
 CONTROLS_GROUP = "Recovery controls"
 LAYOUT = (
     (
-        "Workload",
+        gettext_noop("Workload"),
         (
-            ("horizon_s", "Simulated time"),
-            ("base_rps", "Normal new requests per second"),
-            ("payment_share", "Share of requests that are payments"),
-            ("cost_spread", "Cost spread of jobs"),
+            ("horizon_s", gettext_noop("Simulated time")),
+            ("base_rps", gettext_noop("Normal new requests per second")),
+            ("payment_share", gettext_noop("Share of requests that are payments")),
+            ("cost_spread", gettext_noop("Cost spread of jobs")),
         ),
     ),
     (
-        "Service",
+        gettext_noop("Service"),
         (
-            ("workers", "Workers"),
-            ("service_ms", "Time for one request"),
-            ("service_dist", "Spread of that time"),
-            ("queue_limit", "Queue size limit"),
-            ("discipline", "Which request a worker takes next"),
+            ("workers", gettext_noop("Workers")),
+            ("service_ms", gettext_noop("Time for one request")),
+            ("service_dist", gettext_noop("Spread of that time")),
+            ("queue_limit", gettext_noop("Queue size limit")),
+            ("discipline", gettext_noop("Which request a worker takes next")),
         ),
     ),
     (
-        "Clients",
+        gettext_noop("Clients"),
         (
-            ("client_timeout_ms", "Caller's timeout for one attempt"),
-            ("max_attempts", "Attempts per call"),
-            ("retry_layers", "Layers that retry"),
-            ("backoff_base_ms", "First backoff"),
-            ("backoff_cap_ms", "Longest backoff"),
-            ("jitter", "Jitter"),
+            ("client_timeout_ms", gettext_noop("Caller's timeout for one attempt")),
+            ("max_attempts", gettext_noop("Attempts per call")),
+            ("retry_layers", gettext_noop("Layers that retry")),
+            ("backoff_base_ms", gettext_noop("First backoff")),
+            ("backoff_cap_ms", gettext_noop("Longest backoff")),
+            ("jitter", gettext_noop("Jitter")),
         ),
     ),
     (
-        "Trigger",
+        gettext_noop("Trigger"),
         (
-            ("trigger_start_s", "Trigger starts at"),
-            ("trigger_end_s", "Trigger ends at"),
-            ("spike_rps", "New requests per second during the trigger"),
-            ("slowdown_factor", "Service slowdown during the trigger"),
-            ("workers_lost", "Workers lost during the trigger"),
+            ("trigger_start_s", gettext_noop("Trigger starts at")),
+            ("trigger_end_s", gettext_noop("Trigger ends at")),
+            ("spike_rps", gettext_noop("New requests per second during the trigger")),
+            ("slowdown_factor", gettext_noop("Service slowdown during the trigger")),
+            ("workers_lost", gettext_noop("Workers lost during the trigger")),
         ),
     ),
     (
         CONTROLS_GROUP,
         (
-            ("recover_at_s", "Controls start at"),
-            ("admission_limit", "Admission limit"),
-            ("admit_rps", "Admit at most (per second)"),
-            ("reopen_ramp_s", "Reopen gradually over"),
-            ("limit_retries", "Retry budget"),
-            ("retry_budget", "Retries per new request"),
-            ("drop_expired", "Drop expired reads"),
-            ("drop_cost_ms", "Time to drop one expired item"),
-            ("drop_payments", "Drop expired payments too (naive)"),
-            ("reconcile_payments", "Reconcile timed-out payments"),
-            ("reconcile_delay_s", "Reconciliation delay"),
-            ("reserve_share", "Workers kept for fresh requests"),
+            ("recover_at_s", gettext_noop("Controls start at")),
+            ("admission_limit", gettext_noop("Admission limit")),
+            ("admit_rps", gettext_noop("Admit at most (per second)")),
+            ("reopen_ramp_s", gettext_noop("Reopen gradually over")),
+            ("limit_retries", gettext_noop("Retry budget")),
+            ("retry_budget", gettext_noop("Retries per new request")),
+            ("drop_expired", gettext_noop("Drop expired reads")),
+            ("drop_cost_ms", gettext_noop("Time to drop one expired item")),
+            ("drop_payments", gettext_noop("Drop expired payments too (naive)")),
+            ("reconcile_payments", gettext_noop("Reconcile timed-out payments")),
+            ("reconcile_delay_s", gettext_noop("Reconciliation delay")),
+            ("reserve_share", gettext_noop("Workers kept for fresh requests")),
         ),
     ),
 )
@@ -92,7 +93,7 @@ PARAMS = params_from_specs(LAB_PARAM_SPECS["trapped_service"], LAYOUT)
 
 def check(params: Mapping[str, Any]) -> dict[str, str]:
     """The model's cross-field rules (trigger inside the run, not both drop and reconcile...)."""
-    return model_errors(TrappedParams, params)
+    return trapped_errors(params) or model_errors(TrappedParams, params)
 
 
 def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
@@ -115,116 +116,223 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     start, end, at = p["trigger_start_s"], p["trigger_end_s"], p["recover_at_s"]
     extra = []
     if p["slowdown_factor"] > 1:
-        extra.append(f"every request took {num(p['slowdown_factor'])}× as long")
+        extra.append(
+            gettext("every request took %(n)s× as long") % {"n": num(p["slowdown_factor"])}
+        )
     if p["workers_lost"]:
-        extra.append(f"{p['workers_lost']} of {p['workers']} workers were missing")
-    word = "trigger" if extra or p["spike_rps"] <= p["base_rps"] else "spike"
-    lines = [
-        f"The {word} ran from {_s(start)} to {_s(end)}: {num(p['spike_rps'])} new requests/s "
-        f"against a capacity of {_rate(s['capacity_rps'])} (normal load "
-        f"{_rate(p['base_rps'])})" + (f"; {listed(extra)}." if extra else ".")
-    ]
+        extra.append(
+            gettext("%(lost)s of %(all)s workers were missing")
+            % {"lost": p["workers_lost"], "all": p["workers"]}
+        )
+    spike = not extra and p["spike_rps"] > p["base_rps"]
+    ran = {
+        "start": _s(start),
+        "end": _s(end),
+        "rate": num(p["spike_rps"]),
+        "capacity": _rate(s["capacity_rps"]),
+        "base": _rate(p["base_rps"]),
+        "extra": listed(extra, gettext("and")),
+    }
+    if spike:
+        first = gettext(
+            "The spike ran from %(start)s to %(end)s: %(rate)s new requests/s against a "
+            "capacity of %(capacity)s (normal load %(base)s)."
+        )
+    else:
+        first = gettext(
+            "The trigger ran from %(start)s to %(end)s: %(rate)s new requests/s against a "
+            "capacity of %(capacity)s (normal load %(base)s); %(extra)s."
+        )
+    lines = [first % ran]
     on = controls_on(p)
     rec = s["recovered_at_s"]
     lost = s["obligations_lost"]
     by_itself = rec is not None and (not on or rec < at)
     if rec is None:
+        trapped = (
+            gettext(
+                "The spike ended at %(end)s but the queue was still %(n)s deep at %(horizon)s, "
+                "and its oldest request had waited %(age)s: the service stayed trapped."
+            )
+            if spike
+            else gettext(
+                "The trigger ended at %(end)s but the queue was still %(n)s deep at %(horizon)s, "
+                "and its oldest request had waited %(age)s: the service stayed trapped."
+            )
+        )
         lines.append(
-            f"The {word} ended at {_s(end)} but the queue was still {num(s['final_backlog'])} "
-            f"deep at {_s(p['horizon_s'])}, and its oldest request had waited "
-            f"{_s(s['final_oldest_age_s'])}: the service stayed trapped."
+            trapped
+            % {
+                "end": _s(end),
+                "n": num(s["final_backlog"]),
+                "horizon": _s(p["horizon_s"]),
+                "age": _s(s["final_oldest_age_s"]),
+            }
         )
     elif by_itself:
+        by_itself_words = (
+            gettext("It recovered by itself at %(t)s, %(after)s after the spike ended.")
+            if spike
+            else gettext("It recovered by itself at %(t)s, %(after)s after the trigger ended.")
+        )
+        lines.append(by_itself_words % {"t": _s(rec), "after": _s(rec - end)})
+    elif lost == 0:
         lines.append(
-            f"It recovered by itself at {_s(rec)}, {_s(rec - end)} after the {word} ended."
+            gettext(
+                "With the controls on from %(at)s it recovered at %(t)s and no payment was lost."
+            )
+            % {"at": _s(at), "t": _s(rec)}
         )
     else:
-        payments = "no payment was lost" if lost == 0 else f"{num(lost)} payments were lost"
         lines.append(
-            f"With the controls on from {_s(at)} it recovered at {_s(rec)} and {payments}."
+            gettext(
+                "With the controls on from %(at)s it recovered at %(t)s and %(lost)s payments "
+                "were lost."
+            )
+            % {"at": _s(at), "t": _s(rec), "lost": num(lost)}
         )
-    attempts = s["amplification"]
     lines.append(
-        f"Useful answers: {_rate(s['goodput_before_rps'])} before the {word}, "
-        f"{_rate(s['goodput_after_rps'])} after it, {_rate(s['goodput_last_30s_rps'])} in the "
-        f"last 30 s. Each new request became {num(attempts)} "
-        f"attempt{'' if attempts == 1 else 's'}, and over the whole run "
-        f"{num(round(100 * s['wasted_share']))}% of the workers' time went to callers who had "
-        "already gone."
+        ngettext(
+            "Useful answers: %(before)s before, %(after)s after, %(last)s in the last 30 s. Each "
+            "new request became %(n)s attempt, and over the whole run %(wasted)s%% of the "
+            "workers' time went to callers who had already gone.",
+            "Useful answers: %(before)s before, %(after)s after, %(last)s in the last 30 s. Each "
+            "new request became %(n)s attempts, and over the whole run %(wasted)s%% of the "
+            "workers' time went to callers who had already gone.",
+            1 if s["amplification"] == 1 else 2,
+        )
+        % {
+            "before": _rate(s["goodput_before_rps"]),
+            "after": _rate(s["goodput_after_rps"]),
+            "last": _rate(s["goodput_last_30s_rps"]),
+            "n": num(s["amplification"]),
+            "wasted": num(round(100 * s["wasted_share"])),
+        }
     )
-    lines.append("Controls on: " + (listed(on) + "." if on else "none."))
+    if on:
+        lines.append(gettext("Controls on: %(on)s.") % {"on": listed(on, gettext("and"))})
+    else:
+        lines.append(gettext("Controls on: none."))
     lines.append(_payments(s))
     if not by_itself:
         lines.append(_drain(s, at))
     return lines
 
 
+PAYMENT_STATES = (
+    ("confirmed", gettext_noop("%(n)s confirmed")),
+    ("reconciled", gettext_noop("%(n)s reconciled later")),
+    ("failed", gettext_noop("%(n)s refused (the caller was told)")),
+    ("pending", gettext_noop("%(n)s still pending")),
+    ("reconciling", gettext_noop("%(n)s being reconciled")),
+    ("unknown", gettext_noop("%(n)s unknown (nobody in charge)")),
+    ("lost", gettext_noop("%(n)s lost without a record")),
+)
+
+
 def _payments(s: Mapping[str, Any]) -> str:
     parts = [
-        f"{num(s['obligations_' + state])} {words}"
-        for state, words in (
-            ("confirmed", "confirmed"),
-            ("reconciled", "reconciled later"),
-            ("failed", "refused (the caller was told)"),
-            ("pending", "still pending"),
-            ("reconciling", "being reconciled"),
-            ("unknown", "unknown (nobody in charge)"),
-            ("lost", "lost without a record"),
-        )
+        gettext(words) % {"n": num(s["obligations_" + state])}
+        for state, words in PAYMENT_STATES
         if s["obligations_" + state]
     ]
-    text = f"Payments: {num(s['obligations_total'])} in all"
-    return text + (": " + listed(parts) + "." if parts else ".")
+    total = {"n": num(s["obligations_total"]), "parts": listed(parts, gettext("and"))}
+    if parts:
+        return gettext("Payments: %(n)s in all: %(parts)s.") % total
+    return gettext("Payments: %(n)s in all.") % total
 
 
 def _drain(s: Mapping[str, Any], at: float) -> str:
     est, actual = s["drain_estimate_s"], s["actual_drain_s"]
     net = s["drain_net_rps"]
-    rate = (
-        f"{num(net)}/s of spare capacity"
-        if net > 0
-        else f"{num(round(-net, 1))}/s more arriving than the workers could finish"
-    )
-    start = f"At {_s(at)} the queue held {num(s['drain_backlog'])} requests and {rate}"
-    guess = "it would never drain" if est is None else f"it would drain in {_s(est)}"
-    outcome = "it did not drain" if actual is None else f"it drained in {_s(actual)}"
-    why = f" ({s['drain_gap']})" if s["drain_gap"] else ""
-    return f"{start}: the estimate said {guess}; {outcome}{why}."
+    if net > 0:
+        rate = gettext("%(n)s/s of spare capacity") % {"n": num(net)}
+    else:
+        rate = gettext("%(n)s/s more arriving than the workers could finish") % {
+            "n": num(round(-net, 1))
+        }
+    words = {"at": _s(at), "n": num(s["drain_backlog"]), "rate": rate}
+    start = gettext("At %(at)s the queue held %(n)s requests and %(rate)s") % words
+    if est is None:
+        guess = gettext("the estimate said it would never drain")
+    else:
+        guess = gettext("the estimate said it would drain in %(t)s") % {"t": _s(est)}
+    if actual is None:
+        outcome = gettext("it did not drain")
+    else:
+        outcome = gettext("it drained in %(t)s") % {"t": _s(actual)}
+    why = f" ({gettext(s['drain_gap'])})" if s["drain_gap"] else ""
+    return f"{start}: {guess}; {outcome}{why}."
 
 
 FIGURES = (
-    Figure("recovered", "Recovered", "bool"),
-    Figure("recovered_at_s", "Second it recovered", "float", "s", nullable=True),
-    Figure("peak_backlog", "Peak backlog", "int", "requests"),
-    Figure("final_backlog", "Backlog at the end", "int", "requests"),
-    Figure("final_oldest_age_s", "Age of the oldest request at the end", "float", "s"),
-    Figure("capacity_rps", "Capacity", "float", "req/s"),
-    Figure("goodput_before_rps", "Useful answers before the trigger", "float", "req/s"),
-    Figure("goodput_during_rps", "Useful answers during the trigger", "float", "req/s"),
-    Figure("goodput_after_rps", "Useful answers after the trigger", "float", "req/s"),
-    Figure("goodput_last_30s_rps", "Useful answers in the last 30 s", "float", "req/s"),
-    Figure("goodput_recovered", "Useful answers back to normal", "bool"),
-    Figure("original_requests", "Original requests", "int"),
-    Figure("retries", "Retries", "int"),
-    Figure("amplification", "Attempts per original request", "float"),
-    Figure("rejected", "Rejected at once (429/503)", "int"),
-    Figure("expired_dropped", "Expired requests dropped", "int"),
-    Figure("wasted_completions", "Answers nobody waited for", "int"),
-    Figure("useful_completions", "Answers someone waited for", "int"),
-    Figure("wasted_share", "Share of work wasted", "float"),
-    Figure("obligations_total", "Payments", "int"),
-    Figure("obligations_pending", "Payments still pending", "int"),
-    Figure("obligations_unknown", "Payments in an unknown state", "int"),
-    Figure("obligations_reconciling", "Payments being reconciled", "int"),
-    Figure("obligations_confirmed", "Payments confirmed", "int"),
-    Figure("obligations_reconciled", "Payments reconciled", "int"),
-    Figure("obligations_failed", "Payments explicitly failed", "int"),
-    Figure("obligations_lost", "Payments lost", "int"),
-    Figure("obligations_unresolved", "Payments unresolved", "int"),
-    Figure("obligations_accounted", "Every payment accounted for", "bool"),
-    Figure("charges", "Charges made", "int"),
-    Figure("duplicate_charges_absorbed", "Repeat charges absorbed by the operation id", "int"),
-    Figure("events", "Events simulated", "int"),
+    Figure("recovered", gettext_noop("Recovered"), "bool"),
+    Figure(
+        "recovered_at_s",
+        gettext_noop("Second it recovered"),
+        "float",
+        gettext_noop("s"),
+        nullable=True,
+    ),
+    Figure("peak_backlog", gettext_noop("Peak backlog"), "int", gettext_noop("requests")),
+    Figure("final_backlog", gettext_noop("Backlog at the end"), "int", gettext_noop("requests")),
+    Figure(
+        "final_oldest_age_s",
+        gettext_noop("Age of the oldest request at the end"),
+        "float",
+        gettext_noop("s"),
+    ),
+    Figure("capacity_rps", gettext_noop("Capacity"), "float", gettext_noop("req/s")),
+    Figure(
+        "goodput_before_rps",
+        gettext_noop("Useful answers before the trigger"),
+        "float",
+        gettext_noop("req/s"),
+    ),
+    Figure(
+        "goodput_during_rps",
+        gettext_noop("Useful answers during the trigger"),
+        "float",
+        gettext_noop("req/s"),
+    ),
+    Figure(
+        "goodput_after_rps",
+        gettext_noop("Useful answers after the trigger"),
+        "float",
+        gettext_noop("req/s"),
+    ),
+    Figure(
+        "goodput_last_30s_rps",
+        gettext_noop("Useful answers in the last 30 s"),
+        "float",
+        gettext_noop("req/s"),
+    ),
+    Figure("goodput_recovered", gettext_noop("Useful answers back to normal"), "bool"),
+    Figure("original_requests", gettext_noop("Original requests"), "int"),
+    Figure("retries", gettext_noop("Retries"), "int"),
+    Figure("amplification", gettext_noop("Attempts per original request"), "float"),
+    Figure("rejected", gettext_noop("Rejected at once (429/503)"), "int"),
+    Figure("expired_dropped", gettext_noop("Expired requests dropped"), "int"),
+    Figure("wasted_completions", gettext_noop("Answers nobody waited for"), "int"),
+    Figure("useful_completions", gettext_noop("Answers someone waited for"), "int"),
+    Figure("wasted_share", gettext_noop("Share of work wasted"), "float"),
+    Figure("obligations_total", gettext_noop("Payments"), "int"),
+    Figure("obligations_pending", gettext_noop("Payments still pending"), "int"),
+    Figure("obligations_unknown", gettext_noop("Payments in an unknown state"), "int"),
+    Figure("obligations_reconciling", gettext_noop("Payments being reconciled"), "int"),
+    Figure("obligations_confirmed", gettext_noop("Payments confirmed"), "int"),
+    Figure("obligations_reconciled", gettext_noop("Payments reconciled"), "int"),
+    Figure("obligations_failed", gettext_noop("Payments explicitly failed"), "int"),
+    Figure("obligations_lost", gettext_noop("Payments lost"), "int"),
+    Figure("obligations_unresolved", gettext_noop("Payments unresolved"), "int"),
+    Figure("obligations_accounted", gettext_noop("Every payment accounted for"), "bool"),
+    Figure("charges", gettext_noop("Charges made"), "int"),
+    Figure(
+        "duplicate_charges_absorbed",
+        gettext_noop("Repeat charges absorbed by the operation id"),
+        "int",
+    ),
+    Figure("events", gettext_noop("Events simulated"), "int"),
     *latency_figures(
         (
             ("before", _("before the trigger")),
@@ -234,12 +342,34 @@ FIGURES = (
         ),
         calls=True,
     ),
-    Figure("drain_backlog", "Backlog when recovery starts", "int", "requests"),
-    Figure("drain_net_rps", "Net useful capacity at recovery", "float", "req/s"),
-    Figure("drain_estimate_s", "Drain estimate", "float", "s", nullable=True),
-    Figure("actual_drain_s", "Actual drain time", "float", "s", nullable=True),
-    Figure("drain_estimate_held", "Drain estimate held", "bool"),
-    Figure("drain_gap", "Why estimate and actual differ", "str", "", nullable=True),
+    Figure(
+        "drain_backlog",
+        gettext_noop("Backlog when recovery starts"),
+        "int",
+        gettext_noop("requests"),
+    ),
+    Figure(
+        "drain_net_rps",
+        gettext_noop("Net useful capacity at recovery"),
+        "float",
+        gettext_noop("req/s"),
+    ),
+    Figure(
+        "drain_estimate_s",
+        gettext_noop("Drain estimate"),
+        "float",
+        gettext_noop("s"),
+        nullable=True,
+    ),
+    Figure(
+        "actual_drain_s",
+        gettext_noop("Actual drain time"),
+        "float",
+        gettext_noop("s"),
+        nullable=True,
+    ),
+    Figure("drain_estimate_held", gettext_noop("Drain estimate held"), "bool"),
+    Figure("drain_gap", gettext_noop("Why estimate and actual differ"), "str", "", nullable=True),
 )
 
 

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import pgettext_lazy
 
 
 class RunQuerySet(models.QuerySet):
@@ -59,10 +60,10 @@ class Run(models.Model):
     """One press of Run: parameters in, result out, with its lifecycle and timings."""
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "queued"
-        RUNNING = "running", "running"
-        SUCCEEDED = "succeeded", "succeeded"
-        FAILED = "failed", "failed"
+        QUEUED = "queued", pgettext_lazy("run status", "queued")
+        RUNNING = "running", pgettext_lazy("run status", "running")
+        SUCCEEDED = "succeeded", pgettext_lazy("run status", "succeeded")
+        FAILED = "failed", pgettext_lazy("run status", "failed")
 
     FINISHED = (Status.SUCCEEDED, Status.FAILED)
 

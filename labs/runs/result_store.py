@@ -26,10 +26,17 @@ from django.utils import timezone
 LABS_DIR = Path(__file__).resolve().parent.parent
 # The code every simulation's result depends on, besides its own runner module.
 SHARED_SOURCES = ("sim", "runs/execution.py")
+SOURCE_SUFFIXES = {".py", ".pyx", ".pxd"}
 
 
 def _hash_tree(digest: Any, path: Path) -> None:
-    files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    # Cython sources too: the compiled capstone loop (.pyx) gives the same results as the
+    # Python engine, but a change to it alone must still count as a new model version.
+    files = (
+        sorted(p for p in path.rglob("*.py*") if p.suffix in SOURCE_SUFFIXES)
+        if path.is_dir()
+        else [path]
+    )
     for file in files:
         digest.update(str(file.relative_to(LABS_DIR)).encode())
         digest.update(file.read_bytes())

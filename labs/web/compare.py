@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from labs.catalogue.lab import Lab
 from labs.charts.base import figure, line, plotly_text
 from labs.runs.models import Run
@@ -61,7 +63,7 @@ def compare_runs(a: Run, b: Run, lab: Lab | None) -> Comparison:
         return comparison
     sa, sb = a.result.get("summary", {}), b.result.get("summary", {})
     declared = lab.figures if lab else ()
-    labels = {f.name: f.label for f in declared}
+    labels = {f.name: _(f.label) for f in declared}
     # The lab's order (jsonb on PostgreSQL does not keep the saved order), then any others.
     names = [f.name for f in declared if f.name in sa or f.name in sb]
     names += sorted((set(sa) | set(sb)) - set(names))

@@ -7,13 +7,14 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from labs.catalogue.entries import LABS
 from labs.catalogue.lab import Lab
 from labs.catalogue.params import Param
 from labs.runs.admission import over_budget
 from labs.runs.models import Run
-from labs.text import SEED_MAX
+from labs.text import SEED_MAX, num
 from labs.web.plain_input import (
     decimal_message,
     parse_decimal,
@@ -45,14 +46,19 @@ class NumberListField(forms.CharField):
             raw_items = [part.strip() for part in text.replace(";", ",").split(",")]
         if len(raw_items) > self.max_items:
             raise ValidationError(
-                f"At most {self.max_items} values, got {len(raw_items)}.", code="too_many"
+                _("At most %(most)d values, got %(got)d.")
+                % {"most": self.max_items, "got": len(raw_items)},
+                code="too_many",
             )
         parse = parse_whole if self.number is int else parse_decimal
         how = whole_message() if self.number is int else decimal_message()
         out = []
         for position, item in enumerate(raw_items, start=1):
+            where = {"position": position, "item": item}
             if item == "":
-                raise ValidationError(f"Value {position} is empty: remove the extra comma.")
+                raise ValidationError(
+                    _("Value %(position)s is empty: remove the extra comma.") % where
+                )
             try:
                 number = parse(item)
             except ValueError:
@@ -61,8 +67,8 @@ class NumberListField(forms.CharField):
                 ) from None
             if not self.low <= number <= self.high:
                 raise ValidationError(
-                    f"Value {position} ({item}) is out of range: each must be from "
-                    f"{self.low:,} to {self.high:,}."
+                    _("Value %(position)s (%(item)s) is out of range: each must be %(span)s.")
+                    % (where | {"span": f"{num(self.low)} – {num(self.high)}"})
                 )
             out.append(number)
         return out
@@ -121,9 +127,12 @@ def plain(value: Any) -> Any:
 
 def field_for(param: Param) -> forms.Field:
     """The Django form field that converts and bounds one parameter."""
+    help_text = _(param.help) if param.help else ""
+    if param.range_text():
+        help_text = f"{help_text} ({param.range_text()})"
     common: dict[str, Any] = {
-        "label": param.label,
-        "help_text": f"{param.help} ({param.bounds_text()})",
+        "label": _(param.label),
+        "help_text": help_text,
         "initial": plain(param.default),
     }
     if param.kind == "int":
@@ -131,7 +140,7 @@ def field_for(param: Param) -> forms.Field:
     if param.kind == "float":
         return PlainFloatField(min_value=param.min, max_value=param.max, **common)
     if param.kind == "choice":
-        return forms.ChoiceField(choices=param.choices, **common)
+        return forms.ChoiceField(choices=[(v, _(label)) for v, label in param.choices], **common)
     if param.kind == "bool":
         return YesNoField(required=False, **common)
     return NumberListField(
@@ -155,12 +164,13 @@ class LabForm(forms.Form):
             self.fields[param.name] = field_for(param)
         if lab.uses_seed:
             self.fields["seed"] = PlainIntegerField(
-                label="Seed",
+                label=_("Seed"),
                 min_value=0,
                 max_value=SEED_MAX,
                 required=False,
                 initial=lab.default_seed,
-                help_text="The same seed gives the same run; leave empty for a fresh draw.",
+                help_text=_("The same seed gives the same run; leave empty for a fresh draw."),
+                error_messages={"invalid": _("Use a whole number.")},
             )
         for name, value in self.locked.items():
             # A locked value is shown but never taken from the request (a disabled field
@@ -209,9 +219,10 @@ class LabForm(forms.Form):
             if not grouped or grouped[-1][0] != param.group:
                 grouped.append((param.group, []))
             grouped[-1][1].append(self[param.name])
+        shown = [(_(group) if group else "", fields) for group, fields in grouped]
         if "seed" in self.fields:
-            grouped.append(("Randomness", [self["seed"]]))
-        return grouped
+            shown.append((_("Randomness"), [self["seed"]]))
+        return shown
 
 
 class RunLabelForm(forms.ModelForm):
@@ -221,17 +232,24 @@ class RunLabelForm(forms.ModelForm):
         model = Run
         fields = ["name", "note"]
         widgets = {"note": forms.Textarea(attrs={"rows": 3})}
-        help_texts = {"name": "A few words, e.g. “8 fixed workers”.", "note": "What you tried."}
+        labels = {"name": gettext_lazy("Name"), "note": gettext_lazy("Note")}
+        help_texts = {
+            "name": gettext_lazy("A few words, e.g. “8 fixed workers”."),
+            "note": gettext_lazy("What you tried."),
+        }
 
 
 class RunFilterForm(forms.Form):
     """The history page's filter: all runs, or one lab's."""
 
-    lab = forms.ChoiceField(required=False, label="Lab")
+    lab = forms.ChoiceField(required=False, label=gettext_lazy("Lab"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["lab"].choices = [("", "All labs"), *((lab.slug, lab.title) for lab in LABS)]
+        self.fields["lab"].choices = [
+            ("", _("All labs")),
+            *((lab.slug, _(lab.title)) for lab in LABS),
+        ]
 
 
 class CompareForm(forms.Form):
@@ -240,9 +258,10 @@ class CompareForm(forms.Form):
     run = forms.ModelMultipleChoiceField(
         queryset=Run.objects.none(),
         error_messages={
-            "required": "Pick two runs to compare.",
-            "invalid_choice": "Run %(value)s is not one you can open.",  # the view says 404
-            "invalid_pk_value": "“%(pk)s” is not a run id.",
+            "required": gettext_lazy("Pick two runs to compare."),
+            # the view says 404
+            "invalid_choice": gettext_lazy("Run %(value)s is not one you can open."),
+            "invalid_pk_value": gettext_lazy("“%(pk)s” is not a run id."),
         },
     )
 
@@ -255,11 +274,16 @@ class CompareForm(forms.Form):
         asked = [str(v) for v in self.data.getlist("run")] if hasattr(self.data, "getlist") else []
         runs.sort(key=lambda r: asked.index(str(r.pk)) if str(r.pk) in asked else len(asked))
         if len(runs) != 2:
-            raise ValidationError(f"Pick exactly two different runs to compare (got {len(runs)}).")
+            raise ValidationError(
+                _("Pick exactly two different runs to compare (got %(n)d).") % {"n": len(runs)}
+            )
         if runs[0].lab != runs[1].lab:
             raise ValidationError(
-                f"These runs are of different labs ({runs[0].lab} and {runs[1].lab}): "
-                "only runs of the same lab can be compared."
+                _(
+                    "These runs are of different labs (%(a)s and %(b)s): "
+                    "only runs of the same lab can be compared."
+                )
+                % {"a": runs[0].lab, "b": runs[1].lab}
             )
         return runs
 
@@ -268,11 +292,18 @@ class RedriveForm(forms.Form):
     """Redrive one parked message (by id) or, with no id, the whole DLQ."""
 
     message = forms.CharField(
-        required=False, max_length=200, help_text="The message's id; empty: all of them."
+        required=False,
+        max_length=200,
+        help_text=gettext_lazy("The message's id; empty: all of them."),
     )
 
 
 class PurgeForm(forms.Form):
     """Which of the kept queue's two lists to empty."""
 
-    what = forms.ChoiceField(choices=[("dlq", "the dead-letter queue"), ("queue", "the queue")])
+    what = forms.ChoiceField(
+        choices=[
+            ("dlq", gettext_lazy("the dead-letter queue")),
+            ("queue", gettext_lazy("the queue")),
+        ]
+    )

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import redis
+from django.utils.translation import gettext as _
 
 from labs.catalogue.advice import Snippet, try_next_links
 from labs.catalogue.lab import Lab
@@ -35,7 +36,7 @@ class RunView:
 def present_run(run: Run, lab: Lab | None) -> RunView:
     view = RunView(status=run.status)
     if lab is None:
-        view.hint = "This lab no longer exists; the saved parameters and result are kept."
+        view.hint = _("This lab no longer exists; the saved parameters and result are kept.")
         return view
     if run.status == Run.Status.SUCCEEDED and run.result:
         view.headline = lab.headline(run.result)
@@ -73,11 +74,23 @@ def shown_tables(result: dict[str, Any]) -> list[dict[str, Any]]:
     tables = result.get("tables", {})
     names = result.get("tables_order") or list(tables)
     return [
-        tables[name]
+        _in_reader_words(tables[name])
         for name in names
         if isinstance(tables.get(name), dict)
         and {"title", "columns", "rows"} <= tables[name].keys()
     ]
+
+
+def _in_reader_words(shown: dict[str, Any]) -> dict[str, Any]:
+    """A saved table's title and headings are English msgids: show them translated.
+
+    The worker saved them in English (it has no reader); a title or heading made with a
+    number in it stays as saved.
+    """
+    return shown | {
+        "title": _(shown["title"]) if shown["title"] else "",
+        "columns": [_(c) if isinstance(c, str) and c else c for c in shown["columns"]],
+    }
 
 
 @dataclass
@@ -102,10 +115,12 @@ def present_panel(run: Run, lab: Lab | None, user) -> PanelView | None:
         return None
     if not lab.keeps_dlq:
         return PanelView(
-            gone="This lab keeps no dead-letter queue: its queues were deleted when it ended."
+            gone=_("This lab keeps no dead-letter queue: its queues were deleted when it ended.")
         )
     if run.status == Run.Status.FAILED:
-        return PanelView(gone="This run failed, so its queues were deleted and nothing was kept.")
+        return PanelView(
+            gone=_("This run failed, so its queues were deleted and nothing was kept.")
+        )
     if run.dlq_note:
         return PanelView(gone=kept_caps.note_for(run.dlq_note))
     try:
@@ -113,7 +128,7 @@ def present_panel(run: Run, lab: Lab | None, user) -> PanelView | None:
     except kept_queue.QueueGone as exc:
         return PanelView(gone=str(exc))
     except redis.RedisError:
-        return PanelView(gone="The queue panel cannot reach Redis just now. Try again shortly.")
+        return PanelView(gone=_("The queue panel cannot reach Redis just now. Try again shortly."))
     return PanelView(queue=snapshot, can_act=run.owner_id == user.pk)
 
 

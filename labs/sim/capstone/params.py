@@ -14,6 +14,12 @@ from dataclasses import dataclass
 
 from labs.sim.capstone.specs import check_bounds, param, param_specs
 
+
+def gettext_noop(message: str) -> str:
+    """Marks a help text for the catalogue (by this name); the form translates it."""
+    return message
+
+
 MAX_ATTEMPTS_PER_CALL = 64  # retries at every layer multiply; past this a run gets slow
 # New requests one run may expect: enough for the 10x benchmark (about 276,000), and a
 # run this size takes a few seconds at most (a default run has about 27,600).
@@ -25,90 +31,133 @@ class TrappedParams:
     """One run of the trapped reading-list service: load, trigger, clients and controls."""
 
     # The service
-    horizon_s: int = param(300, "Simulated seconds.", min=10, max=3600)
+    horizon_s: int = param(300, gettext_noop("Simulated seconds."), min=10, max=3600)
     base_rps: float = param(
-        80.0, "Normal arrival rate of new requests (Poisson).", min=1, max=20000
+        80.0, gettext_noop("Normal arrival rate of new requests (Poisson)."), min=1, max=20000
     )
-    workers: int = param(8, "Servers taking work from the queue.", min=1, max=1000)
-    service_ms: float = param(80.0, "Mean time one request keeps a worker busy.", min=1, max=10000)
+    workers: int = param(8, gettext_noop("Servers taking work from the queue."), min=1, max=1000)
+    service_ms: float = param(
+        80.0, gettext_noop("Mean time one request keeps a worker busy."), min=1, max=10000
+    )
     service_dist: str = param(
         "exponential",
-        "Spread of service time around its mean.",
+        gettext_noop("Spread of service time around its mean."),
         choices=("exponential", "constant"),
     )
     cost_spread: float = param(
         1.0,
-        "Most expensive job / cheapest job, in work units (1 = all alike, up to 100).",
+        gettext_noop(
+            "Most expensive job / cheapest job, in work units (1 = all alike, up to 100)."
+        ),
         min=1,
         max=100,
     )
     payment_share: float = param(
-        0.05, "Share of requests that are payments (obligations).", min=0, max=1
+        0.05, gettext_noop("Share of requests that are payments (obligations)."), min=0, max=1
     )
     queue_limit: int = param(
-        2000, "Most requests the queue holds; more are refused with 503.", min=1, max=200000
+        2000,
+        gettext_noop("Most requests the queue holds; more are refused with 503."),
+        min=1,
+        max=200000,
     )
     discipline: str = param(
         "fifo",
-        "Which queued request a worker takes next.",
+        gettext_noop("Which queued request a worker takes next."),
         choices=("fifo", "lifo", "codel"),
     )
     # The trigger
-    trigger_start_s: float = param(60.0, "When the trigger starts.", min=0, max=3600)
-    trigger_end_s: float = param(90.0, "When the trigger ends.", min=0, max=3600)
+    trigger_start_s: float = param(60.0, gettext_noop("When the trigger starts."), min=0, max=3600)
+    trigger_end_s: float = param(90.0, gettext_noop("When the trigger ends."), min=0, max=3600)
     spike_rps: float = param(
-        200.0, "Arrival rate of new requests during the trigger.", min=0, max=50000
+        200.0, gettext_noop("Arrival rate of new requests during the trigger."), min=0, max=50000
     )
     slowdown_factor: float = param(
-        1.0, "Service time is multiplied by this during the trigger.", min=1, max=20
+        1.0, gettext_noop("Service time is multiplied by this during the trigger."), min=1, max=20
     )
-    workers_lost: int = param(0, "Workers missing during the trigger.", min=0, max=999)
+    workers_lost: int = param(
+        0, gettext_noop("Workers missing during the trigger."), min=0, max=999
+    )
     # The clients
     client_timeout_ms: float = param(
-        1000.0, "How long a caller waits for one attempt.", min=10, max=60000
+        1000.0, gettext_noop("How long a caller waits for one attempt."), min=10, max=60000
     )
-    max_attempts: int = param(3, "Attempts per call at one layer (1 = no retries).", min=1, max=10)
+    max_attempts: int = param(
+        3, gettext_noop("Attempts per call at one layer (1 = no retries)."), min=1, max=10
+    )
     retry_layers: int = param(
-        1, "Layers that each retry (browser, gateway, SDK): attempts multiply.", min=1, max=3
+        1,
+        gettext_noop("Layers that each retry (browser, gateway, SDK): attempts multiply."),
+        min=1,
+        max=3,
     )
     backoff_base_ms: float = param(
-        100.0, "Wait before the first retry; it doubles each time.", min=0, max=10000
+        100.0, gettext_noop("Wait before the first retry; it doubles each time."), min=0, max=10000
     )
-    backoff_cap_ms: float = param(3200.0, "Longest wait between retries.", min=0, max=60000)
+    backoff_cap_ms: float = param(
+        3200.0, gettext_noop("Longest wait between retries."), min=0, max=60000
+    )
     jitter: str = param(
-        "full", "full: wait a random time up to the backoff.", choices=("none", "full")
+        "full",
+        gettext_noop("full: wait a random time up to the backoff."),
+        choices=("none", "full"),
     )
     # Recovery controls: each is off unless switched on, and starts at recover_at_s
     recover_at_s: float = param(
-        150.0, "When the switched-on controls take effect (0 = from the start).", min=0, max=3600
-    )
-    admission_limit: bool = param(False, "Refuse new work above admit_rps with a fast 429.")
-    admit_rps: float = param(90.0, "Requests/s admitted while the limit holds.", min=1, max=100000)
-    reopen_ramp_s: float = param(
-        30.0,
-        "Once drained, raise the admission limit to full capacity over this long (0 = at once).",
+        150.0,
+        gettext_noop("When the switched-on controls take effect (0 = from the start)."),
         min=0,
         max=3600,
     )
-    limit_retries: bool = param(False, "Clients share a retry budget.")
-    retry_budget: float = param(
-        0.1, "Retries allowed per new request (token bucket over ~10 s).", min=0, max=1
+    admission_limit: bool = param(
+        False, gettext_noop("Refuse new work above admit_rps with a fast 429.")
     )
-    drop_expired: bool = param(False, "A worker discards a read whose caller has already given up.")
+    admit_rps: float = param(
+        90.0, gettext_noop("Requests/s admitted while the limit holds."), min=1, max=100000
+    )
+    reopen_ramp_s: float = param(
+        30.0,
+        gettext_noop(
+            "Once drained, raise the admission limit to full capacity over this long (0 = at once)."
+        ),
+        min=0,
+        max=3600,
+    )
+    limit_retries: bool = param(False, gettext_noop("Clients share a retry budget."))
+    retry_budget: float = param(
+        0.1,
+        gettext_noop("Retries allowed per new request (token bucket over ~10 s)."),
+        min=0,
+        max=1,
+    )
+    drop_expired: bool = param(
+        False, gettext_noop("A worker discards a read whose caller has already given up.")
+    )
     drop_cost_ms: float = param(
-        1.0, "Worker time spent checking and discarding one expired item.", min=0, max=1000
+        1.0,
+        gettext_noop("Worker time spent checking and discarding one expired item."),
+        min=0,
+        max=1000,
     )
     drop_payments: bool = param(
-        False, "Naive: discarding expired work throws payments away too (they get lost)."
+        False,
+        gettext_noop("Naive: discarding expired work throws payments away too (they get lost)."),
     )
     reconcile_payments: bool = param(
-        False, "Timed-out payments go to a reconciliation owner by their operation id."
+        False,
+        gettext_noop("Timed-out payments go to a reconciliation owner by their operation id."),
     )
     reconcile_delay_s: float = param(
-        10.0, "Time the reconciliation owner needs for the provider's answer.", min=0, max=600
+        10.0,
+        gettext_noop("Time the reconciliation owner needs for the provider's answer."),
+        min=0,
+        max=600,
     )
     reserve_share: float = param(
-        0.0, "Share of workers that only take fresh requests (newest first).", min=0, max=0.9
+        0.0,
+        gettext_noop("Share of workers that only take fresh requests (newest first)."),
+        min=0,
+        max=0.9,
     )
 
     def __post_init__(self) -> None:

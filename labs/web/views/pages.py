@@ -6,6 +6,7 @@ from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
@@ -30,7 +31,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def unit_detail(request: HttpRequest, unit_slug: str) -> HttpResponse:
     unit = get_unit(unit_slug)
     if unit is None:
-        raise Http404("No such unit.")
+        raise Http404(_("No such unit."))
     panels = [{"lab": lab, "form": LabForm(lab)} for lab in labs_for_unit(unit.slug)]
     # The prose comes in the reader's language from the template ({% unit_prose %}).
     return render(request, "labs/unit.html", {"unit": unit, "panels": panels})
@@ -42,7 +43,7 @@ def lab_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The lab's form; a POST validates it and starts a run."""
     lab = get_lab(slug)
     if lab is None:
-        raise Http404("No such lab.")
+        raise Http404(_("No such lab."))
     if request.method == "GET":
         # A "try next" link carries the values to start from in its query string.
         initial = initial_from_query(lab.params, request.GET)
@@ -85,7 +86,7 @@ def lab_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def login_needed(request: HttpRequest) -> HttpResponse:
     """Anonymous visitors may read lessons; running a lab needs an account."""
     if request.htmx:
-        response = HttpResponse("Log in to run labs.", status=401)
+        response = HttpResponse(_("Log in to run labs."), status=401)
         response["HX-Redirect"] = f"{resolve_url(settings.LOGIN_URL)}?next={request.path}"
         return response
     return redirect_to_login(request.get_full_path())

@@ -8,6 +8,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
@@ -34,7 +36,7 @@ def queue_panel(request: HttpRequest, run_id) -> HttpResponse:
     run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
     lab = get_lab(run.lab)
     if lab is None or lab.kind != "experiment":
-        raise Http404("This lab has no queue panel.")
+        raise Http404(_("This lab has no queue panel."))
     if not request.htmx:
         return redirect(f"{run.get_absolute_url()}#queue")
     return _panel_response(request, run, lab)
@@ -54,17 +56,23 @@ def queue_redrive(request: HttpRequest, run_id) -> HttpResponse:
         msg_id = cleaned["message"]
         if msg_id:
             if not kept_queue.redrive_one(run.pk, msg_id):
-                raise _Refused(f"{msg_id} is not in the dead-letter queue (any more).", 409)
-            done = f"Moved {msg_id} back to the queue; the fixed consumer will make it."
+                raise _Refused(
+                    _("%(id)s is not in the dead-letter queue (any more).") % {"id": msg_id}, 409
+                )
+            done = _("Moved %(id)s back to the queue; the fixed consumer will make it.") % {
+                "id": msg_id
+            }
         else:
             count = kept_queue.ask_redrive_all(run.pk)
             if not count:
-                raise _Refused("The dead-letter queue is empty: nothing to redrive.", 409)
-            done = (
-                f"Redriving the {count} message(s) of the DLQ, at most "
-                f"{kept_queue.REDRIVE_RATE_PER_S:g} a second; the fixed consumer makes them "
-                "as they come."
-            )
+                raise _Refused(_("The dead-letter queue is empty: nothing to redrive."), 409)
+            done = ngettext(
+                "Redriving the %(n)d message of the DLQ, at most %(rate)s a second; "
+                "the fixed consumer makes it as it comes.",
+                "Redriving the %(n)d messages of the DLQ, at most %(rate)s a second; "
+                "the fixed consumer makes them as they come.",
+                count,
+            ) % {"n": count, "rate": f"{kept_queue.REDRIVE_RATE_PER_S:g}"}
         start_drain(run)
         return done
 
@@ -81,7 +89,11 @@ def queue_purge(request: HttpRequest, run_id) -> HttpResponse:
         what = cleaned["what"]
         deleted = kept_queue.purge(run.pk, what)
         name = dict(PurgeForm.base_fields["what"].choices)[what]
-        return f"Purged {name}: {deleted} message(s) deleted."
+        return ngettext(
+            "Purged %(what)s: %(n)d message deleted.",
+            "Purged %(what)s: %(n)d messages deleted.",
+            deleted,
+        ) % {"what": name, "n": deleted}
 
     return _panel_action(request, run_id, PurgeForm, purge)
 
@@ -101,7 +113,7 @@ def _panel_action(request: HttpRequest, run_id, form_class, act) -> HttpResponse
     """
     run, lab = _queue_owned_by(request, run_id)
     if not run.is_finished:
-        return _panel_response(request, run, lab, STILL_RUNNING, 409)
+        return _panel_response(request, run, lab, str(STILL_RUNNING), 409)
     form = form_class(request.POST)
     if not form.is_valid():
         return _panel_response(request, run, lab, _errors(form), 422)
@@ -113,11 +125,11 @@ def _panel_action(request: HttpRequest, run_id, form_class, act) -> HttpResponse
     except kept_queue.QueueGone as exc:
         return _panel_response(request, run, lab, str(exc), 410)
     except redis.RedisError:
-        return _panel_response(request, run, lab, REDIS_DOWN, 503)
+        return _panel_response(request, run, lab, str(REDIS_DOWN), 503)
     return _panel_response(request, run, lab, done)
 
 
-REDIS_DOWN = "The queue panel cannot reach Redis just now. Try again shortly."
+REDIS_DOWN = gettext_lazy("The queue panel cannot reach Redis just now. Try again shortly.")
 
 
 def _queue_owned_by(request: HttpRequest, run_id) -> tuple[Run, Lab]:
@@ -125,21 +137,21 @@ def _queue_owned_by(request: HttpRequest, run_id) -> tuple[Run, Lab]:
     run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
     lab = get_lab(run.lab)
     if lab is None or lab.kind != "experiment" or not lab.keeps_dlq:
-        raise Http404("This run has no queue panel.")
+        raise Http404(_("This run has no queue panel."))
     if run.owner_id != request.user.pk:
-        raise PermissionDenied("Only the person who made this run can act on its queue.")
+        raise PermissionDenied(_("Only the person who made this run can act on its queue."))
     return run, lab
 
 
 def _check_queue_open(run: Run) -> None:
     """Raise QueueGone with the reason when the run has no kept queue (any more)."""
     if run.status == Run.Status.FAILED:
-        raise kept_queue.QueueGone("This run failed, so its queues were deleted.")
+        raise kept_queue.QueueGone(_("This run failed, so its queues were deleted."))
     if run.dlq_note:
         raise kept_queue.QueueGone(kept_caps.note_for(run.dlq_note))
 
 
-STILL_RUNNING = (
+STILL_RUNNING = gettext_lazy(
     "The experiment is still running: its queue is its own until it ends. The panel opens "
     "on its dead-letter queue as soon as it has finished."
 )

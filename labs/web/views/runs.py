@@ -12,7 +12,8 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
@@ -29,7 +30,7 @@ from labs.web.forms import (
 )
 from labs.web.presenters import present_panel, present_run, series_table
 
-NO_LAB = "This lab no longer exists, so the run cannot be repeated."
+NO_LAB = gettext_lazy("This lab no longer exists, so the run cannot be repeated.")
 # A finished run's fragment never changes; an hour bounds each process's cache.
 FINISHED_FRAGMENT_TTL_S = 3600
 
@@ -124,7 +125,7 @@ def my_runs(request: HttpRequest) -> HttpResponse:
         runs, status = runs.none(), 400
     elif form.is_bound and form.cleaned_data["lab"]:
         runs = runs.filter(lab=form.cleaned_data["lab"])
-    titles = {lab.slug: lab.title for lab in LABS}
+    titles = {lab.slug: _(lab.title) for lab in LABS}
     rows = [(run, titles.get(run.lab, run.lab)) for run in runs[:200]]
     context = {"rows": rows, "form": form}
     template = "labs/runs.html#run-list" if request.htmx else "labs/runs.html"
@@ -138,13 +139,13 @@ def run_label(request: HttpRequest, run_id) -> HttpResponse:
     """Give a run a name and a note. Only its owner may; a teacher who can see it may not."""
     run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
     if run.owner_id != request.user.pk:
-        raise PermissionDenied("Only the person who made this run can name it.")
+        raise PermissionDenied(_("Only the person who made this run can name it."))
     form = RunLabelForm(request.POST, instance=run)
     status = 200
     if form.is_valid():
         form.save()
         if not request.htmx:
-            messages.success(request, "Saved the run's name and note.")
+            messages.success(request, _("Saved the run's name and note."))
             return redirect(run)
     else:
         status = 422
@@ -161,7 +162,8 @@ def run_csv(request: HttpRequest, run_id) -> HttpResponse:
     run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
     if run.status != Run.Status.SUCCEEDED or not run.result:
         return HttpResponse(
-            f"This run is {run.status}: only a finished, successful run has a time series.",
+            _("This run is %(status)s: only a finished, successful run has a time series.")
+            % {"status": run.get_status_display()},
             status=409,
             content_type="text/plain; charset=utf-8",
         )
@@ -192,7 +194,7 @@ def run_compare(request: HttpRequest) -> HttpResponse:
     """Two runs of one lab: figures side by side, series overlaid. Polls until both finish."""
     form = CompareForm(request.user, request.GET)
     if form.has_error("run", "invalid_choice"):
-        raise Http404("No such run, or it is not yours to see.")
+        raise Http404(_("No such run, or it is not yours to see."))
     if not form.is_valid():
         return render(request, "labs/compare.html", {"form": form}, status=400)
     a, b = form.cleaned_data["run"]

@@ -1,0 +1,96 @@
+"""The capstone models' cross-field rules in plain words, next to the field to change.
+
+The models refuse a bad combination with a ValueError written for developers
+("trigger_end_s must be >= trigger_start_s (60), got 50"). A student reads these instead,
+in their own language; a rule missing here still falls back to the model's own message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labs.sim.capstone.cold_cache import MAX_READS_PER_RUN
+from labs.sim.capstone.job_cost import MAX_JOBS_PER_RUN
+from labs.sim.capstone.params import MAX_ATTEMPTS_PER_CALL, MAX_REQUESTS_PER_RUN
+from labs.text import gettext, num
+
+
+def trapped_errors(p: Mapping[str, Any]) -> dict[str, str]:
+    errors: dict[str, str] = {}
+    horizon = {"horizon": num(p["horizon_s"])}
+    if p["trigger_end_s"] < p["trigger_start_s"]:
+        errors["trigger_end_s"] = gettext(
+            "The trigger must end at or after it starts (second %(start)s)."
+        ) % {"start": num(p["trigger_start_s"])}
+    elif p["trigger_end_s"] > p["horizon_s"]:
+        errors["trigger_end_s"] = (
+            gettext("The trigger must end within the simulated time (%(horizon)s s).") % horizon
+        )
+    if p["recover_at_s"] > p["horizon_s"]:
+        errors["recover_at_s"] = (
+            gettext("The controls must start within the simulated time (%(horizon)s s).") % horizon
+        )
+    if p["workers_lost"] >= p["workers"]:
+        errors["workers_lost"] = gettext(
+            "At least one worker must stay: lose fewer than %(workers)s."
+        ) % {"workers": num(p["workers"])}
+    if p["backoff_cap_ms"] < p["backoff_base_ms"]:
+        errors["backoff_cap_ms"] = gettext(
+            "The longest backoff must be at least the first one (%(base)s ms)."
+        ) % {"base": num(p["backoff_base_ms"])}
+    attempts = p["max_attempts"] ** p["retry_layers"]
+    if attempts > MAX_ATTEMPTS_PER_CALL:
+        errors["retry_layers"] = gettext(
+            "Attempts multiply across the layers: %(attempts)s per layer over %(layers)s "
+            "layers is %(total)s per call, more than %(most)s. Use fewer attempts or layers."
+        ) % {
+            "attempts": p["max_attempts"],
+            "layers": p["retry_layers"],
+            "total": num(attempts),
+            "most": MAX_ATTEMPTS_PER_CALL,
+        }
+    if p["drop_payments"] and p["reconcile_payments"]:
+        errors["drop_payments"] = gettext(
+            "Choose one: throw expired payments away, or reconcile them. Not both."
+        )
+    trigger_s = max(0, p["trigger_end_s"] - p["trigger_start_s"])
+    expected = p["base_rps"] * (p["horizon_s"] - trigger_s) + p["spike_rps"] * trigger_s
+    if expected > MAX_REQUESTS_PER_RUN and "horizon_s" not in errors:
+        errors["horizon_s"] = gettext(
+            "This run would see about %(n)s new requests, more than %(most)s: shorten the "
+            "simulated time or lower the rates."
+        ) % {"n": num(round(expected)), "most": num(MAX_REQUESTS_PER_RUN)}
+    return errors
+
+
+def job_cost_errors(p: Mapping[str, Any]) -> dict[str, str]:
+    errors: dict[str, str] = {}
+    if p["incident_end_s"] < p["incident_start_s"]:
+        errors["incident_end_s"] = gettext(
+            "The expensive mix must end at or after it starts (second %(start)s)."
+        ) % {"start": num(p["incident_start_s"])}
+    elif p["incident_end_s"] > p["horizon_s"]:
+        errors["incident_end_s"] = gettext(
+            "The expensive mix must end within the simulated time (%(horizon)s s)."
+        ) % {"horizon": num(p["horizon_s"])}
+    jobs = p["arrival_rps"] * p["horizon_s"]
+    if jobs > MAX_JOBS_PER_RUN:
+        errors["arrival_rps"] = gettext(
+            "This run would see about %(n)s jobs, more than %(most)s: lower the jobs per second "
+            "or the simulated time."
+        ) % {"n": num(round(jobs)), "most": num(MAX_JOBS_PER_RUN)}
+    return errors
+
+
+def cold_cache_errors(p: Mapping[str, Any]) -> dict[str, str]:
+    reads = p["offered_rps"] * p["horizon_s"]
+    if reads > MAX_READS_PER_RUN:
+        return {
+            "offered_rps": gettext(
+                "This run would see about %(n)s reads, more than %(most)s: lower the reads per "
+                "second or the simulated time."
+            )
+            % {"n": num(round(reads)), "most": num(MAX_READS_PER_RUN)}
+        }
+    return {}

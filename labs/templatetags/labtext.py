@@ -1,0 +1,24 @@
+"""Template filters that write a run's values as a student types them, not as Python prints.
+
+`{{ value|typed }}` gives true/false for a switch, "50, 800, 800" for a list and "—" for
+nothing, so a page never shows True, None or [50, 800, …].
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from labs.text import plain
+
+register = template.Library()
+
+
+@register.filter
+def typed(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, list | tuple):
+        return ", ".join(plain(v) for v in value)
+    return plain(value)
