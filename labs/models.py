@@ -1,5 +1,6 @@
 """Where Django looks for the app's models; they live with the run lifecycle in `labs.runs`."""
 
+from labs.capstone.analysis import Analysis
 from labs.runs.models import Run, RunManager, RunQuerySet
 
-__all__ = ["Run", "RunManager", "RunQuerySet"]
+__all__ = ["Analysis", "Run", "RunManager", "RunQuerySet"]

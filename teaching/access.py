@@ -49,7 +49,9 @@ def assignment_for(user, pk: int) -> tuple[Assignment, Role]:
 def submission_for(user, pk: int) -> Submission:
     """A submission its student or the class's teacher may open."""
     submission = (
-        Submission.objects.select_related("assignment", "assignment__classroom", "student", "run")
+        Submission.objects.select_related(
+            "assignment", "assignment__classroom", "student", "run", "before_run"
+        )
         .filter(pk=pk)
         .first()
     )

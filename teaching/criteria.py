@@ -33,9 +33,13 @@ ALIASES = {"=": "==", "≤": "<=", "≥": ">=", "≠": "!="}
 TRUE_WORDS, FALSE_WORDS = ("true", "yes"), ("false", "no")
 MAX_CRITERIA = 20
 MAX_LINE = 200
+# In a pair hand-in every check names its run: `before.recovered == false`.
+SIDES = ("before", "after")
 
 # figure name, then a run of symbols (the operator, checked below), then the value.
-LINE = re.compile(r"^(?P<name>[A-Za-z_]\w*)\s*(?P<op>[^\w\s\"'.+-]+)\s*(?P<value>.*?)\s*$")
+LINE = re.compile(
+    r"^(?P<name>(?:[A-Za-z]+\.)?[A-Za-z_]\w*)\s*(?P<op>[^\w\s\"'.+-]+)\s*(?P<value>.*?)\s*$"
+)
 NUMBER = re.compile(r"^[+-]?(\d{1,3}(,\d{3})+|\d[\d_]*)(\.\d+)?([eE][+-]?\d+)?$|^[+-]?\.\d+$")
 
 Value = bool | int | float | str
@@ -109,10 +113,21 @@ def show(value: Any) -> str:
     return str(value)
 
 
-def parse_criteria(text: str, figures: Sequence[Figure]) -> list[Criterion]:
+def pair_summary(
+    before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """Both runs' figures under one name each (`before.recovered`), for a pair's checks."""
+    out: dict[str, Any] = {}
+    for side, summary in zip(SIDES, (before, after), strict=True):
+        out.update({f"{side}.{name}": value for name, value in (summary or {}).items()})
+    return out
+
+
+def parse_criteria(text: str, figures: Sequence[Figure], *, pair: bool = False) -> list[Criterion]:
     """One `Criterion` per non-empty line of `text` (lines starting with # are notes).
 
-    Raises CriteriaError with a message for every bad line, naming the line.
+    With `pair`, each check names the run it reads (`before.` or `after.`). Raises
+    CriteriaError with a message for every bad line, naming the line.
     """
     by_name = {f.name: f for f in figures}
     lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), start=1)]
@@ -130,7 +145,7 @@ def parse_criteria(text: str, figures: Sequence[Figure]) -> list[Criterion]:
     out, problems = [], []
     for number, line in lines:
         try:
-            out.append(parse_line(line, by_name))
+            out.append(parse_line(line, by_name, pair=pair))
         except ValueError as exc:
             problems.append(
                 _("Line %(number)d ('%(line)s'): %(problem)s")
@@ -141,7 +156,7 @@ def parse_criteria(text: str, figures: Sequence[Figure]) -> list[Criterion]:
     return out
 
 
-def parse_line(line: str, figures: Mapping[str, Figure]) -> Criterion:
+def parse_line(line: str, figures: Mapping[str, Figure], *, pair: bool = False) -> Criterion:
     if len(line) > MAX_LINE:
         raise ValueError(_("too long: at most %(most)d characters.") % {"most": MAX_LINE})
     match = LINE.match(line)
@@ -149,7 +164,25 @@ def parse_line(line: str, figures: Mapping[str, Figure]) -> Criterion:
         raise ValueError(
             _("write a check as: figure, operator, value — for example peak_backlog < 1000.")
         )
-    name, op, raw = match["name"], match["op"], match["value"]
+    full, op, raw = match["name"], match["op"], match["value"]
+    side, _dot, name = full.rpartition(".")
+    if pair and side not in SIDES:
+        if side:
+            raise ValueError(
+                _("'%(side)s' is not a run of the pair: write before.%(name)s or after.%(name)s.")
+                % {"side": side, "name": name}
+            )
+        raise ValueError(
+            _("name the run this check reads: before.%(name)s or after.%(name)s.") % {"name": name}
+        )
+    if not pair and side:
+        raise ValueError(
+            _(
+                "this assignment asks for one run, so write %(name)s without '%(side)s.'; "
+                "before. and after. are for a before/after pair."
+            )
+            % {"name": name, "side": side}
+        )
     figure = figures.get(name)
     if figure is None:
         close = difflib.get_close_matches(name, list(figures), n=1)
@@ -174,7 +207,7 @@ def parse_line(line: str, figures: Mapping[str, Figure]) -> Criterion:
         )
     if not raw:
         raise ValueError(_("no value after %(op)s.") % {"op": op})
-    return Criterion(name, op, parse_value(figure, op, raw))
+    return Criterion(full, op, parse_value(figure, op, raw))
 
 
 def parse_value(figure: Figure, op: str, raw: str) -> Value:

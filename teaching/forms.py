@@ -14,6 +14,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from labs.capstone.report import LAB as PAIR_LAB
 from labs.catalogue.lab import Lab
 from labs.catalogue.units import UNITS
 from labs.runs.models import Run
@@ -21,7 +22,8 @@ from labs.text import SEED_MAX
 from labs.web.forms import field_for
 from lessons.questions import questions_for
 from teaching.criteria import CriteriaError, criteria_text, parse_criteria
-from teaching.models import Assignment, Classroom, Membership
+from teaching.models import HANDIN_PAIR, HANDIN_RUN, Assignment, Classroom, Membership
+from teaching.rubric import parse_rubric, rubric_text
 
 FREE, PRESET, LOCKED = "free", "preset", "locked"
 MODES = (
@@ -149,13 +151,23 @@ class AssignmentForm(forms.ModelForm):
         widget=forms.Textarea(attrs={"rows": 5, "spellcheck": "false"}),
         help_text=gettext_lazy(
             "One check per line: figure, operator (== != < <= > >=), value. "
-            "For example: peak_backlog < 1000"
+            "For example: peak_backlog < 1000. In a before/after pair, name the run: "
+            "before.recovered == false, after.obligations_lost == 0"
+        ),
+    )
+    rubric_text = forms.CharField(
+        label=gettext_lazy("Rubric"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=gettext_lazy(
+            "What you score by hand, one item per line with its points. "
+            "For example: Names the loop that keeps the service down: 5"
         ),
     )
 
     class Meta:
         model = Assignment
-        fields = ["title", "instructions", "selfcheck", "due_at"]
+        fields = ["title", "instructions", "handin", "selfcheck", "due_at"]
         widgets = {
             "instructions": forms.Textarea(attrs={"rows": 5}),
             "due_at": DueDateInput(),
@@ -165,6 +177,7 @@ class AssignmentForm(forms.ModelForm):
             "instructions": gettext_lazy("Instructions"),
             "due_at": gettext_lazy("Due"),
             "selfcheck": gettext_lazy("Self-check"),
+            "handin": gettext_lazy("What the student hands in"),
         }
 
     def __init__(
@@ -191,8 +204,14 @@ class AssignmentForm(forms.ModelForm):
             seed = forms.IntegerField(min_value=0, max_value=SEED_MAX, required=False)
             seed.help_text = _("Lock it so every student draws the same random numbers.")
             self._add_preset("seed", _("Seed"), seed, 1)
+        self.fields["handin"].required = False  # a form without it sets one run
+        if lab.slug != PAIR_LAB:  # only the capstone has a before/after report
+            self.fields["handin"].choices = [
+                c for c in self.fields["handin"].choices if c[0] == HANDIN_RUN
+            ]
         if self.instance.pk:
             self.initial["criteria_text"] = criteria_text(self.instance.checks())
+            self.initial["rubric_text"] = rubric_text(self.instance.rubric)
 
     def _add_preset(self, name: str, label: str, value: forms.Field, default: Any) -> None:
         instance = self.instance
@@ -220,15 +239,24 @@ class AssignmentForm(forms.ModelForm):
             raise ValidationError(_("The due date (%(due)s) is already past.") % {"due": when(due)})
         return due
 
-    def clean_criteria_text(self) -> list:
+    def clean_handin(self) -> str:
+        return self.cleaned_data.get("handin") or HANDIN_RUN
+
+    def clean_rubric_text(self) -> list:
         try:
-            criteria = parse_criteria(self.cleaned_data["criteria_text"], self.lab.figures)
+            return parse_rubric(self.cleaned_data["rubric_text"])
         except CriteriaError as exc:
             raise ValidationError(exc.messages) from None
-        return [c.to_json() for c in criteria]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
+        pair = cleaned.get("handin") == HANDIN_PAIR
+        try:
+            criteria = parse_criteria(cleaned.get("criteria_text", ""), self.lab.figures, pair=pair)
+        except CriteriaError as exc:
+            self.add_error("criteria_text", exc.messages)
+        else:
+            self.cleaned_data["criteria_text"] = [c.to_json() for c in criteria]
         presets, locked = {}, []
         for name in self.preset_names:
             mode = cleaned.get(f"mode__{name}") or FREE
@@ -261,6 +289,7 @@ class AssignmentForm(forms.ModelForm):
         assignment.lab = self.lab.slug
         assignment.presets, assignment.locked = self.chosen
         assignment.criteria = self.cleaned_data["criteria_text"]
+        assignment.rubric = self.cleaned_data["rubric_text"]
         if commit:
             assignment.save()
         return assignment
@@ -294,7 +323,10 @@ class SubmitForm(forms.Form):
         )
 
     def clean_run(self) -> Run:
-        run = self.cleaned_data["run"]
+        return self.submittable(self.cleaned_data["run"])
+
+    def submittable(self, run: Run) -> Run:
+        """`run`, if it may be handed in for this assignment; else a message for its field."""
         problem = self.assignment.mismatch(run)
         if problem:
             raise ValidationError(

@@ -11,11 +11,17 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
 from django.db.models.fields.json import KeyTransform
+from django.utils.translation import gettext_noop
 
+from labs.runs.models import Run
 from lessons.models import Attempt, latest_attempts
-from teaching.criteria import Check, evaluate
+from teaching.criteria import Check, evaluate, pair_summary
 from teaching.models import Assignment, Classroom, Extension, Submission, timing
+
+FEEDBACK_GIVEN = gettext_noop("feedback given")
+FEEDBACK_PENDING = gettext_noop("no feedback yet")
 
 
 @dataclass
@@ -41,6 +47,13 @@ class Cell:
     @property
     def run_status(self) -> str:
         return self.submission.run.status if self.submission else ""
+
+    @property
+    def feedback_status(self) -> str:
+        """English, like `timing`: "given", "not yet" or "" with nothing handed in."""
+        if self.submission is None:
+            return ""
+        return FEEDBACK_GIVEN if self.submission.has_feedback else FEEDBACK_PENDING
 
 
 @dataclass
@@ -74,8 +87,22 @@ def build_gradebook(classroom: Classroom, now: datetime, students=None) -> Grade
         (s.assignment_id, s.student_id): s
         for s in Submission.objects.filter(assignment__classroom=classroom, student_id__in=ids)
         .select_related("run")
-        .only("assignment_id", "student_id", "submitted_at", "run__id", "run__status", "run__lab")
-        .annotate(summary=KeyTransform("summary", "run__result"))
+        .only(
+            "assignment_id",
+            "student_id",
+            "submitted_at",
+            "before_run_id",
+            "version",
+            "scores",
+            "feedback_at",
+            "run__id",
+            "run__status",
+            "run__lab",
+        )
+        .annotate(
+            summary=KeyTransform("summary", "run__result"),
+            before_summary=KeyTransform("summary", "before_run__result"),
+        )
     }
     criteria = {a.pk: a.checks() for a in assignments}
     attempts = latest_attempts(ids, {a.selfcheck for a in assignments if a.selfcheck})
@@ -95,7 +122,7 @@ def build_gradebook(classroom: Classroom, now: datetime, students=None) -> Grade
                 selfcheck=attempts.get((student.pk, assignment.selfcheck)),
             )
             if submission is not None:
-                cell.checks = evaluate(criteria[assignment.pk], submission.summary)
+                cell.checks = evaluate(criteria[assignment.pk], graded_figures(submission))
             cells.append(cell)
         rows.append(Row(student, cells))
     return Gradebook(classroom, assignments, rows)
@@ -126,12 +153,12 @@ def standing_of(assignment: Assignment, student, now: datetime) -> Standing:
     due = assignment.due_for(extension)
     submission = (
         Submission.objects.filter(assignment=assignment, student=student)
-        .select_related("run")
+        .select_related("run", "before_run")
         .first()
     )
     checks = []
     if submission is not None:
-        checks = evaluate(assignment.checks(), (submission.run.result or {}).get("summary"))
+        checks = evaluate(assignment.checks(), summary_of(submission))
     return Standing(
         due_at=due,
         extended=due != assignment.due_at,
@@ -140,3 +167,47 @@ def standing_of(assignment: Assignment, student, now: datetime) -> Standing:
         submission=submission,
         checks=checks,
     )
+
+
+def graded_figures(submission: Submission) -> dict[str, Any] | None:
+    """The figures the criteria read, from the annotated summaries (the gradebook's query)."""
+    if submission.before_run_id is None:
+        return submission.summary  # type: ignore[attr-defined]
+    return pair_summary(submission.before_summary, submission.summary)  # type: ignore[attr-defined]
+
+
+def summary_of(submission: Submission) -> dict[str, Any] | None:
+    """The figures the criteria read, from the runs themselves (one submission's page)."""
+    after = (submission.run.result or {}).get("summary")
+    if submission.before_run is None:
+        return after
+    return pair_summary((submission.before_run.result or {}).get("summary"), after)
+
+
+def hand_in(assignment: Assignment, student, run: Run, before: Run | None, now: datetime) -> bool:
+    """Save a hand-in; a resubmission keeps the last one as a version. True if it is the first.
+
+    Locks the student's submission row, so two resubmissions at once make two versions
+    rather than one lost.
+    """
+    if not Submission.objects.filter(assignment=assignment, student=student).exists():
+        try:
+            with transaction.atomic():
+                Submission.objects.create(
+                    assignment=assignment,
+                    student=student,
+                    run=run,
+                    before_run=before,
+                    submitted_at=now,
+                )
+            return True
+        except IntegrityError:
+            pass  # a second press made it first: this one becomes the next version
+    with transaction.atomic():
+        current = Submission.objects.select_for_update().get(assignment=assignment, student=student)
+        current.archive()
+        current.run, current.before_run, current.submitted_at = run, before, now
+        current.version += 1
+        current.feedback, current.scores, current.feedback_at = "", {}, None
+        current.save()
+        return False

@@ -11,7 +11,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from labs.catalogue.entries import get_lab
 from labs.catalogue.lab import Lab
@@ -74,6 +74,13 @@ class Membership(models.Model):
         return f"{self.student} in {self.classroom}"
 
 
+HANDIN_RUN, HANDIN_PAIR = "run", "pair"
+HANDIN_CHOICES = [
+    (HANDIN_RUN, gettext_lazy("one run")),
+    (HANDIN_PAIR, gettext_lazy("a before/after pair with the student's analysis")),
+]
+
+
 class Assignment(models.Model):
     """A lab set for a class: presets (some locked), a due date and grading criteria."""
 
@@ -89,6 +96,11 @@ class Assignment(models.Model):
     # A unit's self-check set with the lab (its slug), or "" for none; the gradebook
     # shows each student's latest score on it.
     selfcheck = models.SlugField(max_length=32, blank=True, default="")
+    # "run": one run is handed in; "pair": a before/after pair with the student's analysis,
+    # and the criteria name a side (`before.recovered == false`).
+    handin = models.CharField(max_length=8, choices=HANDIN_CHOICES, default=HANDIN_RUN)
+    # The teacher's own rubric: [{"item": "Names the loop", "max": 5}], scored per submission.
+    rubric = models.JSONField(default=list, blank=True)
     due_at = models.DateTimeField()
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -115,6 +127,14 @@ class Assignment(models.Model):
 
     def open_presets(self) -> dict[str, Any]:
         return {k: v for k, v in self.presets.items() if k not in self.locked}
+
+    @property
+    def is_pair(self) -> bool:
+        return self.handin == HANDIN_PAIR
+
+    @property
+    def rubric_max(self) -> int:
+        return sum(item["max"] for item in self.rubric)
 
     def checks(self) -> list[Criterion]:
         return [Criterion.from_json(c) for c in self.criteria]
@@ -167,8 +187,30 @@ class Extension(models.Model):
         return f"{self.student} until {self.due_at:%Y-%m-%d %H:%M} on {self.assignment}"
 
 
-class Submission(models.Model):
-    """The run a student hands in for an assignment; a resubmission replaces it."""
+class Feedback(models.Model):
+    """What the teacher wrote on a hand-in and the score per rubric item (abstract)."""
+
+    feedback = models.TextField(blank=True, max_length=4000)
+    scores = models.JSONField(default=dict, blank=True)  # {rubric item: points}
+    feedback_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def score(self) -> float | None:
+        return sum(self.scores.values()) if self.scores else None
+
+    @property
+    def has_feedback(self) -> bool:
+        return self.feedback_at is not None
+
+
+class Submission(Feedback):
+    """What a student hands in for an assignment: a run, or a before/after pair.
+
+    A resubmission replaces it; the one it replaces is kept as a `SubmissionVersion`.
+    """
 
     assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="submissions")
     student = models.ForeignKey(
@@ -176,6 +218,11 @@ class Submission(models.Model):
     )
     # RESTRICT: a submitted run cannot be deleted on its own, only with its student.
     run = models.ForeignKey(Run, on_delete=models.RESTRICT, related_name="submissions")
+    # The "before" half of a pair hand-in (`run` is then the "after" half).
+    before_run = models.ForeignKey(
+        Run, on_delete=models.RESTRICT, null=True, blank=True, related_name="pair_submissions"
+    )
+    version = models.PositiveIntegerField(default=1)
     submitted_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -189,6 +236,41 @@ class Submission(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("submission-detail", args=[self.pk])
+
+    def archive(self) -> SubmissionVersion:
+        """Keep this hand-in, with its feedback, before a resubmission replaces it."""
+        return SubmissionVersion.objects.create(
+            submission=self,
+            version=self.version,
+            run_id=self.run_id,
+            before_run_id=self.before_run_id,
+            submitted_at=self.submitted_at,
+            feedback=self.feedback,
+            scores=self.scores,
+            feedback_at=self.feedback_at,
+        )
+
+
+class SubmissionVersion(Feedback):
+    """An earlier hand-in of a submission: the teacher can still open it and its feedback."""
+
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="versions")
+    version = models.PositiveIntegerField()
+    run = models.ForeignKey(Run, on_delete=models.RESTRICT, related_name="archived_submissions")
+    before_run = models.ForeignKey(
+        Run,
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="archived_pair_submissions",
+    )
+    submitted_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["submission", "-version"]
+
+    def __str__(self) -> str:
+        return f"{self.submission} (version {self.version})"
 
 
 class Timing:

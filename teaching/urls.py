@@ -39,4 +39,9 @@ urlpatterns = [
     ),
     path("assignments/<id:assignment_id>/extensions/", views.extension_set, name="extension-set"),
     path("submissions/<id:submission_id>/", views.submission_detail, name="submission-detail"),
+    path(
+        "submissions/<id:submission_id>/feedback/",
+        views.submission_feedback,
+        name="submission-feedback",
+    ),
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
@@ -21,6 +22,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from labs.capstone.analysis import analysis_of
 from labs.catalogue.entries import LABS, get_lab
 from labs.catalogue.units import get_unit
 from labs.roles import is_teacher
@@ -47,8 +49,9 @@ from teaching.forms import (
     JoinForm,
     SubmitForm,
 )
-from teaching.gradebook import build_gradebook, standing_of
-from teaching.models import Assignment, Classroom, Extension, Membership, Submission
+from teaching.gradebook import build_gradebook, hand_in, standing_of, summary_of
+from teaching.handin import FeedbackForm, PairSubmitForm, feedback_initial
+from teaching.models import Assignment, Classroom, Extension, Membership
 
 LAB_GONE = gettext_lazy("The lab of this assignment no longer exists, so it cannot be run.")
 
@@ -296,19 +299,18 @@ def assignment_submit(request: HttpRequest, assignment_id: int) -> HttpResponse:
     require_student(role, _("Only students of the class can submit runs."))
     now = timezone.now()
     standing = standing_of(assignment, request.user, now)
-    form = SubmitForm(
+    form_class = PairSubmitForm if assignment.is_pair else SubmitForm
+    form = form_class(
         request.POST, assignment=assignment, student=request.user, due_at=standing.due_at, now=now
     )
     if not form.is_valid():
         return _assignment_page(request, assignment, role, status=422, submit_form=form)
-    run = form.cleaned_data["run"]
-    _submission, created = Submission.objects.update_or_create(
-        assignment=assignment,
-        student=request.user,
-        defaults={"run": run, "submitted_at": now},
+    created = hand_in(
+        assignment, request.user, form.cleaned_data["run"], form.cleaned_data.get("before"), now
     )
     messages.success(
-        request, _("Submitted.") if created else _("Resubmitted: this run replaces the last.")
+        request,
+        _("Submitted.") if created else _("Resubmitted: a new version replaces the last."),
     )
     return redirect(f"{assignment.get_absolute_url()}#submission")
 
@@ -399,7 +401,7 @@ def gradebook(request: HttpRequest, class_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def gradebook_csv(request: HttpRequest, class_id: int) -> HttpResponse:
-    """The gradebook as CSV: one row per student, eight columns per assignment."""
+    """The gradebook as CSV: one row per student, eleven columns per assignment."""
     classroom, role = classroom_for(request.user, class_id)
     require_teacher_of(role, _("Only the class's teacher can export the gradebook."))
     book = build_gradebook(classroom, timezone.now())
@@ -414,6 +416,9 @@ def gradebook_csv(request: HttpRequest, class_id: int) -> HttpResponse:
             f"{a.title}: run",
             f"{a.title}: self-check right",
             f"{a.title}: self-check questions",
+            f"{a.title}: score",
+            f"{a.title}: score out of",
+            f"{a.title}: feedback",
         ]
     rows = []
     for row in book.rows:
@@ -429,17 +434,27 @@ def gradebook_csv(request: HttpRequest, class_id: int) -> HttpResponse:
                 request.build_absolute_uri(sub.run.get_absolute_url()) if sub else "",
                 cell.selfcheck.right if cell.selfcheck else "",
                 cell.selfcheck.total if cell.selfcheck else "",
+                _score(sub.score) if sub and sub.score is not None else "",
+                cell.assignment.rubric_max or "",
+                cell.feedback_status,
             ]
         rows.append(line)
     filename = f"gradebook-{slugify(classroom.name) or classroom.pk}.csv"
     return csv_response(filename, header, rows)
 
 
+def _score(value: float) -> str:
+    return f"{value:g}"
+
+
 @login_required
 @require_GET
 def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
     """A submission with every criterion, the figure behind it, and a way to re-run it."""
-    submission = submission_for(request.user, submission_id)
+    return submission_page(request, submission_for(request.user, submission_id))
+
+
+def submission_page(request, submission, *, status=200, feedback_form=None) -> HttpResponse:
     assignment = submission.assignment
     extension = (
         Extension.objects.filter(assignment=assignment, student=submission.student)
@@ -447,14 +462,39 @@ def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
         .first()
     )
     due = assignment.due_for(extension)
-    summary = (submission.run.result or {}).get("summary")
+    is_teacher = request.user.pk == assignment.classroom.teacher_id
+    pair = submission.before_run
     context = {
         "submission": submission,
         "assignment": assignment,
         "classroom": assignment.classroom,
         "due_at": due,
         "late": submission.submitted_at > due,
-        "checks": evaluate(assignment.checks(), summary),
-        "is_teacher": request.user.pk == assignment.classroom.teacher_id,
+        "checks": evaluate(assignment.checks(), summary_of(submission)),
+        "is_teacher": is_teacher,
+        "analysis": analysis_of(pair, submission.run) if pair else None,
+        "versions": submission.versions.select_related("run", "before_run") if is_teacher else [],
     }
-    return render(request, "teaching/submission.html", context)
+    if is_teacher:
+        context["feedback_form"] = feedback_form or FeedbackForm(
+            initial=feedback_initial(submission), assignment=assignment
+        )
+    return render(request, "teaching/submission.html", context, status=status)
+
+
+@login_required
+@require_POST
+def submission_feedback(request: HttpRequest, submission_id: int) -> HttpResponse:
+    """The teacher's written feedback and rubric scores; the student reads them."""
+    submission = submission_for(request.user, submission_id)
+    if request.user.pk != submission.assignment.classroom.teacher_id:
+        raise PermissionDenied(_("Only the class's teacher can give feedback."))
+    form = FeedbackForm(request.POST, assignment=submission.assignment)
+    if not form.is_valid():
+        return submission_page(request, submission, status=422, feedback_form=form)
+    submission.feedback = form.cleaned_data["feedback"].strip()
+    submission.scores = form.scores()
+    submission.feedback_at = timezone.now()
+    submission.save(update_fields=["feedback", "scores", "feedback_at"])
+    messages.success(request, _("Feedback saved: the student can read it now."))
+    return redirect(submission)

@@ -13,22 +13,32 @@ from labs.text import num
 from tests.lab_helpers import run
 
 LESSON_LABS = {
-    "lesson-07": ["fanout", "busy-minute", "at-least-once", "fanout-live"],
+    "lesson-07": ["fanout", "batching", "busy-minute", "at-least-once", "fanout-live"],
     "lesson-12": ["drain", "drain-compare", "burst-live"],
     "lesson-13": [
         "timeouts",
+        "deadline",
         "backoff",
         "retry-storm",
+        "layered-retries",
         "breaker",
         "degradation",
         "idempotent-charges",
         "poison-messages",
+        "health-checks",
         "availability",
         "poison-live",
         "retries-live",
         "breaker-live",
     ],
-    "assignment-05": ["trapped-service", "trapped-live", "phase-map", "cold-cache", "job-cost"],
+    "assignment-05": [
+        "drain-math",
+        "trapped-service",
+        "trapped-live",
+        "phase-map",
+        "cold-cache",
+        "job-cost",
+    ],
 }
 
 

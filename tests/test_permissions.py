@@ -245,6 +245,20 @@ MATRIX = [
     ("report md", "get", lambda w: r("report-markdown", w.before.pk, w.after.pk), None, MEMBERS),
     ("report json", "get", lambda w: r("report-json", w.before.pk, w.after.pk), None, MEMBERS),
     (
+        "save an analysis",
+        "post",
+        lambda w: r("report-analysis", w.before.pk, w.after.pk),
+        {"trigger": "A spike at second 60."},
+        (LOGIN, 302, 404, 403, 404),
+    ),
+    (
+        "give feedback",
+        "post",
+        lambda w: r("submission-feedback", w.submission.pk),
+        {"feedback": "Good."},
+        TEACHER_ACTION,
+    ),
+    (
         "run a before/after pair",
         "post",
         lambda w: r("report-pair"),
@@ -331,6 +345,7 @@ def test_it_covers_every_url_of_the_site():
         "assignment-detail", "assignment-run", "assignment-submit", "extension-set",
         "gradebook", "gradebook-csv", "submission-detail", "run-obligations", "report-pick",
         "report", "report-markdown", "report-json", "report-pair", "run-queue",
+        "report-analysis", "submission-feedback",
         "run-queue-redrive", "run-queue-purge", "run-control", "signup", "class-accounts",
         "roster-import", "student-password-reset", "class-signup", "healthz",
         "healthz-deep",  # public, answers on its dependencies: tests/test_health.py

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 from django.core.management import call_command
 
+from labs.capstone.analysis import Analysis
 from labs.catalogue.entries import get_lab
 from labs.catalogue.figures import Figure
 from labs.roles import is_teacher
@@ -40,14 +41,21 @@ def test_it_seeds_a_class_an_assignment_and_graded_submissions(db):
     assignment = Assignment.objects.get()
     assert assignment.lab == "trapped-service"
     assert assignment.locked == ["trigger_start_s", "trigger_end_s", "spike_rps"]
-    assert len(assignment.criteria) == 4
+    assert assignment.is_pair and len(assignment.criteria) == 5 and assignment.rubric_max == 20
     book = build_gradebook(classroom, assignment.due_at)
     cells = {row.student.username: row.cells[0] for row in book.rows}
-    # Asha's controls free the service; Ravi's trapped run keeps only "no payment lost".
-    assert (cells["asha"].passed, cells["ravi"].passed) == (4, 1)
+    # Asha's controls free the service; Ravi handed in the trap twice.
+    assert cells["asha"].passed == 5
+    ravi = {str(c.criterion): c.passed for c in cells["ravi"].checks}
+    assert ravi["before.recovered == false"] and not ravi["after.recovered == true"]
     assert cells["meera"].submission is None
     for name in ("asha", "ravi"):
-        assert assignment.mismatch(cells[name].submission.run) == ""
+        submission = cells[name].submission
+        assert assignment.mismatch(submission.run) == ""
+        assert submission.before_run.seed == submission.run.seed
+    asha = cells["asha"].submission
+    analysis = Analysis.objects.get(before=asha.before_run_id, after=asha.run_id)
+    assert len(analysis.step_list) == 4 and analysis.loop and analysis.followup_job_cost
 
 
 def test_it_can_run_again_without_making_anything_twice(db):
@@ -55,7 +63,7 @@ def test_it_can_run_again_without_making_anything_twice(db):
     counts = (Classroom.objects.count(), Assignment.objects.count(), Run.objects.count())
     seed()
     assert (Classroom.objects.count(), Assignment.objects.count(), Run.objects.count()) == counts
-    assert Submission.objects.count() == 2
+    assert Submission.objects.count() == 2 and Analysis.objects.count() == 2
 
 
 def test_it_falls_back_to_the_drain_lab_without_the_capstone(db, monkeypatch):
@@ -82,5 +90,8 @@ def test_it_leaves_out_a_check_the_lab_cannot_answer(db, monkeypatch):
     monkeypatch.setattr("teaching.management.commands.seed_demo.Command.submit", lambda *a: None)
     output = seed()
     assignment = Assignment.objects.get()
-    assert assignment.criteria == [{"figure": "recovered", "op": "==", "value": True}]
-    assert "Left out the demo check 'obligations_lost == 0'" in output
+    assert assignment.criteria == [
+        {"figure": "before.recovered", "op": "==", "value": False},
+        {"figure": "after.recovered", "op": "==", "value": True},
+    ]
+    assert "Left out the demo check 'after.obligations_lost == 0'" in output

@@ -343,6 +343,9 @@ def test_it_exports_the_gradebook_as_csv(client, school, frozen):
         f"{title}: run",
         f"{title}: self-check right",
         f"{title}: self-check questions",
+        f"{title}: score",
+        f"{title}: score out of",
+        f"{title}: feedback",
     ]
     by_name = {row[0]: row for row in rows[1:]}
     assert set(by_name) == {"alice", "carol", "dan"}
@@ -350,7 +353,8 @@ def test_it_exports_the_gradebook_as_csv(client, school, frozen):
     assert by_name["alice"][6] == "2031-03-14T21:30:00+05:30"
     assert by_name["alice"][7].startswith("http://testserver/runs/")
     assert by_name["carol"][2:6] == ["succeeded", "2", "4", "late"]
-    assert by_name["dan"][2:] == ["", "", "4", "missing", "", "", "", ""]
+    assert by_name["dan"][2:] == ["", "", "4", "missing", "", "", "", "", "", "", ""]
+    assert by_name["alice"][12] == "no feedback yet"
 
 
 def test_it_quotes_csv_cells_that_a_spreadsheet_would_run(client, school):

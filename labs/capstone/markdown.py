@@ -162,3 +162,16 @@ def _timeline_rows(t: Mapping[str, Any]) -> list[list[Any]]:
             ]
         )
     return rows
+
+
+def analysis_markdown(analysis: Any) -> str:
+    """The student's analysis after the report: their words, then their numbered steps."""
+    lines = ["", "## " + _("My analysis"), ""]
+    for name, heading, answer in analysis.answers():
+        lines += [f"### {heading}", ""]
+        if name == "steps":
+            lines += [f"{n}. {step}" for n, step in enumerate(answer, start=1)] or ["—"]
+        else:
+            lines += [answer.strip() or "—"]
+        lines.append("")
+    return "\n".join(lines)

@@ -11,6 +11,11 @@ urlpatterns = [
     path("reports/pair/", views.report_pair, name="report-pair"),
     path("reports/<uuid:before_id>/<uuid:after_id>/", views.report_detail, name="report"),
     path(
+        "reports/<uuid:before_id>/<uuid:after_id>/analysis/",
+        views.report_analysis,
+        name="report-analysis",
+    ),
+    path(
         "reports/<uuid:before_id>/<uuid:after_id>/report.md",
         views.report_markdown,
         name="report-markdown",

@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import redis
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
 from labs.capstone import control_panel
 from labs.capstone import report as reports
+from labs.capstone.analysis import Analysis, analysis_of, pair_is_handed_in
+from labs.capstone.analysis_form import AnalysisForm
 from labs.capstone.controls import pair_params
 from labs.capstone.forms import ReportPickForm
+from labs.capstone.markdown import analysis_markdown
 from labs.capstone.markdown import render as render_markdown
 from labs.capstone.operator import obligations_view
 from labs.capstone.presenters import present_report
@@ -142,9 +148,11 @@ def report_pick(request: HttpRequest) -> HttpResponse:
 def report_detail(request: HttpRequest, before_id, after_id) -> HttpResponse:
     """The before/after report. Polled while either run works; answers 286 once both are done."""
     fail_stale()
-    view = present_report(*_report_runs(request, before_id, after_id))
+    before, after = _report_runs(request, before_id, after_id)
+    view = present_report(before, after)
     context = {"view": view, "links": _report_links(request, view)}
     if not request.htmx:
+        context.update(_analysis_context(request, before, after))
         return render(request, "labs/report.html", context)
     response = render(request, "labs/report.html#report-body", context)
     if view.finished:
@@ -159,6 +167,9 @@ def report_markdown(request: HttpRequest, before_id, after_id) -> HttpResponse:
     text = render_markdown(
         view.report, title=_report_title(view), links=_report_links(request, view)
     )
+    analysis = analysis_of(view.before, view.after)
+    if analysis is not None:
+        text += analysis_markdown(analysis)
     response = HttpResponse(text, content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{_report_filename(view)}.md"'
     return response
@@ -168,9 +179,67 @@ def report_markdown(request: HttpRequest, before_id, after_id) -> HttpResponse:
 @require_GET
 def report_json(request: HttpRequest, before_id, after_id) -> JsonResponse:
     view = _finished_report(request, before_id, after_id)
-    response = JsonResponse(view.report, json_dumps_params={"indent": 1})
+    analysis = analysis_of(view.before, view.after)
+    data = view.report | {"analysis": analysis.to_json() if analysis else None}
+    response = JsonResponse(data, json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="{_report_filename(view)}.json"'
     return response
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def report_analysis(request: HttpRequest, before_id, after_id) -> HttpResponse:
+    """Save the student's analysis of their own pair as a draft, until the pair is handed in.
+
+    htmx posts it a few seconds after each change (autosave) and answers with the status
+    line only, so the textarea being typed in is never replaced; without JavaScript the
+    Save button posts the whole form and comes back to the report.
+    """
+    before, after = _report_runs(request, before_id, after_id)
+    if request.user.pk not in (before.owner_id,) or after.owner_id != before.owner_id:
+        raise PermissionDenied(_("Only the student who made both runs can write their analysis."))
+    analysis = analysis_of(before, after) or Analysis(
+        owner=request.user, before=before, after=after
+    )
+    status, problem = 200, ""
+    if pair_is_handed_in(before, after):
+        form, status = AnalysisForm(instance=analysis), 409
+        problem = _("This pair is handed in, so its analysis can no longer change.")
+    else:
+        form = AnalysisForm(request.POST, instance=analysis)
+        if form.is_valid():
+            analysis = form.save(commit=False)
+            analysis.updated_at = timezone.now()
+            analysis.save()
+            if not request.htmx:
+                return redirect(f"{reverse('report', args=[before.id, after.id])}#analysis")
+        else:
+            status = 422
+    context = {
+        "analysis_form": form,
+        "analysis": analysis,
+        "view": {"before": before, "after": after},
+    }
+    if request.htmx:
+        return render(request, "labs/analysis.html#analysis-status", context, status=status)
+    context.update(
+        _analysis_context(request, before, after), analysis_form=form, analysis_problem=problem
+    )
+    context["view"] = present_report(before, after)
+    context["links"] = _report_links(request, context["view"])
+    return render(request, "labs/report.html", context, status=status)
+
+
+def _analysis_context(request: HttpRequest, before: Run, after: Run) -> dict:
+    """The analysis for the page: a form for its author until handed in, else its text."""
+    analysis = analysis_of(before, after)
+    frozen = pair_is_handed_in(before, after)
+    editable = not frozen and request.user.pk == before.owner_id == after.owner_id
+    context = {"analysis": analysis, "analysis_frozen": frozen, "analysis_editable": editable}
+    if editable:
+        context["analysis_form"] = AnalysisForm(instance=analysis)
+    return context
 
 
 def _report_runs(request: HttpRequest, before_id, after_id) -> tuple[Run, Run]:

@@ -12,22 +12,30 @@ from typing import Any
 
 from labs.capstone import control_panel
 from labs.capstone import links as capstone_links
+from labs.catalogue import production
+from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
+from labs.catalogue.lazy import gettext_lazy as _
 from labs.catalogue.live import QUEUE_NUMBERS, LiveNumber, LiveView
 from labs.charts import availability as availability_charts
 from labs.charts import backoff as backoff_charts
+from labs.charts import batching as batching_charts
 from labs.charts import breaker as breaker_charts
 from labs.charts import breaker_live as breaker_live_charts
 from labs.charts import burst_live as burst_live_charts
 from labs.charts import busy_minute as busy_minute_charts
 from labs.charts import cold_cache as cold_cache_charts
+from labs.charts import deadline as deadline_charts
 from labs.charts import degradation as degradation_charts
 from labs.charts import delivery as delivery_charts
 from labs.charts import drain as drain_charts
 from labs.charts import drain_compare as drain_compare_charts
+from labs.charts import drain_math as drain_math_charts
 from labs.charts import fanout as fanout_charts
 from labs.charts import fanout_live as fanout_live_charts
+from labs.charts import health_checks as health_checks_charts
 from labs.charts import job_cost as job_cost_charts
+from labs.charts import layered_retries as layered_retries_charts
 from labs.charts import phase_map as phase_map_charts
 from labs.charts import poison_live as poison_live_charts
 from labs.charts import redrive as redrive_charts
@@ -38,18 +46,23 @@ from labs.charts import trapped_live as trapped_live_charts
 from labs.charts import trapped_service as trapped_service_charts
 from labs.runners import availability as availability_runner
 from labs.runners import backoff as backoff_runner
+from labs.runners import batching as batching_runner
 from labs.runners import breaker as breaker_runner
 from labs.runners import breaker_live as breaker_live_runner
 from labs.runners import burst_live as burst_live_runner
 from labs.runners import busy_minute as busy_minute_runner
 from labs.runners import cold_cache as cold_cache_runner
+from labs.runners import deadline as deadline_runner
 from labs.runners import degradation as degradation_runner
 from labs.runners import delivery as delivery_runner
 from labs.runners import drain as drain_runner
 from labs.runners import drain_compare as drain_compare_runner
+from labs.runners import drain_math as drain_math_runner
 from labs.runners import fanout as fanout_runner
 from labs.runners import fanout_live as fanout_live_runner
+from labs.runners import health_checks as health_checks_runner
 from labs.runners import job_cost as job_cost_runner
+from labs.runners import layered_retries as layered_retries_runner
 from labs.runners import phase_map as phase_map_runner
 from labs.runners import poison_live as poison_live_runner
 from labs.runners import redrive as redrive_runner
@@ -84,6 +97,28 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=fanout_charts.build,
+    ),
+    Lab.from_runner(
+        batching_runner,
+        slug="batching",
+        unit="lesson-07",
+        title=_("Send in batches: one call for many messages"),
+        intro=_(
+            "Each call to the SMS provider costs a round trip. Put many messages in one "
+            "call and see how the fan-out time falls, until the provider's own limit "
+            "stops it: workers beyond that limit are only throttled."
+        ),
+        charts=batching_charts.build,
+        try_next=(
+            TryNext(
+                _("Send 500 messages per call: how much faster, and what stops it?"),
+                {"batch": 500},
+            ),
+            TryNext(
+                _("Go back to one per call with 400 workers: do the extra workers help?"),
+                {"batch": 1, "workers": 400},
+            ),
+        ),
     ),
     Lab.from_runner(
         busy_minute_runner,
@@ -139,6 +174,16 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=drain_charts.build,
+        try_next=(
+            TryNext(
+                _("Switch to a fixed pool of 3 workers: does the backlog still clear?"),
+                {"rule": "fixed", "fixed_workers": 3},
+            ),
+            TryNext(
+                _("Allow at most 4 workers: how much later is the queue empty?"), {"max_workers": 4}
+            ),
+        ),
+        in_production=production.keda_backlog,
     ),
     Lab.from_runner(
         drain_compare_runner,
@@ -208,6 +253,28 @@ LABS: tuple[Lab, ...] = (
         charts=timeouts_charts.build,
     ),
     Lab.from_runner(
+        deadline_runner,
+        slug="deadline",
+        unit="lesson-13",
+        title=_("Timeouts inside one deadline, and work done for nobody"),
+        intro=_(
+            "Each try waits to connect and to read, and all the tries share one total "
+            "deadline. Watch the last try get only what is left, and the service go on "
+            "working after its caller has given up."
+        ),
+        charts=deadline_charts.build,
+        try_next=(
+            TryNext(
+                _("Give the service a timeout of 1.5 s: how much wasted work is left?"),
+                {"callee_timeout_s": 1.5},
+            ),
+            TryNext(
+                _("Make the service unreachable: how many tries fit in the deadline now?"),
+                {"connect_fails": True},
+            ),
+        ),
+    ),
+    Lab.from_runner(
         backoff_runner,
         slug="backoff",
         unit="lesson-13",
@@ -219,6 +286,13 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=backoff_charts.build,
+        try_next=(
+            TryNext(
+                _("Lower the cap to 800 ms: from which retry do the waits stop growing?"),
+                {"cap_ms": 800.0},
+            ),
+        ),
+        in_production=production.retries,
     ),
     Lab.from_runner(
         retry_storm_runner,
@@ -232,6 +306,36 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=retry_storm_charts.build,
+        try_next=(
+            TryNext(
+                _("Try equal jitter: is the busiest slot calmer or busier than with full jitter?"),
+                {"jitter": "equal"},
+            ),
+        ),
+        in_production=production.retries,
+    ),
+    Lab.from_runner(
+        layered_retries_runner,
+        slug="layered-retries",
+        unit="lesson-13",
+        title=_("Retries at every layer: how many calls does one click make?"),
+        intro=_(
+            "A click passes through several layers before it reaches the service, and each "
+            "layer may retry. Count the calls that reach a sick service when every layer "
+            "retries, when only one does, and when retries come out of a budget."
+        ),
+        charts=layered_retries_charts.build,
+        try_next=(
+            TryNext(
+                _("Add a fourth layer: how many calls reach the service now?"),
+                {"layers": 4},
+            ),
+            TryNext(
+                _("Let only 10 percent of calls fail: does the choice still matter?"),
+                {"failure_pct": 10.0},
+            ),
+        ),
+        in_production=production.one_retrying_layer,
     ),
     Lab.from_runner(
         breaker_runner,
@@ -246,6 +350,16 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=breaker_charts.build,
+        try_next=(
+            TryNext(
+                _("Open after a single failure: how many calls fail fast now?"), {"threshold": 1}
+            ),
+            TryNext(
+                _("Stay open for 60 s: how long after the dependency is back do calls still fail?"),
+                {"open_s": 60},
+            ),
+        ),
+        in_production=production.breaker,
     ),
     Lab.from_runner(
         degradation_runner,
@@ -285,6 +399,41 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=redrive_charts.build,
+        try_next=(
+            TryNext(
+                _("Set maxReceiveCount to 1: how many receives do the poison messages cost now?"),
+                {"max_receives": 1},
+            ),
+        ),
+        in_production=production.sqs_redrive,
+    ),
+    Lab.from_runner(
+        health_checks_runner,
+        slug="health-checks",
+        unit="lesson-13",
+        title=_("Health checks: shallow or deep?"),
+        intro=_(
+            "Several instances share one database; one of them is sick and the database "
+            "blips. Compare a check that asks only whether the process is up with one "
+            "that also asks the database."
+        ),
+        charts=health_checks_charts.build,
+        try_next=(
+            TryNext(
+                _(
+                    "Send to the instance with the fewest requests in progress: how much "
+                    "traffic does the sick one get?"
+                ),
+                {"balance": "least_outstanding"},
+            ),
+            TryNext(
+                _(
+                    "Trust an instance again after one passing check: how long is nobody "
+                    "in service now?"
+                ),
+                {"healthy_after": 1},
+            ),
+        ),
     ),
     Lab.from_runner(
         availability_runner,
@@ -361,6 +510,28 @@ LABS: tuple[Lab, ...] = (
         ),
     ),
     # Assignment 05: the trap and its way out, the map of what traps it, two follow-ups.
+    Lab.from_runner(
+        drain_math_runner,
+        slug="drain-math",
+        unit="assignment-05",
+        title=_("How long until the queue is empty?"),
+        intro=_(
+            "Jobs are waiting, more keep arriving and the workers finish a fixed number a "
+            "second. Divide the backlog by what the workers gain each second, and see "
+            "what happens when they gain nothing."
+        ),
+        charts=drain_math_charts.build,
+        try_next=(
+            TryNext(
+                _("Let 60 jobs arrive each second: does the queue ever empty?"),
+                {"arrivals_per_s": 60.0},
+            ),
+            TryNext(
+                _("Let 45 arrive each second: how much longer does the same backlog take?"),
+                {"arrivals_per_s": 45.0},
+            ),
+        ),
+    ),
     Lab.from_runner(
         trapped_service_runner,
         slug="trapped-service",

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from labs.catalogue.advice import Production, TryNext
 from labs.catalogue.figures import Figure
 from labs.catalogue.live import LiveView
 from labs.catalogue.params import Param
@@ -48,6 +49,10 @@ class Lab:
     # Links a finished run's page shows under its facts, as (words, url): a feature of one
     # lab (the capstone's report) hooks in here instead of into the shared run page.
     links: Callable[[Any], list[tuple[str, str]]] | None = None
+    # After a result: one or two changes worth trying, each with the question it answers.
+    try_next: tuple[TryNext, ...] = ()
+    # Beside the lab: its settings as real systems spell them, from the current values.
+    in_production: Production | None = None
     # (run, user) -> the live controls its owner may switch while it runs (the capstone's
     # operator panel), or None: the run page shows it beside the live view.
     operator_panel: Callable[[Any, Any], dict[str, Any] | None] | None = None
@@ -108,7 +113,7 @@ class Lab:
         return {
             "slug": self.slug,
             "unit": self.unit,
-            "title": self.title,
+            "title": str(self.title),
             "kind": self.kind,
             "uses_seed": self.uses_seed,
             "params": [p.describe() for p in self.params],

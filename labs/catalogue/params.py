@@ -41,10 +41,10 @@ class Param:
         """A JSON-ready description, as `lab list --json` prints it."""
         out: dict[str, Any] = {
             "name": self.name,
-            "label": self.label,
+            "label": str(self.label),  # a lazy translation becomes text here
             "type": self.kind,
             "default": self.default,
-            "help": self.help,
+            "help": str(self.help),
         }
         if self.min is not None:
             out["min"] = self.min

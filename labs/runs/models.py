@@ -24,8 +24,28 @@ class RunQuerySet(models.QuerySet):
         """
         if not user.is_authenticated:
             return self.none()
-        submitted = Run.objects.filter(submissions__assignment__classroom__teacher=user)
+        # Both runs of a handed-in pair, and the runs of earlier versions, are the teacher's
+        # to open too (`pair_submissions`, `archived_*`: teaching.Submission/SubmissionVersion).
+        submitted = Run.objects.filter(
+            models.Q(submissions__assignment__classroom__teacher=user)
+            | models.Q(pair_submissions__assignment__classroom__teacher=user)
+            | models.Q(archived_submissions__submission__assignment__classroom__teacher=user)
+            | models.Q(archived_pair_submissions__submission__assignment__classroom__teacher=user)
+        )
         return self.filter(models.Q(owner=user) | models.Q(pk__in=submitted.values("pk")))
+
+    def in_handed_in_pairs(self) -> RunQuerySet:
+        """Runs handed in as half of a before/after pair (now or in an earlier version).
+
+        Frozen: they may no longer be renamed (`teaching.Submission.before_run` and
+        `SubmissionVersion`, followed by their reverse names like `visible_to` does).
+        """
+        return self.filter(
+            models.Q(pair_submissions__isnull=False)
+            | models.Q(submissions__before_run__isnull=False)
+            | models.Q(archived_pair_submissions__isnull=False)
+            | models.Q(archived_submissions__before_run__isnull=False)
+        )
 
 
 # Named before it is subclassed, so django-stubs' plugin can type the queryset's methods.

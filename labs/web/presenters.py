@@ -8,6 +8,7 @@ from typing import Any
 import redis
 from django.utils.translation import gettext as _
 
+from labs.catalogue.advice import Snippet, try_next_links
 from labs.catalogue.lab import Lab
 from labs.runs import kept_caps, kept_queue, waiting
 from labs.runs.models import Run
@@ -25,6 +26,8 @@ class RunView:
     hint: str = ""
     links: list[tuple[str, str]] = field(default_factory=list)  # (words, url) under the facts
     live: dict[str, Any] | None = None  # a running experiment: {"numbers", "figure"}
+    try_next: list[tuple[str, str]] = field(default_factory=list)  # (question, url)
+    production: list[Snippet] = field(default_factory=list)  # the run's values, as real systems
     has_table: bool = False  # the per-step table exists (fetched when opened: run-numbers)
     waiting: str = ""  # a queued run: what is ahead of it, and for how long it has waited
     poll_ms: int = 1000  # an unfinished run: when the page looks again
@@ -42,6 +45,8 @@ def present_run(run: Run, lab: Lab | None) -> RunView:
         view.tables = shown_tables(run.result)
         if lab.links is not None:
             view.links = lab.links(run)
+        view.try_next = try_next_links(lab.slug, lab.params, lab.try_next, run.params)
+        view.production = production_for(lab, run.params)
     elif run.status == Run.Status.RUNNING and run.progress:
         done, total = run.progress.get("done", 0), run.progress.get("total", 0)
         view.percent = int(100 * done / total) if total else None
@@ -125,3 +130,10 @@ def present_panel(run: Run, lab: Lab | None, user) -> PanelView | None:
     except redis.RedisError:
         return PanelView(gone=_("The queue panel cannot reach Redis just now. Try again shortly."))
     return PanelView(queue=snapshot, can_act=run.owner_id == user.pk)
+
+
+def production_for(lab: Lab, values: dict[str, Any]) -> list[Snippet]:
+    """The lab's "in production" snippets for these values (the defaults fill any gap)."""
+    if lab.in_production is None:
+        return []
+    return lab.in_production({**lab.defaults(), **values})

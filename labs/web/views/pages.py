@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
+from labs.catalogue.advice import initial_from_query
 from labs.catalogue.entries import get_lab, labs_for_unit
 from labs.catalogue.units import UNITS, get_unit
 from labs.runs.dispatch import RunRefused, start_run
@@ -17,7 +18,7 @@ from labs.runs.execution import choose_seed
 from labs.web.forms import (
     LabForm,
 )
-from labs.web.presenters import present_run
+from labs.web.presenters import present_run, production_for
 
 
 @require_GET
@@ -44,7 +45,14 @@ def lab_detail(request: HttpRequest, slug: str) -> HttpResponse:
     if lab is None:
         raise Http404(_("No such lab."))
     if request.method == "GET":
-        context = {"lab": lab, "form": LabForm(lab), "unit": get_unit(lab.unit)}
+        # A "try next" link carries the values to start from in its query string.
+        initial = initial_from_query(lab.params, request.GET)
+        context = {
+            "lab": lab,
+            "form": LabForm(lab, initial=initial),
+            "unit": get_unit(lab.unit),
+            "production": production_for(lab, initial),
+        }
         return render(request, "labs/lab.html", context)
 
     if not request.user.is_authenticated:

@@ -149,6 +149,12 @@ def run_label(request: HttpRequest, run_id) -> HttpResponse:
     run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
     if run.owner_id != request.user.pk:
         raise PermissionDenied(_("Only the person who made this run can name it."))
+    if Run.objects.in_handed_in_pairs().filter(pk=run.pk).exists():
+        return HttpResponse(
+            _("This run is half of a handed-in before/after pair, so it can no longer change."),
+            status=409,
+            content_type="text/plain; charset=utf-8",
+        )
     form = RunLabelForm(request.POST, instance=run)
     status = 200
     if form.is_valid():

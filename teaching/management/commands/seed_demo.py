@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from labs.capstone.analysis import Analysis
 from labs.catalogue.entries import get_lab
 from labs.catalogue.lab import Lab
 from labs.roles import TEACHERS_GROUP
@@ -26,7 +27,7 @@ from labs.runs.models import Run
 from labs.runs.progress import SilentProgress
 from labs.sim.capstone.trapped import RECOMMENDED_CONTROLS
 from teaching.criteria import CriteriaError, parse_criteria
-from teaching.models import Assignment, Classroom, Membership, Submission
+from teaching.models import HANDIN_PAIR, Assignment, Classroom, Membership, Submission
 
 DEMO_PASSWORD = "queues-demo"  # noqa: S105 - printed in the README on purpose: demo only
 TEACHER = ("teacher", "Tara", "Teacher")
@@ -45,6 +46,11 @@ class Plan:
     presets: dict[str, Any] = field(default_factory=dict)
     locked: tuple[str, ...] = ()
     submitted: dict[str, dict[str, Any]] = field(default_factory=dict)  # username → params
+    # "pair": each student hands in a before run (the lab's defaults, controls off) and an
+    # after run with `submitted`'s params, one seed, and their analysis (`analyses`).
+    handin: str = "run"
+    rubric: tuple[tuple[str, int], ...] = ()
+    analyses: dict[str, dict[str, str]] = field(default_factory=dict)  # username → answers
 
 
 PLANS = {
@@ -56,15 +62,57 @@ PLANS = {
             "recovers, without losing a payment or leaving one with nobody in charge."
         ),
         criteria=(
-            "recovered == true",
-            "obligations_lost == 0",
-            "obligations_unknown == 0",
-            "goodput_last_30s_rps >= 70",
+            "before.recovered == false",
+            "after.recovered == true",
+            "after.obligations_lost == 0",
+            "after.obligations_unknown == 0",
+            "after.goodput_last_30s_rps >= 70",
         ),
         presets={"trigger_start_s": 60, "trigger_end_s": 90, "spike_rps": 200.0},
         locked=("trigger_start_s", "trigger_end_s", "spike_rps"),
-        # Asha switches on the controls (4 of 4); Ravi hands in the trap itself (1 of 4).
+        # Asha's after run has the controls on; Ravi hands in the trap twice.
         submitted={"asha": dict(RECOMMENDED_CONTROLS), "ravi": {}},
+        handin="pair",
+        rubric=(
+            ("Tells the trigger apart from the loop", 4),
+            ("Recovery steps backed by measured figures", 6),
+            ("Explains the missed drain estimate", 4),
+            ("Follow-up answers", 6),
+        ),
+        analyses={
+            "asha": {
+                "trigger": (
+                    "Between second 60 and 90 the callers came at 200 a second, far more "
+                    "than the workers can answer, so a backlog built up."
+                ),
+                "loop": (
+                    "When the spike stopped the backlog was still there. Requests waited "
+                    "longer than their callers were willing to wait, the callers gave up "
+                    "and sent the same request again, and the workers spent their time on "
+                    "answers nobody was waiting for. So the queue stayed full on its own."
+                ),
+                "steps": (
+                    "Refuse new work at the door while the queue is too long\n"
+                    "Throw away requests that are already older than their timeout\n"
+                    "Slow the callers' retries down with backoff and a retry limit\n"
+                    "Check every payment that was left pending and settle it"
+                ),
+                "drain_miss": (
+                    "The estimate divided the backlog by spare capacity as if only new "
+                    "callers arrived. The retries were extra arrivals, so the real spare "
+                    "capacity was much smaller and the queue took longer to empty."
+                ),
+                "followup_cold_cache": (
+                    "Right after a restart each answer is slower, so capacity is lower "
+                    "just when the backlog is biggest; I would let traffic in gradually."
+                ),
+                "followup_job_cost": (
+                    "If some jobs cost much more, counting jobs is not enough: the drain "
+                    "time depends on the work in the queue, so I would measure that."
+                ),
+            },
+            "ravi": {"trigger": "The spike from second 60."},
+        },
     ),
     "drain": Plan(
         title="Catch the burst sooner",
@@ -126,10 +174,12 @@ class Command(BaseCommand):
                 presets=plan.presets,
                 locked=list(plan.locked),
                 criteria=self.criteria_for(lab, plan),
+                handin=plan.handin,
+                rubric=[{"item": item, "max": most} for item, most in plan.rubric],
                 due_at=timezone.now() + DUE_IN,
             )
         for username, params in plan.submitted.items():
-            self.submit(assignment, lab, people[username], params)
+            self.submit(assignment, lab, people[username], params, plan.analyses.get(username))
         self.stdout.write(
             f"Demo class '{classroom}' (join code {classroom.join_code}) with "
             f"{len(STUDENTS)} students and the assignment '{assignment}' on {lab.slug}."
@@ -140,18 +190,41 @@ class Command(BaseCommand):
         kept = []
         for line in plan.criteria:
             try:
-                kept += [c.to_json() for c in parse_criteria(line, lab.figures)]
+                pair = plan.handin == HANDIN_PAIR
+                kept += [c.to_json() for c in parse_criteria(line, lab.figures, pair=pair)]
             except CriteriaError as exc:
                 self.stderr.write(f"Left out the demo check {line!r}: {exc}")
         return kept
 
-    def submit(self, assignment: Assignment, lab: Lab, student, params: dict[str, Any]) -> None:
+    def submit(
+        self,
+        assignment: Assignment,
+        lab: Lab,
+        student,
+        params: dict[str, Any],
+        answers: dict[str, str] | None = None,
+    ) -> None:
         """Run the lab here (simulations only: seconds) and submit it, once per student."""
         if (
             lab.kind != "sim"
             or Submission.objects.filter(assignment=assignment, student=student).exists()
         ):
             return
+        before = None
+        if assignment.is_pair:
+            before = self.demo_run(assignment, lab, student, {}, "Demo run: before")
+        run = self.demo_run(assignment, lab, student, params, "Demo run")
+        if run is None or (assignment.is_pair and before is None):
+            return
+        if before is not None:
+            Analysis.objects.create(owner=student, before=before, after=run, **(answers or {}))
+        Submission.objects.create(
+            assignment=assignment, student=student, run=run, before_run=before
+        )
+
+    def demo_run(
+        self, assignment: Assignment, lab: Lab, student, params: dict[str, Any], name: str
+    ) -> Run | None:
         values = lab.defaults() | assignment.presets | params
         values = {k: v for k, v in values.items() if k != "seed"}
         seed = assignment.presets.get("seed", lab.default_seed if lab.uses_seed else 0)
@@ -159,12 +232,12 @@ class Command(BaseCommand):
             result = run_lab(lab, values, seed, SilentProgress())
         except ValueError as exc:
             self.stderr.write(f"Left out {student}'s demo run: {exc}")
-            return
+            return None
         now = timezone.now()
-        run = Run.objects.create(
+        return Run.objects.create(
             owner=student,
             lab=lab.slug,
-            name="Demo run",
+            name=name,
             params=values,
             seed=seed,
             status=Run.Status.SUCCEEDED,
@@ -172,4 +245,3 @@ class Command(BaseCommand):
             started_at=now,
             finished_at=now,
         )
-        Submission.objects.create(assignment=assignment, student=student, run=run)

@@ -1,0 +1,160 @@
+"""The "in production" snippets: a lab's current values as real systems configure them.
+
+Each function takes the lab's values (defaults filled in) and returns `Snippet`s. Field
+names follow each project's documentation: Amazon SQS `RedrivePolicy` (`maxReceiveCount`),
+KEDA's `aws-sqs-queue` trigger (`queueLength`), Lambda's event source mapping
+(`FunctionResponseTypes`, `ScalingConfig.MaximumConcurrency`), botocore's `retries`
+(`total_max_attempts` counts the first call), pybreaker (`fail_max`, `reset_timeout`) and
+resilience4j (`slidingWindowSize`, `waitDurationInOpenState`). Names, ARNs and URLs are
+placeholders; the page marks every snippet as an example.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from labs.catalogue.advice import Snippet
+
+QUEUE_URL = "https://sqs.REGION.amazonaws.com/ACCOUNT_ID/jobs"
+QUEUE_ARN = "arn:aws:sqs:REGION:ACCOUNT_ID:jobs"
+DLQ_ARN = QUEUE_ARN + "-dlq"
+# Lambda's MaximumConcurrency for an SQS source takes 2 to 1000.
+LAMBDA_CONCURRENCY = (2, 1000)
+
+
+def sqs_redrive(values: Mapping[str, Any]) -> list[Snippet]:
+    """The redrive lab's maxReceiveCount, as SQS and a Lambda consumer take it."""
+    receives = int(values["max_receives"])
+    policy = json.dumps({"deadLetterTargetArn": DLQ_ARN, "maxReceiveCount": receives})
+    sqs = (
+        "import boto3\n\n"
+        'sqs = boto3.client("sqs")\n'
+        "sqs.set_queue_attributes(\n"
+        f'    QueueUrl="{QUEUE_URL}",\n'
+        "    Attributes={\n"
+        f"        \"RedrivePolicy\": '{policy}',\n"
+        '        "VisibilityTimeout": "60",  # longer than one job takes\n'
+        "    },\n"
+        ")\n"
+        "# The DLQ should keep messages longer than the source queue does:\n"
+        "sqs.set_queue_attributes(\n"
+        f'    QueueUrl="{QUEUE_URL}-dlq",\n'
+        '    Attributes={"MessageRetentionPeriod": "1209600"},  # 14 days, the most SQS keeps\n'
+        ")\n"
+    )
+    mapping = (
+        'boto3.client("lambda").create_event_source_mapping(\n'
+        '    FunctionName="make-pdf",\n'
+        f'    EventSourceArn="{QUEUE_ARN}",\n'
+        "    BatchSize=10,\n"
+        '    FunctionResponseTypes=["ReportBatchItemFailures"],  # retry only the failed ones\n'
+        ")\n"
+    )
+    return [Snippet("Amazon SQS (boto3)", "python", sqs), Snippet("AWS Lambda", "python", mapping)]
+
+
+def keda_backlog(values: Mapping[str, Any]) -> list[Snippet]:
+    """The drain lab's rule: KEDA for the backlog rule, a plain Deployment for a fixed pool."""
+    if values["rule"] == "fixed":
+        fixed = (
+            "apiVersion: apps/v1\n"
+            "kind: Deployment\n"
+            "metadata:\n"
+            "  name: workers\n"
+            "spec:\n"
+            f"  replicas: {int(values['fixed_workers'])}\n"
+        )
+        return [Snippet("Kubernetes", "yaml", fixed)]
+    low, high = int(values["min_workers"]), int(values["max_workers"])
+    keda = (
+        "apiVersion: keda.sh/v1alpha1\n"
+        "kind: ScaledObject\n"
+        "metadata:\n"
+        "  name: workers-on-backlog\n"
+        "spec:\n"
+        "  scaleTargetRef:\n"
+        "    name: workers\n"
+        f"  minReplicaCount: {low}\n"
+        f"  maxReplicaCount: {high}\n"
+        "  triggers:\n"
+        "    - type: aws-sqs-queue\n"
+        "      metadata:\n"
+        f"        queueURL: {QUEUE_URL}\n"
+        f'        queueLength: "{int(values["per_waiting"])}"  # messages per worker\n'
+        "        awsRegion: REGION\n"
+    )
+    most = min(max(high, LAMBDA_CONCURRENCY[0]), LAMBDA_CONCURRENCY[1])
+    mapping = (
+        'boto3.client("lambda").create_event_source_mapping(\n'
+        '    FunctionName="worker",\n'
+        f'    EventSourceArn="{QUEUE_ARN}",\n'
+        f'    ScalingConfig={{"MaximumConcurrency": {most}}},  # allowed: 2 to 1000\n'
+        ")\n"
+    )
+    return [Snippet("KEDA", "yaml", keda), Snippet("AWS Lambda", "python", mapping)]
+
+
+def retries(values: Mapping[str, Any]) -> list[Snippet]:
+    """A retrying client: botocore's standard mode and tenacity's capped, jittered waits."""
+    retries_n = int(values["attempts"])
+    base_s, cap_s = values["base_ms"] / 1000, values["cap_ms"] / 1000
+    botocore = (
+        "from botocore.config import Config\n\n"
+        "config = Config(retries={\n"
+        f'    "total_max_attempts": {retries_n + 1},  # the first call + {retries_n} retries\n'
+        '    "mode": "standard",  # or "adaptive": also slows down when throttled\n'
+        "})\n"
+        "# botocore picks its own waits (full jitter, capped at 20 s).\n"
+    )
+    tenacity = (
+        "from tenacity import retry, stop_after_attempt, wait_exponential_jitter\n\n"
+        f"@retry(stop=stop_after_attempt({retries_n + 1}),\n"
+        f"       wait=wait_exponential_jitter(initial={base_s:g}, max={cap_s:g}))\n"
+        "def call_provider(): ...\n"
+    )
+    return [Snippet("botocore", "python", botocore), Snippet("tenacity", "python", tenacity)]
+
+
+def breaker(values: Mapping[str, Any]) -> list[Snippet]:
+    """The breaker lab's threshold and open time in pybreaker and resilience4j."""
+    threshold, open_s = int(values["threshold"]), int(values["open_s"])
+    pybreaker = (
+        "import pybreaker\n\n"
+        "provider_breaker = pybreaker.CircuitBreaker(\n"
+        f"    fail_max={threshold},  # failures in a row before it opens\n"
+        f"    reset_timeout={open_s},  # seconds open before one trial call\n"
+        ")\n"
+    )
+    resilience4j = (
+        "resilience4j.circuitbreaker:\n"
+        "  instances:\n"
+        "    provider:\n"
+        "      slidingWindowType: COUNT_BASED\n"
+        f"      slidingWindowSize: {threshold}\n"
+        f"      minimumNumberOfCalls: {threshold}\n"
+        "      failureRateThreshold: 100  # open when every call in the window failed\n"
+        f"      waitDurationInOpenState: {open_s}s\n"
+        "      permittedNumberOfCallsInHalfOpenState: 1\n"
+    )
+    return [
+        Snippet("pybreaker", "python", pybreaker),
+        Snippet("resilience4j", "yaml", resilience4j),
+    ]
+
+
+def one_retrying_layer(values: Mapping[str, Any]) -> list[Snippet]:
+    """The layered retries lab's advice: retries at the layer next to the service only."""
+    attempts = int(values["attempts"])
+    text = (
+        "from botocore.config import Config\n\n"
+        "# The layer next to the service: the only one that retries.\n"
+        "nearest = Config(retries={\n"
+        f'    "total_max_attempts": {attempts},\n'
+        '    "mode": "standard",  # stops retrying when its retry quota runs out\n'
+        "})\n"
+        "# Every layer above it: one try, and the failure goes up at once.\n"
+        'above = Config(retries={"total_max_attempts": 1})\n'
+    )
+    return [Snippet("botocore", "python", text)]

@@ -1,0 +1,164 @@
+"""Lesson 13's retries at every layer (27 calls for one click) against one retrying layer
+and a retry budget, as a lab."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext
+
+from labs.catalogue.figures import Figure
+from labs.catalogue.lazy import format_lazy
+from labs.catalogue.lazy import gettext_lazy as _
+from labs.catalogue.params import Param
+from labs.runs.progress import Progress
+from labs.sim.layered_retries import POLICIES, outcome
+from labs.text import num
+
+PARAMS = (
+    Param(
+        "layers",
+        _("Layers between the click and the service"),
+        "int",
+        3,
+        _("Each one calls the layer below it: for example API, service, SDK."),
+        min=1,
+        max=6,
+        group=_("The chain"),
+    ),
+    Param(
+        "attempts",
+        _("Tries per layer"),
+        "int",
+        3,
+        _("The first call plus its retries, at each layer that retries."),
+        min=1,
+        max=10,
+        group=_("The chain"),
+    ),
+    Param(
+        "failure_pct",
+        _("Calls the service fails"),
+        "float",
+        100.0,
+        _("100: the service is down. Each call fails on its own with this chance."),
+        min=0,
+        max=100,
+        group=_("The service"),
+        unit="%",
+    ),
+    Param(
+        "budget_pct",
+        _("Retry budget"),
+        "float",
+        10.0,
+        _("Under the budget policy a layer retries at most this share of the calls it gets."),
+        min=0,
+        max=100,
+        group=_("The service"),
+        unit="%",
+    ),
+    Param(
+        "clicks_per_s",
+        _("Clicks per second"),
+        "int",
+        100,
+        _("To turn calls per click into load on the service."),
+        min=1,
+        max=1_000_000,
+        group=_("The service"),
+        unit="/s",
+    ),
+)
+
+SWEEP_PCT = list(range(0, 101, 5))
+
+
+def _outcomes(params: Mapping[str, Any], failure_pct: float) -> dict[str, Any]:
+    return {
+        policy: outcome(
+            policy,
+            params["layers"],
+            params["attempts"],
+            failure_pct / 100,
+            params["budget_pct"] / 100,
+        )
+        for policy in POLICIES
+    }
+
+
+def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
+    """Each policy at the chosen failure rate, and swept over every failure rate."""
+    chosen = _outcomes(params, params["failure_pct"])
+    swept = [_outcomes(params, pct) for pct in SWEEP_PCT]
+    progress.update(1, 1)
+    summary: dict[str, Any] = {}
+    for policy, o in chosen.items():
+        summary[f"{policy}_calls"] = round(o.service_calls, 4)
+        summary[f"{policy}_load_per_s"] = round(o.service_calls * params["clicks_per_s"], 1)
+        summary[f"{policy}_answered_pct"] = round(100 * o.success, 3)
+    return {
+        "summary": summary,
+        "series": {
+            "failure_pct": SWEEP_PCT,
+            **{
+                f"{policy}_calls": [round(row[policy].service_calls, 4) for row in swept]
+                for policy in POLICIES
+            },
+        },
+        "tables": {},
+    }
+
+
+def headline(result: Mapping[str, Any]) -> list[str]:
+    s, p = result["summary"], result["params"]
+    values = {
+        "layers": p["layers"],
+        "attempts": p["attempts"],
+        "failure": num(p["failure_pct"]),
+        "every": num(s["every_layer_calls"]),
+        "every_load": num(s["every_layer_load_per_s"]),
+        "one": num(s["one_layer_calls"]),
+        "one_load": num(s["one_layer_load_per_s"]),
+        "budget": num(s["budget_calls"]),
+        "budget_load": num(s["budget_load_per_s"]),
+        "budget_pct": num(p["budget_pct"]),
+    }
+    return [
+        gettext(
+            "Every one of the %(layers)s layers tries %(attempts)s times: with %(failure)s%% "
+            "of calls failing, one click reaches the service %(every)s times "
+            "(%(every_load)s calls a second)."
+        )
+        % values,
+        gettext(
+            "Only the layer next to the service retries: %(one)s calls per click "
+            "(%(one_load)s a second)."
+        )
+        % values,
+        gettext(
+            "Every layer retries, within a budget of %(budget_pct)s%% of its calls: %(budget)s "
+            "calls per click (%(budget_load)s a second)."
+        )
+        % values,
+    ]
+
+
+_NAMES = {
+    "every_layer": _("every layer retries"),
+    "one_layer": _("only one layer retries"),
+    "budget": _("retry budget"),
+}
+
+_KINDS = (
+    ("calls", _("Calls per click reaching the service, {policy}"), ""),
+    ("load_per_s", _("Calls per second reaching the service, {policy}"), "/s"),
+    ("answered_pct", _("Clicks answered, {policy}"), "%"),
+)
+
+FIGURES = tuple(
+    Figure(f"{policy}_{key}", format_lazy(label, policy=_NAMES[policy]), "float", unit)
+    for policy in POLICIES
+    for key, label, unit in _KINDS
+)
