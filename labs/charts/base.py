@@ -194,9 +194,10 @@ def figure(
     if barmode:
         layout["barmode"] = barmode
     span = None if x_category else data_span(traces)
-    if span and any("lines" in t.get("mode", "") for t in traces):
+    if span and (annotations or any("lines" in t.get("mode", "") for t in traces)):
         # Plotly widens an automatic range to fit notes written in data coordinates: on a
-        # phone a note's text is wide in data units and a time axis ran far past its data.
+        # phone a note's text is wide in data units and an axis ran far past its data
+        # (a time line, or the retry storm's bars with their pointers).
         layout["xaxis"]["range"] = list(span)
     return {"data": traces, "layout": layout}
 

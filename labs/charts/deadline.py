@@ -40,4 +40,5 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
         hovermode="closest",
     )
     timeline["layout"]["yaxis"]["type"] = "category"
+    timeline["layout"]["yaxis"]["automargin"] = True  # words on the axis: make room for them
     return [timeline]

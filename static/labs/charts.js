@@ -13,7 +13,9 @@
   // The toolbar (top right, over the title's line) with the few buttons left below.
   var TOOLBAR_PX = 130;
   var TITLE_LINE_PX = 22;
-  var TITLE_FONT = "17px 'Open Sans', verdana, arial, sans-serif";
+  // Titles are measured in the chart's own font (the layout's family), else Plotly's.
+  var TITLE_PX = "17px ";
+  var PLOTLY_FAMILY = "'Open Sans', verdana, arial, sans-serif";
   var CONFIG = {
     responsive: true,
     displaylogo: false,
@@ -22,17 +24,17 @@
   };
   var measure = document.createElement("canvas").getContext("2d");
 
-  function textWidth(text) {
-    measure.font = TITLE_FONT;
+  function textWidth(text, family) {
+    measure.font = TITLE_PX + (family || PLOTLY_FAMILY);
     return measure.measureText(text).width * 1.08; // the SVG font may be a little wider
   }
 
   // Break a title into lines no wider than `room` pixels, at spaces.
-  function wrap(text, room) {
+  function wrap(text, room, family) {
     var lines = [], line = "";
     text.split(/\s+/).forEach(function (word) {
       var next = line ? line + " " + word : word;
-      if (line && textWidth(next) > room) { lines.push(line); line = word; } else { line = next; }
+      if (line && textWidth(next, family) > room) { lines.push(line); line = word; } else { line = next; }
     });
     if (line) lines.push(line);
     return lines;
@@ -44,7 +46,8 @@
     var title = layout.title;
     if (!title || !title.text || !width) return;
     var room = Math.max(width - 2 * (toolbar ? TOOLBAR_PX : 10), 120);
-    var lines = wrap(String(title.text).replace(/<br>/g, " "), room);
+    var family = (title.font && title.font.family) || (layout.font && layout.font.family);
+    var lines = wrap(String(title.text).replace(/<br>/g, " "), room, family);
     if (lines.length < 2) return;
     title.text = lines.join("<br>");
     var extra = (lines.length - 1) * TITLE_LINE_PX;
