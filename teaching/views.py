@@ -26,12 +26,11 @@ from labs.capstone.analysis import analysis_of
 from labs.catalogue.entries import LABS, get_lab
 from labs.catalogue.units import get_unit
 from labs.roles import is_teacher
-from labs.runs.dispatch import RunRefused, start_run
-from labs.runs.execution import choose_seed
 from labs.runs.models import Run
 from labs.web.exports import csv_response
 from labs.web.forms import LabForm
 from labs.web.presenters import present_run
+from labs.web.start import run_from_form
 from teaching.access import (
     assignment_for,
     classroom_for,
@@ -264,21 +263,12 @@ def assignment_run(request: HttpRequest, assignment_id: int) -> HttpResponse:
     if lab is None:
         return HttpResponse(LAB_GONE, status=409)
     form = _lab_form(assignment, lab, request.POST)
-    run, status = None, 200
-    if not form.is_valid():
-        status = 422
-    else:
-        try:
-            run = start_run(request.user, lab, form.params(), choose_seed(lab, form.seed()))
-        except RunRefused as exc:
-            form.add_error(None, exc.message)
-            status = exc.status
-        else:
-            if not request.htmx and role == "teacher":
-                return redirect(run)
-            if not request.htmx:
-                messages.success(request, _("Run started: it appears under Your runs below."))
-                return redirect(f"{assignment.get_absolute_url()}#your-runs")
+    run, status = run_from_form(request.user, form)
+    if run is not None and not request.htmx:
+        if role == "teacher":
+            return redirect(run)
+        messages.success(request, _("Run started: it appears under Your runs below."))
+        return redirect(f"{assignment.get_absolute_url()}#your-runs")
     if not request.htmx:
         return _assignment_page(request, assignment, role, status=status, form=form)
     context = {

@@ -13,12 +13,9 @@ from django.views.decorators.vary import vary_on_headers
 from labs.catalogue.advice import initial_from_query
 from labs.catalogue.entries import get_lab, labs_for_unit
 from labs.catalogue.units import UNITS, get_unit
-from labs.runs.dispatch import RunRefused, start_run
-from labs.runs.execution import choose_seed
-from labs.web.forms import (
-    LabForm,
-)
+from labs.web.forms import LabForm
 from labs.web.presenters import present_run, production_for
+from labs.web.start import run_from_form
 
 
 @require_GET
@@ -58,19 +55,9 @@ def lab_detail(request: HttpRequest, slug: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return login_needed(request)
     form = LabForm(lab, request.POST)
-    status = 200
-    run = None
-    if not form.is_valid():
-        status = 422
-    else:
-        try:
-            run = start_run(request.user, lab, form.params(), choose_seed(lab, form.seed()))
-        except RunRefused as exc:
-            form.add_error(None, exc.message)
-            status = exc.status
-        else:
-            if not request.htmx:
-                return redirect(run)
+    run, status = run_from_form(request.user, form)
+    if run is not None and not request.htmx:
+        return redirect(run)
 
     context = {
         "lab": lab,
