@@ -47,7 +47,7 @@ def present_report(before: Run, after: Run) -> ReportView:
     failed = [r for r in (before, after) if r.status == Run.Status.FAILED]
     if failed:
         view.problem = gettext("A run of this pair failed, so there is no report: %(error)s") % {
-            "error": failed[0].error
+            "error": failed[0].error_text
         }
     elif before.status == after.status == Run.Status.SUCCEEDED:
         view.report = reports.build(report_facts(before), report_facts(after))
