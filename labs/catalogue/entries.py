@@ -42,6 +42,7 @@ from labs.charts import redrive as redrive_charts
 from labs.charts import retention as retention_charts
 from labs.charts import retries_live as retries_live_charts
 from labs.charts import retry_storm as retry_storm_charts
+from labs.charts import scaling_signal as scaling_signal_charts
 from labs.charts import timeouts as timeouts_charts
 from labs.charts import trapped_live as trapped_live_charts
 from labs.charts import trapped_service as trapped_service_charts
@@ -70,6 +71,7 @@ from labs.runners import redrive as redrive_runner
 from labs.runners import retention as retention_runner
 from labs.runners import retries_live as retries_live_runner
 from labs.runners import retry_storm as retry_storm_runner
+from labs.runners import scaling_signal as scaling_signal_runner
 from labs.runners import timeouts as timeouts_runner
 from labs.runners import trapped_live as trapped_live_runner
 from labs.runners import trapped_service as trapped_service_runner
@@ -199,6 +201,29 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=drain_compare_charts.build,
+    ),
+    Lab.from_runner(
+        scaling_signal_runner,
+        slug="scaling-signal",
+        unit="lesson-12",
+        title=_("Which signal should add workers? CPU, depth, backlog per worker, age"),
+        intro=_(
+            "Workers that send SMS spend their time waiting on the network, not on the CPU. "
+            "Four scalers watch the same burst: one reads CPU, one an alarm on the queue's "
+            "depth, one the backlog per worker, one the oldest message's age."
+        ),
+        charts=scaling_signal_charts.build,
+        try_next=(
+            TryNext(
+                _("Make the work CPU-bound (100% CPU when busy): does the CPU scaler wake up?"),
+                {"busy_cpu_pct": 100.0},
+            ),
+            TryNext(
+                _("Let each scaler change the pool only every 3 s: how much higher is the peak?"),
+                {"cooldown_s": 3},
+            ),
+        ),
+        in_production=production.scaling_signal,
     ),
     Lab.from_runner(
         burst_live_runner,
