@@ -192,6 +192,7 @@ def headline(result: Mapping[str, Any]) -> list[str]:
             )
             % {"at": _s(at), "t": _s(rec), "lost": num(lost)}
         )
+    lines.append(_retry_layers(p))
     lines.append(
         ngettext(
             "Useful answers: %(before)s before, %(after)s after, %(last)s in the last 30 s. Each "
@@ -218,6 +219,24 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     if not by_itself:
         lines.append(_drain(result, at))
     return lines
+
+
+def _retry_layers(p: Mapping[str, Any]) -> str:
+    """How many attempts one call could make: every retrying layer multiplies them."""
+    attempts, layers = p["max_attempts"], p["retry_layers"]
+    if layers == 1:
+        return ngettext(
+            "Only one layer retried: one call made at most %(n)s attempt.",
+            "Only one layer retried: one call made at most %(n)s attempts.",
+            attempts,
+        ) % {"n": attempts}
+    return gettext(
+        "%(layers)s layers each retried: one call could make %(product)s = %(cap)s attempts."
+    ) % {
+        "layers": layers,
+        "product": " × ".join([str(attempts)] * layers),
+        "cap": num(attempts**layers),
+    }
 
 
 PAYMENT_STATES = (
