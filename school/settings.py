@@ -168,7 +168,7 @@ STORAGES = {
     },
 }
 
-# One Redis server, two databases. The broker (Celery's queues, database 0 by default) and
+# One Redis server, three databases. The broker (Celery's queues, database 0 by default) and
 # the live experiments' keys (EXPERIMENT_REDIS_URL, database 1 of the same server unless
 # set) are apart, so a student's experiment can be found, counted and flushed without
 # touching a queued task. Every experiment key has a TTL and the broker's keys have none:
@@ -178,6 +178,19 @@ REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
 EXPERIMENT_REDIS_URL = env_str("EXPERIMENT_REDIS_URL", "") or with_redis_db(REDIS_URL, 1)
 # The experiments are Django-free and read their server from the environment.
 os.environ.setdefault("EXPERIMENT_REDIS_URL", EXPERIMENT_REDIS_URL)
+# Database 2: Django's cache, shared by every web process on every machine (a finished
+# run's rendered fragment, `labs.web.fragment_cache`). Every entry has a TTL, so with
+# volatile-ttl a full Redis may evict it, never a queued task.
+CACHE_REDIS_URL = env_str("CACHE_REDIS_URL", "") or with_redis_db(REDIS_URL, 2)
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": CACHE_REDIS_URL,
+        "TIMEOUT": 3600,
+        # A slow or absent cache is skipped (the page is rendered), not waited on.
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }
+}
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = None  # results live in the database (Run.result), not in Redis
 CELERY_TASK_IGNORE_RESULT = True

@@ -6,7 +6,6 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -21,6 +20,7 @@ from django_htmx.http import HttpResponseStopPolling
 from labs.catalogue.entries import LABS, get_lab
 from labs.runs.dispatch import RunRefused, start_run
 from labs.runs.models import Run
+from labs.web import fragment_cache
 from labs.web.compare import compare_runs
 from labs.web.exports import csv_response, series_rows
 from labs.web.forms import (
@@ -31,8 +31,6 @@ from labs.web.forms import (
 from labs.web.presenters import present_panel, present_run, series_table
 
 NO_LAB = gettext_lazy("This lab no longer exists, so the run cannot be repeated.")
-# A finished run's fragment never changes; an hour bounds each process's cache.
-FINISHED_FRAGMENT_TTL_S = 3600
 
 
 @login_required
@@ -42,8 +40,9 @@ def run_detail(request: HttpRequest, run_id) -> HttpResponse:
     """A run's permalink. Polled by htmx while it runs; answers 286 once it is done.
 
     A poll only reads (the sweeper ends abandoned runs). A finished simulation's fragment
-    never changes, so it is rendered once and cached; an experiment's carries its live
-    queue panel and is rendered each time.
+    never changes, so it is rendered once per language and kept in the shared cache
+    (`labs.web.fragment_cache`); an experiment's carries its live queue panel and is
+    rendered each time.
     """
     run = get_object_or_404(Run.objects.visible_to(request.user).defer("progress"), pk=run_id)
     lab = get_lab(run.lab)
@@ -65,14 +64,13 @@ def run_detail(request: HttpRequest, run_id) -> HttpResponse:
 
 
 def finished_fragment(request: HttpRequest, run: Run, lab) -> str:
-    """A finished simulation's run body, rendered once per language and process."""
-    key = f"run-body:{run.pk}:{get_language()}"
-    html = cache.get(key)
-    if html is None:
+    """A finished simulation's run body, rendered once per language for every process."""
+
+    def render() -> str:
         context = {"run": run, "lab": lab, "view": present_run(run, lab), "panel": None}
-        html = render_to_string("labs/run.html#run-body", context, request=request)
-        cache.set(key, html, FINISHED_FRAGMENT_TTL_S)
-    return html
+        return render_to_string("labs/run.html#run-body", context, request=request)
+
+    return fragment_cache.cached_html(run.pk, get_language(), render)
 
 
 @login_required
@@ -159,6 +157,9 @@ def run_label(request: HttpRequest, run_id) -> HttpResponse:
     status = 200
     if form.is_valid():
         form.save()
+        # The body does not show the name today; forget it anyway, so a template that
+        # starts to show it can never serve the old one.
+        fragment_cache.forget(run.pk)
         if not request.htmx:
             messages.success(request, _("Saved the run's name and note."))
             return redirect(run)

@@ -1,0 +1,81 @@
+"""A finished run's fragment is rendered once per language into the cache every web process
+shares (Redis), forgotten when its run is renamed, and skipped when Redis does not answer."""
+
+from __future__ import annotations
+
+import pytest
+import redis
+from django.conf import settings
+from django.core.cache import cache
+from django.urls import reverse
+
+from labs.web import fragment_cache
+from tests.base import finished_run
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def poll(client, run, language: str = "en"):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    return client.get(reverse("run-detail", args=[run.pk]), **HX)
+
+
+def test_the_cache_is_redis_apart_from_the_broker_and_the_experiments():
+    backend = settings.CACHES["default"]
+    assert backend["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    databases = {
+        url.rsplit("/", 1)[-1]
+        for url in (settings.CACHE_REDIS_URL, settings.REDIS_URL, settings.EXPERIMENT_REDIS_URL)
+    }
+    assert len(databases) == 3
+
+
+@pytest.mark.redis
+def test_it_keeps_one_fragment_per_language_in_the_shared_cache(client, people, monkeypatch):
+    run = finished_run(people.alice)
+    client.force_login(people.alice)
+    english = poll(client, run, "en")
+    marathi = poll(client, run, "mr")
+    assert english.status_code == marathi.status_code == 286
+    assert english.content != marathi.content
+    assert cache.get(fragment_cache.key(run.pk, "en")) == english.content.decode()
+    assert cache.get(fragment_cache.key(run.pk, "mr")) == marathi.content.decode()
+
+    # A second poll (any web process) answers from the cache, without rendering.
+    def no_render(*args, **kwargs):
+        raise AssertionError("rendered again")
+
+    monkeypatch.setattr("labs.web.views.runs.present_run", no_render)
+    assert poll(client, run, "mr").content == marathi.content
+
+
+@pytest.mark.redis
+def test_it_forgets_the_fragment_in_every_language_when_the_run_is_renamed(client, people):
+    run = finished_run(people.alice)
+    client.force_login(people.alice)
+    poll(client, run, "en")
+    poll(client, run, "mr")
+    response = client.post(
+        reverse("run-label", args=[run.pk]), {"name": "eight workers", "note": ""}, **HX
+    )
+    assert response.status_code == 200
+    assert cache.get(fragment_cache.key(run.pk, "en")) is None
+    assert cache.get(fragment_cache.key(run.pk, "mr")) is None
+
+
+def test_a_cache_that_does_not_answer_is_skipped(client, people, monkeypatch):
+    def down(*args, **kwargs):
+        raise redis.ConnectionError("no Redis")
+
+    monkeypatch.setattr(fragment_cache.django_cache, "get", down)
+    monkeypatch.setattr(fragment_cache.django_cache, "delete_many", down)
+    run = finished_run(people.alice)
+    client.force_login(people.alice)
+    assert poll(client, run).status_code == 286
+    renamed = client.post(reverse("run-label", args=[run.pk]), {"name": "x", "note": ""}, **HX)
+    assert renamed.status_code == 200
+
+
+def test_the_key_names_the_run_the_language_and_the_code_that_rendered_it():
+    assert fragment_cache.key("abc", "mr") == f"run-body:{fragment_cache.render_version()}:abc:mr"
+    assert fragment_cache.key("abc", "mr") != fragment_cache.key("abc", "en")
