@@ -12,6 +12,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from labs.capstone.controls import controls_on
+from labs.capstone.drain_words import gap_words
 from labs.catalogue.figures import Figure, latency_figures
 from labs.catalogue.params import params_from_specs
 from labs.runners.capstone_rules import trapped_errors
@@ -216,7 +217,7 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         lines.append(gettext("Controls on: none."))
     lines.append(_payments(s))
     if not by_itself:
-        lines.append(_drain(s, at))
+        lines.append(_drain(result, at))
     return lines
 
 
@@ -261,7 +262,8 @@ def _payments(s: Mapping[str, Any]) -> str:
     return gettext("Payments: %(n)s in all.") % total
 
 
-def _drain(s: Mapping[str, Any], at: float) -> str:
+def _drain(result: Mapping[str, Any], at: float) -> str:
+    s = result["summary"]
     est, actual = s["drain_estimate_s"], s["actual_drain_s"]
     net = s["drain_net_rps"]
     if net > 0:
@@ -280,7 +282,8 @@ def _drain(s: Mapping[str, Any], at: float) -> str:
         outcome = gettext("it did not drain")
     else:
         outcome = gettext("it drained in %(t)s") % {"t": _s(actual)}
-    why = f" ({gettext(s['drain_gap'])})" if s["drain_gap"] else ""
+    gap = gap_words(result)
+    why = f" ({gap})" if gap else ""
     return f"{start}: {guess}; {outcome}{why}."
 
 
