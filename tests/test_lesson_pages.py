@@ -18,6 +18,7 @@ LESSON_LABS = {
         "drain",
         "drain-compare",
         "scaling-signal",
+        "db-knee",
         "burst-live",
         "fifo-live",
         "retention",
