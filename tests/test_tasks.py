@@ -102,7 +102,7 @@ def test_a_value_error_inside_a_runner_is_a_crash_not_refused_parameters(run, mo
 def test_it_fails_a_run_of_an_unknown_lab(people):
     ghost = Run.objects.create(owner=people.alice, lab="ghost", params={}, seed=0)
     assert execute_run.run(str(ghost.id)) == "failed"
-    assert Run.objects.get(pk=ghost.pk).error == "Unknown lab."
+    assert Run.objects.get(pk=ghost.pk).error_code == "unknown_lab"
 
 
 def test_it_ignores_a_run_that_was_deleted(db):

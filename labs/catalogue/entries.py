@@ -39,6 +39,7 @@ from labs.charts import layered_retries as layered_retries_charts
 from labs.charts import phase_map as phase_map_charts
 from labs.charts import poison_live as poison_live_charts
 from labs.charts import redrive as redrive_charts
+from labs.charts import retention as retention_charts
 from labs.charts import retries_live as retries_live_charts
 from labs.charts import retry_storm as retry_storm_charts
 from labs.charts import timeouts as timeouts_charts
@@ -66,6 +67,7 @@ from labs.runners import layered_retries as layered_retries_runner
 from labs.runners import phase_map as phase_map_runner
 from labs.runners import poison_live as poison_live_runner
 from labs.runners import redrive as redrive_runner
+from labs.runners import retention as retention_runner
 from labs.runners import retries_live as retries_live_runner
 from labs.runners import retry_storm as retry_storm_runner
 from labs.runners import timeouts as timeouts_runner
@@ -237,6 +239,33 @@ LABS: tuple[Lab, ...] = (
             ),
             _burst_live_chart,
         ),
+    ),
+    Lab.from_runner(
+        retention_runner,
+        slug="retention",
+        unit="lesson-12",
+        title=_("Retention: old messages are deleted, and a DLQ must keep them longer"),
+        intro=_(
+            "The workers stop for a few days while messages keep arriving. Watch the oldest "
+            "message's age against the queue's retention, and see how long the poison "
+            "messages parked afterwards really stay in the DLQ."
+        ),
+        charts=retention_charts.build,
+        try_next=(
+            TryNext(
+                _("Give the DLQ the same 4 days as its queue: are parked messages lost now?"),
+                {"dlq_retention_h": 96},
+            ),
+            TryNext(
+                _("Stop the workers for 5 days: what happens to the oldest messages?"),
+                {"outage_h": 120},
+            ),
+            TryNext(
+                _("Same 4-day DLQ on a FIFO queue: does the clock restarting in the DLQ help?"),
+                {"dlq_retention_h": 96, "queue_type": "fifo"},
+            ),
+        ),
+        in_production=production.sqs_retention,
     ),
     # Lesson 13, in the lesson's order.
     Lab.from_runner(

@@ -158,3 +158,41 @@ def one_retrying_layer(values: Mapping[str, Any]) -> list[Snippet]:
         'above = Config(retries={"total_max_attempts": 1})\n'
     )
     return [Snippet("botocore", "python", text)]
+
+
+def sqs_retention(values: Mapping[str, Any]) -> list[Snippet]:
+    """The retention lab's two periods as SQS takes them (seconds), the DLQ created first."""
+    fifo = values["queue_type"] == "fifo"
+    name = "jobs.fifo" if fifo else "jobs"
+    dlq_name = "jobs-dlq.fifo" if fifo else "jobs-dlq"
+    extra = '        "FifoQueue": "true",\n' if fifo else ""
+    dlq_s, source_s = (
+        int(values["dlq_retention_h"]) * 3600,
+        int(values["source_retention_h"]) * 3600,
+    )
+    policy = json.dumps(
+        {"deadLetterTargetArn": f"arn:aws:sqs:REGION:ACCOUNT_ID:{dlq_name}", "maxReceiveCount": 5}
+    )
+    text = (
+        "import boto3\n\n"
+        'sqs = boto3.client("sqs")\n'
+        "# MessageRetentionPeriod is in seconds: 60 (1 minute) to 1209600 (14 days).\n"
+        "sqs.create_queue(\n"
+        f'    QueueName="{dlq_name}",\n'
+        "    Attributes={\n"
+        f"{extra}"
+        f'        "MessageRetentionPeriod": "{dlq_s}",  # {values["dlq_retention_h"]} hours\n'
+        "    },\n"
+        ")\n"
+        "sqs.create_queue(\n"
+        f'    QueueName="{name}",\n'
+        "    Attributes={\n"
+        f"{extra}"
+        f'        "MessageRetentionPeriod": "{source_s}",  # {values["source_retention_h"]} hours\n'
+        f"        \"RedrivePolicy\": '{policy}',\n"
+        "    },\n"
+        ")\n"
+    )
+    if not fifo:
+        text += "# A standard queue's DLQ counts from the first enqueue: keep its period longer.\n"
+    return [Snippet("Amazon SQS (boto3)", "python", text)]

@@ -13,16 +13,11 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from labs.catalogue.lab import Lab
-from labs.runs import admission, kept_queue, result_store
+from labs.runs import admission, failures, kept_queue, result_store
 from labs.runs.models import Run
 from labs.runs.tasks import drain_kept_queue, execute_run, hard_limit_for
 
 logger = logging.getLogger(__name__)
-
-OFFLINE_MESSAGE = (
-    "The lab runner is offline (Redis at {url} does not answer), so this run was not "
-    "started. Start Redis and a worker (see the README), then press Run again."
-)
 
 
 class RunnerOffline(Exception):
@@ -45,14 +40,14 @@ def check_broker(timeout_s: float = 1.0) -> None:
     try:
         client.ping()
     except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
-        raise RunnerOffline(offline_message()) from exc
+        raise RunnerOffline(failures.said("offline", {"url": broker_address()}, "")) from exc
     finally:
         client.close()
 
 
-def offline_message() -> str:
-    url = settings.CELERY_BROKER_URL.split("@")[-1]  # never show a password
-    return OFFLINE_MESSAGE.format(url=url)
+def broker_address() -> str:
+    """The broker's host, port and database, for a message: never its password."""
+    return settings.CELERY_BROKER_URL.split("@")[-1]
 
 
 def start_run(user, lab: Lab, params: dict[str, Any], seed: int) -> Run:
@@ -141,7 +136,9 @@ def enqueue(run: Run, lab: Lab) -> None:
         except (OperationalError, redis.RedisError, OSError) as exc:
             logger.warning("could not enqueue run %s: %s", run.pk, exc)
             Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(
-                status=Run.Status.FAILED, error=offline_message(), finished_at=timezone.now()
+                status=Run.Status.FAILED,
+                finished_at=timezone.now(),
+                **failures.failure("offline", url=broker_address()),
             )
 
     transaction.on_commit(publish)

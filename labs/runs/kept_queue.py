@@ -16,6 +16,7 @@ drain, which looks again after it lets the lock go.
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 import time
 from functools import cache
@@ -23,6 +24,7 @@ from typing import Any
 
 import redis
 from django.conf import settings
+from django.utils.translation import ngettext
 
 from labs.experiments.dlq import open_kept, redrive_all
 from labs.experiments.metrics import queue_panel
@@ -44,10 +46,19 @@ DRAIN_VISIBILITY_S = 30.0
 LOCK_S = 30.0  # > DRAIN_MAX_S: a killed drain frees the queue within this
 REDRIVE_ALL_FLAG_S = 60.0
 
-GONE = (
-    "This run's queue is gone: a run's dead-letter queue is kept for "
-    f"{KEPT_DLQ_S / 3600:g} hour after the run ends, then deleted."
-)
+
+def gone_text() -> str:
+    """Why a finished run has no queue to show, in the reader's language."""
+    hours = KEPT_DLQ_S / 3600
+    return ngettext(
+        "This run's queue is gone: a run's dead-letter queue is kept for %(hours)s hour "
+        "after the run ends, then deleted.",
+        "This run's queue is gone: a run's dead-letter queue is kept for %(hours)s hours "
+        "after the run ends, then deleted.",
+        math.ceil(hours),
+    ) % {"hours": f"{hours:g}"}
+
+
 UNRELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -55,10 +66,18 @@ return 0
 
 
 class QueueGone(Exception):
-    """The kept queue has expired (or was never kept); `str()` says so for the page."""
+    """The kept queue has expired (or was never kept); `str()` says so for the page.
 
-    def __init__(self, message: str = GONE) -> None:
+    Without a message of its own it says the queue expired, in the language of whoever
+    reads it then (the page), not of whoever raised it.
+    """
+
+    def __init__(self, message: str | None = None) -> None:
         super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message if self.message is not None else gone_text()
 
 
 @cache

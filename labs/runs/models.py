@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import uuid
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import pgettext_lazy
+
+from labs.runs import failures
+
+# What a run that has not failed holds in its error fields.
+NO_ERROR: dict[str, Any] = {"error": "", "error_code": "", "error_args": {}}
 
 
 class RunQuerySet(models.QuerySet):
@@ -69,7 +75,7 @@ class RunManager(_RunManagerBase["Run"]):
             started_at=now,
             lease_expires_at=now + timedelta(seconds=lease_s),
             attempts=models.F("attempts") + 1,
-            error="",
+            **NO_ERROR,
         )
         if taken != 1:
             return None
@@ -98,7 +104,12 @@ class Run(models.Model):
     seed = models.BigIntegerField()
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     result = models.JSONField(null=True, blank=True)
+    # Why it failed: a code and its values (`labs.runs.failures`), said in the reader's
+    # language when shown (`error_text`); `error` holds the English, and is all that runs
+    # saved before codes existed have.
     error = models.TextField(blank=True)
+    error_code = models.CharField(max_length=32, blank=True, default="")
+    error_args = models.JSONField(default=dict, blank=True)
     progress = models.JSONField(null=True, blank=True)  # {"done", "total", "live"} while running
     attempts = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
@@ -150,10 +161,16 @@ class Run(models.Model):
     def mark_succeeded(self, result: dict, *, same_as: Run | None = None) -> None:
         """Save the result, unless the run was already ended by someone else."""
         extra = {"same_as": same_as} if same_as is not None else {}
-        self._finish(status=Run.Status.SUCCEEDED, result=result, error="", **extra)
+        self._finish(status=Run.Status.SUCCEEDED, result=result, **NO_ERROR, **extra)
 
-    def mark_failed(self, error: str) -> None:
-        self._finish(status=Run.Status.FAILED, error=error[:2000])
+    def mark_failed(self, code: str, **args) -> None:
+        """End the run as failed, for the reason `code` (`labs.runs.failures.MESSAGES`)."""
+        self._finish(status=Run.Status.FAILED, **failures.failure(code, **args))
+
+    @property
+    def error_text(self) -> str:
+        """Why the run failed, in the reader's language ("" if it did not)."""
+        return failures.said(self.error_code, self.error_args, self.error)
 
     def _finish(self, **fields) -> None:
         fields["finished_at"] = timezone.now()

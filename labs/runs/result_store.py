@@ -129,7 +129,7 @@ def settle_followers(leader_ids) -> int:
     settled = 0
     now = timezone.now()
     leaders = Run.objects.filter(pk__in=list(leader_ids), status__in=Run.FINISHED)
-    for leader in leaders.only("pk", "status", "result", "error"):
+    for leader in leaders.only("pk", "status", "result", "error", "error_code", "error_args"):
         waiting = Run.objects.filter(same_as=leader, status=Run.Status.QUEUED)
         if leader.status == Run.Status.SUCCEEDED:
             settled += waiting.update(
@@ -138,11 +138,15 @@ def settle_followers(leader_ids) -> int:
                 started_at=now,
                 finished_at=now,
                 error="",
+                error_code="",
+                error_args={},
             )
         else:
             settled += waiting.update(
                 status=Run.Status.FAILED,
                 error=leader.error,
+                error_code=leader.error_code,
+                error_args=leader.error_args,
                 finished_at=now,
             )
     return settled

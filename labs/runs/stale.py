@@ -14,18 +14,13 @@ from typing import Any
 import redis
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext_noop
 
 from labs.catalogue.entries import get_lab
+from labs.runs import failures
 from labs.runs.kept_queue import clean_run_keys
 from labs.runs.models import Run
 
 logger = logging.getLogger(__name__)
-
-# Saved on the run as it is; the page translates it when shown.
-WORKER_GONE = gettext_noop(
-    "The worker running this lab stopped before it finished. Press Run again."
-)
 
 
 def fail_stale(now=None) -> int:
@@ -39,7 +34,7 @@ def fail_stale(now=None) -> int:
     if not ids:
         return 0
     failed = Run.objects.filter(stale, pk__in=ids).update(
-        status=Run.Status.FAILED, finished_at=now, error=WORKER_GONE
+        status=Run.Status.FAILED, finished_at=now, **failures.failure("worker_gone")
     )
     clean_experiment_keys(ids)
     return failed

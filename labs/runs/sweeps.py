@@ -15,22 +15,14 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext_noop
 
+from labs.runs import failures
 from labs.runs import stale as stale_runs
 from labs.runs.admission import overdue_queued
 from labs.runs.models import Run
 from labs.runs.result_store import settle_followers
 
 logger = logging.getLogger(__name__)
-
-
-# Saved on the run as it is (a sweeper has no reader); the page translates it when shown.
-BUSY_OR_DOWN = gettext_noop(
-    "No runner picked this run up in time, so it was stopped: the runners are all busy, or "
-    "none is running. Press Run again in a little while; if this keeps happening, tell "
-    "your teacher that the lab runners need starting."
-)
 
 
 def expire_queued(now=None) -> int:
@@ -41,7 +33,7 @@ def expire_queued(now=None) -> int:
     if not ids:
         return 0
     failed = Run.objects.filter(overdue_queued(now), pk__in=ids).update(
-        status=Run.Status.FAILED, finished_at=now, error=BUSY_OR_DOWN
+        status=Run.Status.FAILED, finished_at=now, **failures.failure("busy_or_down")
     )
     settle_followers(ids)
     return failed

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from labs.catalogue.entries import get_lab
-from labs.runs import kept_queue, result_store
+from labs.runs import failures, kept_queue, result_store
 from labs.runs.execution import ParamsRefused, run_lab
 from labs.runs.lease import LeaseKeeper, lease_s
 from labs.runs.models import Run
@@ -41,7 +41,9 @@ def execute_run(self, run_id: str) -> str:
         return "missing"
     lab = get_lab(run.lab)
     if lab is None:
-        Run.objects.filter(pk=run_id).update(status=Run.Status.FAILED, error="Unknown lab.")
+        Run.objects.filter(pk=run_id).update(
+            status=Run.Status.FAILED, **failures.failure("unknown_lab")
+        )
         return "failed"
     run = Run.objects.claim(run_id, lease_s=lease_s())
     if run is None:
@@ -63,20 +65,20 @@ def execute_run(self, run_id: str) -> str:
         with LeaseKeeper(run.pk), RunProgress(run, limit_s=lab.time_limit_s) as progress:
             result = run_lab(lab, run.params, run.seed, progress)
     except SoftTimeLimitExceeded:
-        return _failed(run, lab, f"The run took longer than its limit of {lab.time_limit_s} s.")
+        return _failed(run, lab, "time_limit", limit_s=lab.time_limit_s)
     except ParamsRefused as exc:
         # Checked before the runner starts; any other error, ValueError too, is the lab's bug.
-        return _failed(run, lab, f"The lab refused these parameters: {exc}")
+        return _failed(run, lab, "refused", reasons=str(exc))
     except Exception as exc:
         logger.exception("lab run %s (%s) crashed", run_id, lab.slug)
-        return _failed(run, lab, f"The lab crashed: {type(exc).__name__}: {exc}")
+        return _failed(run, lab, "crashed", error=f"{type(exc).__name__}: {exc}")
     run.mark_succeeded(result)
     result_store.settle_followers([run.pk])
     return "succeeded"
 
 
-def _failed(run: Run, lab, error: str) -> str:
-    run.mark_failed(error)
+def _failed(run: Run, lab, code: str, **args) -> str:
+    run.mark_failed(code, **args)
     result_store.settle_followers([run.pk])
     if lab.kind == "experiment":
         _clean_keys(run.pk)  # a failed run keeps nothing, not even its DLQ
