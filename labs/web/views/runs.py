@@ -93,7 +93,7 @@ def finished_fragment(request: HttpRequest, run: Run, lab) -> str:
     language = get_language()
 
     def render_charts() -> str:
-        figures, tables = present_charts(run.result, lab)
+        figures, tables = present_charts(run.result or {}, lab)
         view = RunView(status=run.status, figures=figures, tables=tables)
         return render_to_string("labs/run.html#run-charts", {"view": view})
 
