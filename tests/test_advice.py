@@ -12,6 +12,7 @@ import pytest
 from labs.catalogue.advice import TryNext, initial_from_query, try_next_links
 from labs.catalogue.entries import LABS, get_lab
 from tests.base import finished_run
+from tests.lab_helpers import form
 
 
 def _links(slug, values):
@@ -49,9 +50,33 @@ def test_bad_values_in_a_link_fall_back_to_the_defaults():
     assert initial == {"rule": "fixed"}
 
 
+# Labs with no change worth suggesting, each with the reason. Empty: every lab has one.
+NO_TRY_NEXT: dict[str, str] = {}
+
+
+def test_every_lab_suggests_what_to_try_next():
+    missing = [lab.slug for lab in LABS if not lab.try_next and lab.slug not in NO_TRY_NEXT]
+    assert missing == [], "add a TryNext to these labs' entries (or say why not in NO_TRY_NEXT)"
+    assert [slug for slug in NO_TRY_NEXT if get_lab(slug) is None or get_lab(slug).try_next] == []
+
+
 @pytest.mark.parametrize("lab", [lab for lab in LABS if lab.try_next], ids=lambda lab: lab.slug)
-def test_every_declared_suggestion_is_offered_from_the_defaults(lab):
-    assert len(_links(lab.slug, lab.defaults())) == len(lab.try_next)
+def test_every_suggestion_fills_a_form_the_lab_accepts(lab):
+    for suggestion in lab.try_next:
+        filled = form(lab.slug, **suggestion.changes)
+        assert filled.is_valid(), (str(suggestion.question), dict(filled.errors))
+
+
+@pytest.mark.parametrize("lab", [lab for lab in LABS if lab.try_next], ids=lambda lab: lab.slug)
+def test_every_declared_suggestion_is_offered_from_the_defaults_or_a_sibling(lab):
+    """A suggestion the defaults already follow ("only one layer retries") is offered once
+    the student has followed another of the lab's suggestions (three layers retry)."""
+    from_defaults = {q for q, _ in _links(lab.slug, lab.defaults())}
+    reachable = set(from_defaults)
+    for sibling in lab.try_next:
+        reachable |= {q for q, _ in _links(lab.slug, lab.defaults() | dict(sibling.changes))}
+    assert {str(s.question) for s in lab.try_next} == reachable
+    assert from_defaults, "at least one suggestion must show after a run of the defaults"
 
 
 def test_the_run_page_shows_try_next_and_the_form_opens_filled(client, people):

@@ -194,7 +194,7 @@ def test_it_writes_the_figures_into_the_markdown():
     assert "## Recovery procedure (5 of 5 steps worked)" in text
     assert "### 1. Stop the amplification: worked" in text
     assert "- Measured: After 150 s: 0.01 retries per new request." in text
-    assert "| after | 150 s | 2008 | 12.0/s | 167.333 s | 6.0 s | no |" in text
+    assert "| after | 150 s | 2,008 | 12/s | 167.3 s | 6 s | no |" in text
     assert "| 150 | 2007 | 57 | 19.661 | 0.797 |" in text  # the timeline, every 10 s
     assert "| 160 | " in text and "| 290 | " in text
     assert "- After: http://x/runs/a/obligations/" in text

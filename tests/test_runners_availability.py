@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from labs.runners.availability import pct
-from tests.lab_helpers import headline, refusal, run
+from tests.lab_helpers import headline, lab, refusal, run
 
 
 @pytest.mark.parametrize(
@@ -57,3 +57,48 @@ def test_it_refuses_an_availability_given_twice():
 
 def test_it_refuses_more_than_100_percent():
     assert "out of range" in refusal("availability", my_chain_pct=[99.9, 100.5])["my_chain_pct"][0]
+
+
+def test_two_zones_fail_independently_only_while_they_share_nothing():
+    alone = run("availability", one_copy_pct=[99.9], copies=2, shared_pct=100.0)["summary"]
+    # 1 - 0.001²: down 31.5 s a year, as long as the zones fail one by one.
+    assert alone["most_copies_pct"] == alone["most_copies_sharing_pct"] == 99.9999
+    shared = run("availability", one_copy_pct=[99.9], copies=2, shared_pct=99.9)["summary"]
+    # One 99.9% dependency both zones need: 0.999 × (1 - 0.001²), below the dependency.
+    assert shared["most_copies_pct"] == 99.9999  # the independent arithmetic, unchanged
+    assert shared["most_copies_sharing_pct"] == 99.8999001
+    assert shared["most_copies_sharing_down_h_per_year"] == pytest.approx(8.769, abs=1e-3)
+    assert shared["most_copies_sharing_pct"] < shared["shared_pct"]
+
+
+def test_more_copies_cannot_lift_a_shared_dependency():
+    three = run("availability", copies=3)["summary"]["most_copies_sharing_pct"]
+    six = run("availability", copies=6)["summary"]["most_copies_sharing_pct"]
+    assert three == 99.8999001 and six == pytest.approx(99.9, abs=1e-9)
+    assert six < 99.9
+
+
+def test_it_says_and_charts_the_shared_dependency():
+    result = run("availability", one_copy_pct=[99.9], copies=2)
+    text = headline("availability", result)
+    assert (
+        "If 2 copies of 99.9% all need one dependency at 99.9%, they fail together whenever it "
+        "fails: 99.8999% (down 8.8 h a year) instead of 99.9999%." in text
+    )
+    _, sharing, _ = lab("availability").charts(result)
+    independent, shared = sharing["data"]
+    assert independent["y"][-1] == pytest.approx(0.001**2 * 365 * 24 * 60)  # 31.5 s a year
+    assert shared["y"][-1] == pytest.approx((1 - 0.999 * (1 - 0.001**2)) * 365 * 24 * 60)
+    assert sharing["layout"]["shapes"][0]["y0"] == pytest.approx(0.001 * 365 * 24 * 60)
+    nothing = headline("availability", run("availability", shared_pct=100.0))
+    assert "Nothing is shared, so the copies fail only one by one" in nothing
+
+
+def test_a_run_saved_before_the_shared_dependency_still_shows():
+    result = run("availability")
+    del result["tables"]["shared_data"]
+    for key in ("shared_pct", "most_copies_sharing_pct", "most_copies_sharing_down_h_per_year"):
+        del result["summary"][key]
+    del result["params"]["shared_pct"]
+    assert len(lab("availability").charts(result)) == 2
+    assert "dependency" not in headline("availability", result)

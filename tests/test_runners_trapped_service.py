@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from labs.capstone.controls import CONTROLS_OFF, pair_params
+from labs.catalogue.advice import try_next_links
 from labs.charts.trapped_service import PAYMENT_COLOURS
 from labs.runners.trapped_service import CONTROLS_GROUP
 from labs.sim.capstone import RECOMMENDED_CONTROLS
@@ -152,3 +153,36 @@ def test_it_reports_p99_figures_a_teacher_can_grade_on():
     assert trapped["p99_ms_last_30s"] is None
     assert check.check(freed).passed and freed["p99_ms_last_30s"] < 500
     assert freed["call_p99_ms_after"] >= freed["p99_ms_after"]
+
+
+def test_only_one_retrying_layer_cuts_27_attempts_a_call_to_3_yet_alone_leaves_it_trapped():
+    three = run("trapped-service", retry_layers=3)
+    one = run("trapped-service")  # the defaults: only one layer retries
+    assert "3 layers each retried: one call could make 3 × 3 × 3 = 27 attempts." in headline(
+        "trapped-service", three
+    )
+    assert "Only one layer retried: one call made at most 3 attempts." in headline(
+        "trapped-service", one
+    )
+    # Measured attempts per new request: about 21 of the 27 allowed, against 2.6 of 3...
+    assert three["summary"]["amplification"] == 21.068
+    assert one["summary"]["amplification"] == 2.634
+    # ... yet 80 new requests/s x 2.6 is still more than the 100/s the workers finish:
+    # one retrying layer is necessary, not enough. With no retries at all it gets out.
+    assert not three["summary"]["recovered"] and not one["summary"]["recovered"]
+    alone = run("trapped-service", max_attempts=1)["summary"]
+    assert (alone["recovered"], alone["recovered_at_s"]) == (True, 190)
+    # With the recovery controls both drain; three layers still send 5.6 times the attempts.
+    freed3 = run("trapped-service", retry_layers=3, **RECOMMENDED_CONTROLS)["summary"]
+    freed1 = run("trapped-service", **RECOMMENDED_CONTROLS)["summary"]
+    assert (freed3["recovered_at_s"], freed1["recovered_at_s"]) == (153, 154)
+    assert (freed3["amplification"], freed1["amplification"]) == (9.9, 1.769)
+
+
+def test_it_offers_the_way_back_to_one_retrying_layer_after_a_run_with_three():
+    chosen = lab("trapped-service")
+    values = chosen.defaults() | {"retry_layers": 3}
+    questions = [q for q, _ in try_next_links(chosen.slug, chosen.params, chosen.try_next, values)]
+    assert any("27 attempts a call become 3" in q for q in questions)
+    from_defaults = try_next_links(chosen.slug, chosen.params, chosen.try_next, chosen.defaults())
+    assert not any("become 3" in q for q, _ in from_defaults)

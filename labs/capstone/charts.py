@@ -6,11 +6,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import FAILED, GREY, OK, figure, hline, line, vline
-from labs.text import gettext_noop
+from labs.text import gettext, gettext_noop, num
 
 # Grey is the untreated case everywhere on the site; the run with controls gets blue.
 LIMIT = "#8250df"
-SIDES = {"before": ("before (controls off)", GREY), "after": ("after (controls on)", "#1f6feb")}
+SIDES = {
+    "before": (gettext_noop("before (controls off)"), GREY),
+    "after": (gettext_noop("after (controls on)"), "#1f6feb"),
+}
 
 
 # With one seed the runs match until the controls go on: draw "before" wide underneath
@@ -30,7 +33,7 @@ def _both(report: Mapping[str, Any], name: str) -> list[dict]:
 
 def _controls_mark(report: Mapping[str, Any]) -> tuple[list[dict], list[dict]]:
     at = report["measures"]["after"]["recover_at_s"]
-    shape, note = vline(at, f"controls on at {at} s", OK)
+    shape, note = vline(at, gettext("controls on at %(t)s s") % {"t": num(at)}, OK)
     return [shape], [note]
 
 
@@ -54,18 +57,21 @@ def timelines(report: Mapping[str, Any]) -> list[dict[str, Any]]:
     t = report["timelines"]["after"]
     return [
         _figure(
-            report, "Backlog: requests waiting or in service", "requests", _both(report, "backlog")
+            report,
+            gettext_noop("Backlog: requests waiting or in service"),
+            gettext_noop("requests"),
+            _both(report, "backlog"),
         ),
         _figure(
             report,
-            "How long the oldest waiting request had waited",
-            "seconds",
+            gettext_noop("How long the oldest waiting request had waited"),
+            gettext_noop("seconds"),
             _both(report, "oldest_age_s"),
         ),
         _figure(
             report,
-            "Useful answers each second (goodput), and new requests in the after run",
-            "per second",
+            gettext_noop("Useful answers each second (goodput), and new requests in the after run"),
+            gettext_noop("per second"),
             [
                 *_both(report, "useful"),
                 line(
@@ -86,20 +92,23 @@ def step_figure(report: Mapping[str, Any], key: str) -> dict[str, Any]:
     t = report["timelines"]
     if key == "stop-amplification":
         return _figure(
-            report, "Retries each second", "retries per second", _both(report, "retries")
+            report,
+            gettext_noop("Retries each second"),
+            gettext_noop("retries per second"),
+            _both(report, "retries"),
         )
     if key == "drop-expired":
         return _figure(
             report,
-            "Completions for callers who had already gone (wasted work)",
-            "per second",
+            gettext_noop("Completions for callers who had already gone (wasted work)"),
+            gettext_noop("per second"),
             _both(report, "wasted"),
         )
     if key == "reconcile-payments":
         return _figure(
             report,
-            "Payments with no owner (unknown), lost, and reconciled",
-            "payments",
+            gettext_noop("Payments with no owner (unknown), lost, and reconciled"),
+            gettext_noop("payments"),
             [
                 *_both(report, "payments_unknown"),
                 line(
@@ -125,12 +134,14 @@ def step_figure(report: Mapping[str, Any], key: str) -> dict[str, Any]:
         )
     if key == "admit-below-capacity":
         level, note = hline(
-            m["safe_capacity_rps"], f"safe useful capacity {m['safe_capacity_rps']:g}/s", OK
+            m["safe_capacity_rps"],
+            gettext("safe useful capacity %(rate)s/s") % {"rate": num(m["safe_capacity_rps"])},
+            OK,
         )
         return _figure(
             report,
-            "Requests let into the queue each second",
-            "per second",
+            gettext_noop("Requests let into the queue each second"),
+            gettext_noop("per second"),
             _both(report, "admitted"),
             marks=([level], [note]),
         )
@@ -139,8 +150,8 @@ def step_figure(report: Mapping[str, Any], key: str) -> dict[str, Any]:
         limits = [v if v else None for v in after["admit_limit_rps"]]  # 0 = no limit: a gap
         return _figure(
             report,
-            "After the drain: the admission limit, useful answers and new requests",
-            "per second",
+            gettext_noop("After the drain: the admission limit, useful answers and new requests"),
+            gettext_noop("per second"),
             [
                 line(
                     after["second"],

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.sim.capstone import RECOMMENDED_CONTROLS
-from labs.text import gettext_noop, num
+from labs.text import gettext, gettext_noop, num
 
 # Every recovery control switched off: the "before" of a before/after pair.
 CONTROLS_OFF: dict[str, Any] = {
@@ -35,28 +35,41 @@ PAYMENT_WORDS = {
 
 
 def control_words(params: Mapping[str, Any]) -> dict[str, str]:
-    """The recovery controls a run switched on, by param name, in words."""
+    """The recovery controls a run switched on, by param name, in the reader's words."""
     on = {}
     if params["admission_limit"]:
         ramp = params["reopen_ramp_s"]
-        reopen = f", reopened over {num(ramp)} s" if ramp else ", reopened at once"
-        on["admission_limit"] = f"admission limit of {num(params['admit_rps'])}/s{reopen}"
+        rate = num(params["admit_rps"])
+        if ramp:
+            on["admission_limit"] = gettext(
+                "admission limit of %(rate)s/s, reopened over %(ramp)s s"
+            ) % {"rate": rate, "ramp": num(ramp)}
+        else:
+            on["admission_limit"] = gettext("admission limit of %(rate)s/s, reopened at once") % {
+                "rate": rate
+            }
     if params["limit_retries"]:
-        on["limit_retries"] = f"retry budget of {num(params['retry_budget'])} per new request"
+        on["limit_retries"] = gettext("retry budget of %(n)s per new request") % {
+            "n": num(params["retry_budget"])
+        }
     if params["drop_expired"]:
-        on["drop_expired"] = "drop expired reads"
+        on["drop_expired"] = gettext("drop expired reads")
     if params["drop_payments"]:
-        on["drop_payments"] = "drop expired payments too (naive)"
+        on["drop_payments"] = gettext("drop expired payments too (naive)")
     if params["reconcile_payments"]:
-        on["reconcile_payments"] = "reconcile timed-out payments"
+        on["reconcile_payments"] = gettext("reconcile timed-out payments")
     if params["reserve_share"]:
         share = num(round(100 * params["reserve_share"], 1))
-        on["reserve_share"] = f"{share}% of workers kept for fresh work"
+        on["reserve_share"] = gettext("%(share)s%% of workers kept for fresh work") % {
+            "share": share
+        }
     return on
 
 
 def controls_on(params: Mapping[str, Any]) -> list[str]:
-    """The recovery controls a run switched on, in words: 'retry budget of 0.1 per ...'."""
+    """The recovery controls a run switched on, in words: 'retry budget of 0.1 per ...'.
+
+    Words for a page being rendered: a worker only asks whether the list is empty."""
     return list(control_words(params).values())
 
 

@@ -6,7 +6,8 @@ from typing import Any
 
 from django import forms
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.formats import date_format
+from django.utils.translation import gettext, gettext_lazy
 
 from labs.capstone.controls import controls_on
 from labs.capstone.report import LABS
@@ -18,15 +19,23 @@ class RunChoiceField(forms.ModelChoiceField):
 
     def label_from_instance(self, run: Run) -> str:
         controls = controls_on(run.params)
-        when = timezone.localtime(run.created_at).strftime("%d %b %H:%M:%S")
-        return f"{when} · seed {run.seed} · controls: {', '.join(controls) or 'none'}"
+        when = date_format(timezone.localtime(run.created_at), "j M H:i:s")
+        return gettext("%(when)s · seed %(seed)s · controls: %(controls)s") % {
+            "when": when,
+            "seed": run.seed,
+            "controls": ", ".join(controls) or gettext("none"),
+        }
 
 
 class ReportPickForm(forms.Form):
     """Two finished runs of the trapped service for a before/after report."""
 
-    before = RunChoiceField(queryset=Run.objects.none(), label="Before (the trapped run)")
-    after = RunChoiceField(queryset=Run.objects.none(), label="After (the run with controls)")
+    before = RunChoiceField(
+        queryset=Run.objects.none(), label=gettext_lazy("Before (the trapped run)")
+    )
+    after = RunChoiceField(
+        queryset=Run.objects.none(), label=gettext_lazy("After (the run with controls)")
+    )
 
     def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -41,7 +50,7 @@ class ReportPickForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         if cleaned.get("before") and cleaned.get("before") == cleaned.get("after"):
-            self.add_error("after", "Pick two different runs.")
+            self.add_error("after", gettext("Pick two different runs."))
         else:
             before, after = cleaned.get("before"), cleaned.get("after")
             if before and after and before.lab != after.lab:

@@ -9,14 +9,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import gettext
 
 
 def run_links(run: Any) -> list[tuple[str, str]]:
     """(words, url) pairs under a finished run's facts."""
     return [
-        ("Operator view: the payments", reverse("run-obligations", args=[run.id])),
+        (gettext("Operator view: the payments"), reverse("run-obligations", args=[run.id])),
         (
-            "Compare with another run (before/after report)",
+            gettext("Compare with another run (before/after report)"),
             f"{reverse('report-pick')}?before={run.id}",
         ),
     ]

@@ -1,6 +1,7 @@
 """The before/after report as Markdown, for a student to hand in or paste into a README.
 
-Only the layout lives here: every figure and sentence comes from `labs.capstone.report.build`.
+Only the layout and its headings live here: every figure and sentence comes from
+`labs.capstone.report.build`, made in the reader's language while the request is served.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from labs.text import plain
+from labs.text import num, plain
 
 TIMELINE_STEP_S = 10  # one row every 10 simulated seconds keeps the table readable
 
@@ -31,95 +32,131 @@ def _params(params: Mapping[str, Any]) -> str:
     return ", ".join(f"`{name}={plain(value)}`" for name, value in params.items())
 
 
+def _controls(run: Mapping[str, Any]) -> str:
+    return ", ".join(run["controls_on"]) or _("none")
+
+
+def _tenths(value: float) -> str:
+    return num(round(value, 1))
+
+
+def _secs(value: Any) -> str:
+    return _("never") if value is None else f"{_tenths(value)} s"
+
+
 def render(report: Mapping[str, Any], *, title: str, links: Mapping[str, str]) -> str:
-    """The whole report; `links` holds absolute URLs of the two runs and the operator views."""
+    """The whole report in the reader's language; `links` holds absolute URLs of the two
+    runs and the operator views. Param names, values and seeds stay as the CLI takes them."""
     runs = report["runs"]
     lines = [f"# {title}", "", report["outcome"], ""]
     lines += [
-        f"- Before: run `{runs['before']['id']}` ({links['before']}), controls on: "
-        + (", ".join(runs["before"]["controls_on"]) or "none"),
-        f"- After: run `{runs['after']['id']}` ({links['after']}), controls on: "
-        + (", ".join(runs["after"]["controls_on"]) or "none"),
+        "- "
+        + _("Before: run `%(id)s` (%(url)s), controls on: %(controls)s")
+        % {
+            "id": runs["before"]["id"],
+            "url": links["before"],
+            "controls": _controls(runs["before"]),
+        },
+        "- "
+        + _("After: run `%(id)s` (%(url)s), controls on: %(controls)s")
+        % {"id": runs["after"]["id"], "url": links["after"], "controls": _controls(runs["after"])},
         "",
-        "## Before and after",
+        "## " + _("Before and after"),
         "",
     ]
     lines += _table(
-        ["", "before", "after"],
+        ["", _("before"), _("after")],
         [[row["figure"], row["before_text"], row["after_text"]] for row in report["compared"]],
     )
     lines += [
         "",
-        f"## Recovery procedure ({report['worked']} of {len(report['procedure'])} steps worked)",
+        "## "
+        + _("Recovery procedure (%(worked)s of %(total)s steps worked)")
+        % {"worked": report["worked"], "total": len(report["procedure"])},
         "",
     ]
     for number, step in enumerate(report["procedure"], start=1):
+        verdict = step.get("verdict_text", step["verdict"])
         lines += [
-            f"### {number}. {step['title']}: {step['verdict']}",
+            f"### {number}. {step['title']}: {verdict}",
             "",
             step["action"],
             "",
-            f"- Measured: {step['figure']}",
-            f"- Before: {step['before']}",
+            "- " + _("Measured: %(figure)s") % {"figure": step["figure"]},
+            "- " + _("Before: %(figure)s") % {"figure": step["before"]},
             *([f"- {step['tried_text']}"] if step.get("tried_text") else []),
             "",
         ]
-    lines += ["## Drain: estimate and actual", ""]
+    lines += ["## " + _("Drain: estimate and actual"), ""]
+    sides = {"before": _("before"), "after": _("after")}
     drain_rows = []
     for side in ("before", "after"):
         d = report["drain"][side]
         drain_rows.append(
             [
-                side,
-                f"{d['at_s']} s",
-                d["backlog"],
-                f"{d['net_rps']}/s",
-                "never" if d["estimate_s"] is None else f"{d['estimate_s']} s",
-                "never" if d["actual_s"] is None else f"{d['actual_s']} s",
-                "yes" if d["held"] else "no",
+                sides[side],
+                f"{num(d['at_s'])} s",
+                num(d["backlog"]),
+                f"{_tenths(d['net_rps'])}/s",
+                _secs(d["estimate_s"]),
+                _secs(d["actual_s"]),
+                _("yes") if d["held"] else _("no"),
                 d["gap"] or "—",
             ]
         )
     lines += _table(
         [
-            "run",
-            "estimated at",
-            "backlog",
-            "net capacity",
-            "estimate (backlog ÷ net)",
-            "actual drain",
-            "estimate held",
-            "why not",
+            _("run"),
+            _("estimated at"),
+            _("backlog"),
+            _("net capacity"),
+            _("estimate (backlog ÷ net)"),
+            _("actual drain"),
+            _("estimate held"),
+            _("why not"),
         ],
         drain_rows,
     )
     after = report["drain"]["after"]
     healthy = after["healthy_from_s"]
+    oldest = {"age": _tenths(after["oldest_age_at_start_s"]), "at": num(after["at_s"])}
     lines += [
         "",
-        f"Oldest request after the controls: {after['oldest_age_at_start_s']} s old at "
-        f"{after['at_s']} s; "
-        + (
-            "never young enough again."
+        (
+            _(
+                "Oldest request after the controls: %(age)s s old at %(at)s s; never young "
+                "enough again."
+            )
+            % oldest
             if healthy is None
-            else f"younger than half the timeout from {healthy} s."
+            else _(
+                "Oldest request after the controls: %(age)s s old at %(at)s s; younger than "
+                "half the timeout from %(t)s s."
+            )
+            % (oldest | {"t": num(healthy)})
         ),
         "",
-        f"## Backlog timeline (every {TIMELINE_STEP_S} s)",
+        "## " + _("Backlog timeline (every %(step)s s)") % {"step": TIMELINE_STEP_S},
         "",
     ]
     lines += _table(
-        ["second", "backlog before", "backlog after", "oldest before (s)", "oldest after (s)"],
+        [
+            _("second"),
+            _("backlog before"),
+            _("backlog after"),
+            _("oldest before (s)"),
+            _("oldest after (s)"),
+        ],
         _timeline_rows(report["timelines"]),
     )
     lines += [
         "",
-        "## Operator view",
+        "## " + _("Operator view"),
         "",
-        f"- Before: {links['before_obligations']}",
-        f"- After: {links['after_obligations']}",
+        "- " + _("Before: %(url)s") % {"url": links["before_obligations"]},
+        "- " + _("After: %(url)s") % {"url": links["after_obligations"]},
         "",
-        "## What was simulated",
+        "## " + _("What was simulated"),
         "",
         *[f"- {line}" for line in report["simulated"]],
         "",
@@ -130,19 +167,19 @@ def render(report: Mapping[str, Any], *, title: str, links: Mapping[str, str]) -
             )
         ),
         "",
-        f"Before (seed {runs['before']['seed']}): {_params(runs['before']['params'])}",
+        _("Before (seed %(seed)s): %(params)s")
+        % {"seed": runs["before"]["seed"], "params": _params(runs["before"]["params"])},
         "",
-        f"After (seed {runs['after']['seed']}): {_params(runs['after']['params'])}",
+        _("After (seed %(seed)s): %(params)s")
+        % {"seed": runs["after"]["seed"], "params": _params(runs["after"]["params"])},
         "",
     ]
     if report["changed_params"]:
-        lines.append(
-            "Changed: "
-            + ", ".join(
-                f"`{c['name']}` {plain(c['before'])} → {plain(c['after'])}"
-                for c in report["changed_params"]
-            )
+        changed = ", ".join(
+            f"`{c['name']}` {plain(c['before'])} → {plain(c['after'])}"
+            for c in report["changed_params"]
         )
+        lines.append(_("Changed: %(params)s") % {"params": changed})
         lines.append("")
     return "\n".join(lines)
 

@@ -50,6 +50,18 @@ STATE_WORDS = {
 }
 
 
+# Who must act on a payment: kept in English in the result ("payments-reconciliation" is
+# the owning team's name, as a ticket would show it); the other two are words.
+OWNER_WORDS = {
+    "caller": gettext_noop("caller"),
+    "nobody": gettext_noop("nobody"),
+}
+
+
+def owner_word(owner: str) -> str:
+    return _(OWNER_WORDS[owner]) if owner in OWNER_WORDS else owner
+
+
 def state_word(state: str) -> str:
     return _(STATE_WORDS[state]) if state in STATE_WORDS else state
 
@@ -69,7 +81,11 @@ def obligations_view(result: Mapping[str, Any]) -> dict[str, Any]:
     ]
     sections = []
     for title, states, note in SECTIONS:
-        kept = [row | {"label": state_word(row["state"])} for row in rows if row["state"] in states]
+        kept = [
+            row | {"label": state_word(row["state"]), "owner_words": owner_word(row["owner"])}
+            for row in rows
+            if row["state"] in states
+        ]
         total = sum(s[f"obligations_{state}"] for state in states)
         if total or kept:
             sections.append({"title": _(title), "note": _(note), "rows": kept, "total": total})

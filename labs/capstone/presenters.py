@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext, pgettext
+
 from labs.capstone import charts as report_charts
 from labs.capstone import report as reports
 from labs.capstone.controls import controls_on
@@ -30,8 +32,8 @@ class ReportView:
     def sides(self) -> list[tuple[str, Run, list[str]]]:
         """(which, run, the controls it had on), for the facts at the top of the page."""
         return [
-            ("Before", self.before, controls_on(self.before.params)),
-            ("After", self.after, controls_on(self.after.params)),
+            (pgettext("the run of a pair", "Before"), self.before, controls_on(self.before.params)),
+            (pgettext("the run of a pair", "After"), self.after, controls_on(self.after.params)),
         ]
 
 
@@ -44,7 +46,9 @@ def present_report(before: Run, after: Run) -> ReportView:
     view = ReportView(before=before, after=after)
     failed = [r for r in (before, after) if r.status == Run.Status.FAILED]
     if failed:
-        view.problem = "A run of this pair failed, so there is no report: " + failed[0].error
+        view.problem = gettext("A run of this pair failed, so there is no report: %(error)s") % {
+            "error": failed[0].error_text
+        }
     elif before.status == after.status == Run.Status.SUCCEEDED:
         view.report = reports.build(report_facts(before), report_facts(after))
         view.timelines = report_charts.timelines(view.report)

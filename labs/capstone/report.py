@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 
 from labs.capstone.controls import control_words, controls_on
+from labs.capstone.drain_words import gap_words
 from labs.catalogue.entries import get_lab
 from labs.text import num, plain
 
@@ -43,37 +44,54 @@ TIMELINES = (
     "payments_reconciled",
 )
 
+# A step's verdict is a key that the JSON export and the page's styles keep in English;
+# `VERDICT_WORDS` says it in the reader's language.
 WORKED, FAILED, NOT_REACHED = "worked", "did not work", "not reached"
+VERDICT_WORDS = {
+    WORKED: gettext_noop("worked"),
+    FAILED: gettext_noop("did not work"),
+    NOT_REACHED: gettext_noop("not reached"),
+}
 STEP_TEXTS = (
     (
         "stop-amplification",
-        "Stop the amplification",
-        "Cap the retries (a shared retry budget) and the work let in, so that timed-out "
-        "callers stop multiplying the load.",
+        gettext_noop("Stop the amplification"),
+        gettext_noop(
+            "Cap the retries (a shared retry budget) and the work let in, so that timed-out "
+            "callers stop multiplying the load."
+        ),
     ),
     (
         "drop-expired",
-        "Drop expired reads",
-        "A worker throws away a read whose caller has already given up, instead of doing it "
-        "for nobody.",
+        gettext_noop("Drop expired reads"),
+        gettext_noop(
+            "A worker throws away a read whose caller has already given up, instead of doing "
+            "it for nobody."
+        ),
     ),
     (
         "reconcile-payments",
-        "Reconcile payments, never drop them",
-        "A timed-out payment may already have moved money. Hand it to the reconciliation "
-        "owner by its operation id; never delete it to make the queue look short.",
+        gettext_noop("Reconcile payments, never drop them"),
+        gettext_noop(
+            "A timed-out payment may already have moved money. Hand it to the reconciliation "
+            "owner by its operation id; never delete it to make the queue look short."
+        ),
     ),
     (
         "admit-below-capacity",
-        "Admit less than the safe useful capacity",
-        "Let in fewer requests a second than the workers can finish usefully, so the "
-        "difference drains the queue.",
+        gettext_noop("Admit less than the safe useful capacity"),
+        gettext_noop(
+            "Let in fewer requests a second than the workers can finish usefully, so the "
+            "difference drains the queue."
+        ),
     ),
     (
         "reopen",
-        "Reopen gradually",
-        "Once the queue is short, raise the admission limit step by step to full capacity, "
-        "and check the service stays healthy.",
+        gettext_noop("Reopen gradually"),
+        gettext_noop(
+            "Once the queue is short, raise the admission limit step by step to full "
+            "capacity, and check the service stays healthy."
+        ),
     ),
 )
 TEXTS = {key: (title, action) for key, title, action in STEP_TEXTS}
@@ -112,6 +130,14 @@ def _r(value: float, places: int = 1) -> float:
 
 def _pct(share: float) -> str:
     return f"{num(round(100 * share))}%"
+
+
+def _sec(value: float) -> str:
+    return f"{num(value)} s"
+
+
+def _rate(value: float) -> str:
+    return f"{num(value)}/s"
 
 
 def measure(result: Mapping[str, Any]) -> dict[str, Any]:
@@ -190,11 +216,12 @@ def _step(
     title, action = TEXTS[key]
     return {
         "key": key,
-        "title": title,
-        "action": action,
+        "title": gettext(title),
+        "action": gettext(action),
         "controls": controls,
         "not_tried": not_tried or [],
         "verdict": verdict,
+        "verdict_text": gettext(VERDICT_WORDS[verdict]),
         "figure": figure,
         "before": before,
     }
@@ -226,14 +253,12 @@ def steps(
     b: Mapping[str, Any], a: Mapping[str, Any], after_params: Mapping[str, Any]
 ) -> list[dict[str, Any]]:
     """The five steps of the procedure, each judged on the after run's measurements."""
-    at = f"{num(a['recover_at_s'])} s"
+    at = _sec(a["recover_at_s"])
     words = control_words(after_params)
     if not a["seconds_after"]:
         # recover_at_s = horizon_s: no second is left to measure any control in.
-        return [
-            _step(key, [], NOT_REACHED, "The controls never went on.", "") | {"tried_text": ""}
-            for key in TEXTS
-        ]
+        never = gettext("The controls never went on.")
+        return [_step(key, [], NOT_REACHED, never, "") | {"tried_text": ""} for key in TEXTS]
 
     def on(*names: str) -> list[str]:
         return [words[name] for name in names if name in words]
@@ -246,10 +271,19 @@ def steps(
             "stop-amplification",
             on("limit_retries", "admission_limit"),
             WORKED if ok else FAILED,
-            f"After {at}: {num(a['retries_per_new_after'])} retries per new request. The spare "
-            f"capacity ({num(a['capacity_rps'])}/s for {num(a['new_rps_after'])}/s of new "
-            f"requests) can carry at most {num(a['retry_allowance'])}.",
-            f"{num(b['retries_per_new_after'])} retries per new request",
+            gettext(
+                "After %(at)s: %(retries)s retries per new request. The spare capacity "
+                "(%(capacity)s for %(new)s of new requests) can carry at most %(allowance)s."
+            )
+            % {
+                "at": at,
+                "retries": num(a["retries_per_new_after"]),
+                "capacity": _rate(a["capacity_rps"]),
+                "new": _rate(a["new_rps_after"]),
+                "allowance": num(a["retry_allowance"]),
+            },
+            gettext("%(retries)s retries per new request")
+            % {"retries": num(b["retries_per_new_after"])},
         )
     )
 
@@ -259,11 +293,21 @@ def steps(
             "drop-expired",
             on("drop_expired", "reserve_share"),
             WORKED if ok else FAILED,
-            f"After {at}: {_pct(a['wasted_share_after'])} of completions went to callers who had "
-            f"gone (the target is at most {_pct(MAX_WASTED_SHARE)}); "
-            f"{num(a['expired_dropped_after'])} expired items were dropped unserved.",
-            f"{_pct(b['wasted_share_after'])} of completions wasted, "
-            f"{num(b['expired_dropped_after'])} dropped",
+            ngettext(
+                "After %(at)s: %(wasted)s of completions went to callers who had gone (the "
+                "target is at most %(target)s); %(n)s expired item was dropped unserved.",
+                "After %(at)s: %(wasted)s of completions went to callers who had gone (the "
+                "target is at most %(target)s); %(n)s expired items were dropped unserved.",
+                a["expired_dropped_after"],
+            )
+            % {
+                "at": at,
+                "wasted": _pct(a["wasted_share_after"]),
+                "target": _pct(MAX_WASTED_SHARE),
+                "n": num(a["expired_dropped_after"]),
+            },
+            gettext("%(wasted)s of completions wasted, %(n)s dropped")
+            % {"wasted": _pct(b["wasted_share_after"]), "n": num(b["expired_dropped_after"])},
         )
     )
 
@@ -273,33 +317,58 @@ def steps(
             "reconcile-payments",
             on("reconcile_payments", "drop_payments"),
             WORKED if ok else FAILED,
-            f"At the end: {num(a['payments_lost'])} payments lost, {num(a['payments_unknown'])} "
-            f"unknown with no owner, {num(a['payments_reconciled'])} reconciled, "
-            f"{num(a['payments_reconciling'])} still being reconciled "
-            f"(of {num(a['payments_total'])}).",
-            f"{num(b['payments_lost'])} lost, {num(b['payments_unknown'])} unknown, "
-            f"{num(b['payments_reconciled'])} reconciled",
+            gettext(
+                "At the end: %(lost)s payments lost, %(unknown)s unknown with no owner, "
+                "%(reconciled)s reconciled, %(reconciling)s still being reconciled (of "
+                "%(total)s)."
+            )
+            % {
+                "lost": num(a["payments_lost"]),
+                "unknown": num(a["payments_unknown"]),
+                "reconciled": num(a["payments_reconciled"]),
+                "reconciling": num(a["payments_reconciling"]),
+                "total": num(a["payments_total"]),
+            },
+            gettext("%(lost)s lost, %(unknown)s unknown, %(reconciled)s reconciled")
+            % {
+                "lost": num(b["payments_lost"]),
+                "unknown": num(b["payments_unknown"]),
+                "reconciled": num(b["payments_reconciled"]),
+            },
         )
     )
 
     ok = a["admitted_rps_first"] < a["safe_capacity_rps"]
     spare = a["safe_capacity_rps"] - a["admitted_rps_first"]
+    first = {
+        "window": _sec(FIRST_WINDOW_S),
+        "at": at,
+        "admitted": num(a["admitted_rps_first"]),
+        "safe": _rate(a["safe_capacity_rps"]),
+        "share": _pct(a["useful_share_first"]),
+        "capacity": _rate(a["capacity_rps"]),
+        "spare": _rate(_r(abs(spare))),
+    }
+    if ok:
+        figure = gettext(
+            "In the first %(window)s after %(at)s: %(admitted)s requests/s let in; safe useful "
+            "capacity %(safe)s (%(share)s of %(capacity)s went to waiting callers), so "
+            "%(spare)s was left to drain the queue."
+        )
+    else:
+        figure = gettext(
+            "In the first %(window)s after %(at)s: %(admitted)s requests/s let in; safe useful "
+            "capacity %(safe)s (%(share)s of %(capacity)s went to waiting callers), so the "
+            "queue could not shrink (%(spare)s too many)."
+        )
     out.append(
         _step(
             "admit-below-capacity",
             on("admission_limit"),
             WORKED if ok else FAILED,
-            f"In the first {FIRST_WINDOW_S} s after {at}: {num(a['admitted_rps_first'])} "
-            f"requests/s let in; safe useful capacity {num(a['safe_capacity_rps'])}/s "
-            f"({_pct(a['useful_share_first'])} of {num(a['capacity_rps'])}/s went to waiting "
-            f"callers), so "
-            + (
-                f"{num(_r(spare))}/s was left to drain the queue."
-                if ok
-                else f"the queue could not shrink ({num(_r(-spare))}/s too many)."
-            ),
-            f"{num(b['admitted_rps_first'])}/s let in, "
-            f"safe capacity {num(b['safe_capacity_rps'])}/s",
+            figure % first,
+            gettext("%(admitted)s let in, safe capacity %(safe)s")
+            % {"admitted": _rate(b["admitted_rps_first"]), "safe": _rate(b["safe_capacity_rps"])},
         )
     )
 
@@ -311,18 +380,20 @@ def steps(
 
 
 def _reopen_step(b: Mapping[str, Any], a: Mapping[str, Any], controls: list[str]) -> dict[str, Any]:
-    before = (
-        "never drained"
-        if b["drained_at_s"] is None
-        else f"drained at {num(b['drained_at_s'])} s, "
-        f"last 30 s {num(b['useful_last_rps'])}/s useful"
-    )
+    if b["drained_at_s"] is None:
+        before = gettext("never drained")
+    else:
+        before = gettext("drained at %(t)s, last %(window)s %(useful)s useful") % {
+            "t": _sec(b["drained_at_s"]),
+            "window": _sec(LAST_WINDOW_S),
+            "useful": _rate(b["useful_last_rps"]),
+        }
     if a["drained_at_s"] is None:
         return _step(
             "reopen",
             controls,
             NOT_REACHED,
-            "The queue never drained, so there was nothing to reopen.",
+            gettext("The queue never drained, so there was nothing to reopen."),
             before,
         )
     limits = a["reopen_limits_rps"]
@@ -332,21 +403,32 @@ def _reopen_step(b: Mapping[str, Any], a: Mapping[str, Any], controls: list[str]
             "reopen was not tried"
         )
     elif limits["open_at_s"] is None:
-        how = f"the limit started at {num(limits['first_rps'])}/s and was still rising at the end"
+        how = gettext("the limit started at %(first)s and was still rising at the end") % {
+            "first": _rate(limits["first_rps"])
+        }
     else:
-        how = (
-            f"the limit rose from {num(limits['first_rps'])}/s to no limit at "
-            f"{num(limits['open_at_s'])} s"
-        )
+        how = gettext("the limit rose from %(first)s to no limit at %(t)s") % {
+            "first": _rate(limits["first_rps"]),
+            "t": _sec(limits["open_at_s"]),
+        }
     ok = a["recovered"] and a["goodput_recovered"]
     return _step(
         "reopen",
         controls,
         WORKED if ok else FAILED,
-        f"The queue drained at {num(a['drained_at_s'])} s; {how}. In the last "
-        f"{LAST_WINDOW_S} s: {num(a['useful_last_rps'])} useful answers/s for "
-        f"{num(a['new_last_rps'])} new requests/s; the oldest request at the end had waited "
-        f"{num(a['final_oldest_age_s'])} s.",
+        gettext(
+            "The queue drained at %(drained)s; %(how)s. In the last %(window)s: %(useful)s "
+            "useful answers/s for %(new)s new requests/s; the oldest request at the end had "
+            "waited %(age)s."
+        )
+        % {
+            "drained": _sec(a["drained_at_s"]),
+            "how": how,
+            "window": _sec(LAST_WINDOW_S),
+            "useful": num(a["useful_last_rps"]),
+            "new": num(a["new_last_rps"]),
+            "age": _sec(a["final_oldest_age_s"]),
+        },
         before,
     )
 
@@ -360,7 +442,7 @@ def _drain(result: Mapping[str, Any], m: Mapping[str, Any]) -> dict[str, Any]:
         "estimate_s": s["drain_estimate_s"],
         "actual_s": s["actual_drain_s"],
         "held": s["drain_estimate_held"],
-        "gap": s["drain_gap"],
+        "gap": gap_words(result),
         "oldest_age_at_start_s": m["oldest_age_at_recover_s"],
         "healthy_from_s": m["healthy_from_s"],
     }
@@ -398,26 +480,26 @@ def command(params: Mapping[str, Any], seed: int, lab: str = LAB) -> str:
 
 COMPARED = (
     # (measure, what a student reads, how to show it)
-    ("recovered", "Recovered", "yes/no"),
-    ("recovered_at_s", "Recovered at", "s"),
-    ("final_backlog", "Backlog at the end", "n"),
-    ("final_oldest_age_s", "Oldest request at the end had waited", "s"),
-    ("useful_last_rps", "Useful answers, last 30 s", "/s"),
-    ("new_last_rps", "New requests, last 30 s", "/s"),
-    ("retries_per_new_after", "Retries per new request after the controls", "n"),
-    ("wasted_share_after", "Completions wasted after the controls", "%"),
-    ("payments_lost", "Payments lost", "n"),
-    ("payments_unknown", "Payments unknown (no owner)", "n"),
-    ("payments_reconciled", "Payments reconciled", "n"),
+    ("recovered", gettext_noop("Recovered"), "yes/no"),
+    ("recovered_at_s", gettext_noop("Recovered at"), "s"),
+    ("final_backlog", gettext_noop("Backlog at the end"), "n"),
+    ("final_oldest_age_s", gettext_noop("Oldest request at the end had waited"), "s"),
+    ("useful_last_rps", gettext_noop("Useful answers, last 30 s"), "/s"),
+    ("new_last_rps", gettext_noop("New requests, last 30 s"), "/s"),
+    ("retries_per_new_after", gettext_noop("Retries per new request after the controls"), "n"),
+    ("wasted_share_after", gettext_noop("Completions wasted after the controls"), "%"),
+    ("payments_lost", gettext_noop("Payments lost"), "n"),
+    ("payments_unknown", gettext_noop("Payments unknown (no owner)"), "n"),
+    ("payments_reconciled", gettext_noop("Payments reconciled"), "n"),
 )
 
 
 def show(value: Any, how: str) -> str:
-    """A measured value as the report prints it."""
+    """A measured value as the report prints it, in the reader's language."""
     if how == "yes/no":
-        return "yes" if value else "no"
+        return gettext("yes") if value else gettext("no")
     if value is None:
-        return "never"
+        return gettext("never")
     if how == "%":
         return f"{num(round(100 * value, 1))}%"
     suffix = {"s": " s", "/s": "/s"}.get(how, "")
@@ -450,7 +532,8 @@ def build(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]
         "outcome": _outcome(a, ap),
         "compared": [
             {
-                "figure": label,
+                "key": key,
+                "figure": gettext(label),
                 "before": b[key],
                 "after": a[key],
                 "before_text": show(b[key], how),
@@ -477,23 +560,37 @@ def build(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]
 
 
 def _outcome(a: Mapping[str, Any], params: Mapping[str, Any]) -> str:
-    at = num(a["recover_at_s"])
+    at = _sec(a["recover_at_s"])
     lost = a["payments_lost"]
-    payments = "no payment was lost" if lost == 0 else f"{num(lost)} payments were lost"
     rec = a["recovered_at_s"]
     if not a["seconds_after"]:
-        return f"The controls never went on: recover_at_s is the end of the run ({at} s)."
+        return gettext(
+            "The controls never went on: recover_at_s is the end of the run (%(at)s)."
+        ) % {"at": at}
+    if lost == 0:
+        payments = gettext("no payment was lost")
+    else:
+        payments = ngettext("%(n)s payment was lost", "%(n)s payments were lost", lost) % {
+            "n": num(lost)
+        }
     if rec is not None and (rec < a["recover_at_s"] or not controls_on(params)):
-        return f"The service recovered by itself at {num(rec)} s, and {payments}."
+        return gettext("The service recovered by itself at %(t)s, and %(payments)s.") % {
+            "t": _sec(rec),
+            "payments": payments,
+        }
     if rec is not None:
-        return (
-            f"After the controls went on at {at} s the service recovered at {num(rec)} s "
-            f"and {payments}."
-        )
-    return (
-        f"After {at} s the service did not recover: the queue was {num(a['final_backlog'])} "
-        f"deep at {num(params['horizon_s'])} s, and {payments}."
-    )
+        return gettext(
+            "After the controls went on at %(at)s the service recovered at %(t)s and %(payments)s."
+        ) % {"at": at, "t": _sec(rec), "payments": payments}
+    return gettext(
+        "After %(at)s the service did not recover: the queue was %(n)s deep at %(end)s, and "
+        "%(payments)s."
+    ) % {
+        "at": at,
+        "n": num(a["final_backlog"]),
+        "end": _sec(params["horizon_s"]),
+        "payments": payments,
+    }
 
 
 # What decides who calls and when: with these equal and one seed, the model's arrivals
@@ -530,9 +627,13 @@ def _simulated(facts: Mapping[str, Any]) -> list[str]:
             "payments or job cost), so different callers arrived."
         ) % {"seed": seeds.pop()}
     return [
-        "Everything is simulated in one process: the callers and their retries, the queue, "
-        "the workers, the payment provider and the reconciliation owner. No real network, "
-        "database or payment was used.",
+        gettext(
+            "Everything is simulated in one process: the callers and their retries, the "
+            "queue, the workers, the payment provider and the reconciliation owner. No real "
+            "network, database or payment was used."
+        ),
         seed_line,
-        "Every recovery control starts at recover_at_s; the other params hold from the start.",
+        gettext(
+            "Every recovery control starts at recover_at_s; the other params hold from the start."
+        ),
     ]

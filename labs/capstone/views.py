@@ -58,7 +58,7 @@ def run_control(request: HttpRequest, run_id) -> HttpResponse:
         .first()
     )
     if run is None:
-        raise Http404("No live run of yours here.")
+        raise Http404(_("No live run of yours here."))
     form = control_panel.ControlForm(request.POST)
     if not form.is_valid():
         errors = " ".join(str(e) for field in form.errors.values() for e in field)
@@ -247,19 +247,23 @@ def _report_runs(request: HttpRequest, before_id, after_id) -> tuple[Run, Run]:
     runs = Run.objects.visible_to(request.user).filter(lab__in=reports.LABS)
     before, after = get_object_or_404(runs, pk=before_id), get_object_or_404(runs, pk=after_id)
     if before.lab != after.lab:
-        raise Http404("A report compares two runs of one lab.")
+        raise Http404(_("A report compares two runs of one lab."))
     return before, after
 
 
 def _finished_report(request: HttpRequest, before_id, after_id):
     view = present_report(*_report_runs(request, before_id, after_id))
     if view.report is None:
-        raise Http404("The report is ready once both runs have succeeded.")
+        raise Http404(_("The report is ready once both runs have succeeded."))
     return view
 
 
 def _report_title(view) -> str:
-    return f"Before/after report: {view.before.lab}, seed {view.before.seed} / {view.after.seed}"
+    return _("Before/after report: %(lab)s, seed %(before)s / %(after)s") % {
+        "lab": view.before.lab,
+        "before": view.before.seed,
+        "after": view.after.seed,
+    }
 
 
 def _report_filename(view) -> str:

@@ -42,6 +42,7 @@ from labs.charts import redrive as redrive_charts
 from labs.charts import retention as retention_charts
 from labs.charts import retries_live as retries_live_charts
 from labs.charts import retry_storm as retry_storm_charts
+from labs.charts import scaling_signal as scaling_signal_charts
 from labs.charts import timeouts as timeouts_charts
 from labs.charts import trapped_live as trapped_live_charts
 from labs.charts import trapped_service as trapped_service_charts
@@ -70,6 +71,7 @@ from labs.runners import redrive as redrive_runner
 from labs.runners import retention as retention_runner
 from labs.runners import retries_live as retries_live_runner
 from labs.runners import retry_storm as retry_storm_runner
+from labs.runners import scaling_signal as scaling_signal_runner
 from labs.runners import timeouts as timeouts_runner
 from labs.runners import trapped_live as trapped_live_runner
 from labs.runners import trapped_service as trapped_service_runner
@@ -83,6 +85,25 @@ def _burst_live_charts(result: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def _burst_live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]):
     return burst_live_charts.live_chart(samples, burst_live_runner.simulated(params))
+
+
+# "Only one layer retries" is the model's own retry_layers: 3 layers of 3 attempts make
+# 27 attempts a call, one retrying layer makes 3. Each link below is offered when the run
+# differs from it, so a run with three layers is shown the way back to one.
+TRAPPED_TRY_NEXT = (
+    TryNext(
+        _("Let three layers retry, 3 attempts each (27 a call): how many attempts per request?"),
+        {"retry_layers": 3, "max_attempts": 3},
+    ),
+    TryNext(
+        _("Let only one layer retry (27 attempts a call become 3): does the service get out?"),
+        {"retry_layers": 1, "max_attempts": 3},
+    ),
+    TryNext(
+        _("Let no layer retry (1 attempt a call): does the service recover by itself now?"),
+        {"max_attempts": 1},
+    ),
+)
 
 
 LABS: tuple[Lab, ...] = (
@@ -99,6 +120,16 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=fanout_charts.build,
+        try_next=(
+            TryNext(
+                _("Halve the jobs to 2,500,000: does the time halve too?"),
+                {"jobs": 2_500_000},
+            ),
+            TryNext(
+                _("Set the deadline to 30 minutes: how many workers does it take now?"),
+                {"deadline_min": 30.0},
+            ),
+        ),
     ),
     Lab.from_runner(
         batching_runner,
@@ -134,6 +165,16 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=busy_minute_charts.build,
+        try_next=(
+            TryNext(
+                _("Give the workers 3,000 jobs a second: does any backlog build?"),
+                {"capacity_per_s": 3000},
+            ),
+            TryNext(
+                _("Let 2,000 a second arrive after the spell: how long until the backlog clears?"),
+                {"arrive_after_per_s": 2000, "after_s": 90},
+            ),
+        ),
     ),
     Lab.from_runner(
         delivery_runner.SMS,
@@ -147,6 +188,12 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=delivery_charts.build,
+        try_next=(
+            TryNext(
+                _("Hand out every SMS once more: how many does each consumer send?"),
+                {"repeats": [1, 2, 3]},
+            ),
+        ),
     ),
     Lab.from_runner(
         fanout_live_runner,
@@ -161,6 +208,16 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=fanout_live_charts.build,
+        try_next=(
+            TryNext(
+                _("Switch the idempotent claim off: how many SMS go out twice?"),
+                {"idempotent": False},
+            ),
+            TryNext(
+                _("Crash right after receiving instead: is any SMS sent twice now?"),
+                {"crash_point": "after_receive"},
+            ),
+        ),
         live=LiveView(QUEUE_NUMBERS, fanout_live_charts.live_chart),
     ),
     # Lesson 12.
@@ -199,6 +256,39 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=drain_compare_charts.build,
+        try_next=(
+            TryNext(
+                _("Add a fixed pool of 10: does it cost more than the backlog rules?"),
+                {"fixed_pools": [3, 8, 10]},
+            ),
+            TryNext(
+                _("Keep at least 3 workers in every backlog rule: which rule is cheapest now?"),
+                {"min_workers": 3},
+            ),
+        ),
+    ),
+    Lab.from_runner(
+        scaling_signal_runner,
+        slug="scaling-signal",
+        unit="lesson-12",
+        title=_("Which signal should add workers? CPU, depth, backlog per worker, age"),
+        intro=_(
+            "Workers that send SMS spend their time waiting on the network, not on the CPU. "
+            "Four scalers watch the same burst: one reads CPU, one an alarm on the queue's "
+            "depth, one the backlog per worker, one the oldest message's age."
+        ),
+        charts=scaling_signal_charts.build,
+        try_next=(
+            TryNext(
+                _("Make the work CPU-bound (100% CPU when busy): does the CPU scaler wake up?"),
+                {"busy_cpu_pct": 100.0},
+            ),
+            TryNext(
+                _("Let each scaler change the pool only every 3 s: how much higher is the peak?"),
+                {"cooldown_s": 3},
+            ),
+        ),
+        in_production=production.scaling_signal,
     ),
     Lab.from_runner(
         burst_live_runner,
@@ -215,6 +305,16 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=_burst_live_charts,
+        try_next=(
+            TryNext(
+                _("Fix the pool at 8 workers: does it keep up with the scaled pool?"),
+                {"fixed_workers": 8},
+            ),
+            TryNext(
+                _("Cap the scaled pool at 4 workers: how old does its oldest message get?"),
+                {"max_workers": 4},
+            ),
+        ),
         live=LiveView(
             (
                 LiveNumber("second", gettext_noop("Lesson second")),
@@ -280,6 +380,12 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=timeouts_charts.build,
+        try_next=(
+            TryNext(
+                _("Lower the timeout to 200 ms: which calls time out now?"),
+                {"timeout_ms": 200.0},
+            ),
+        ),
     ),
     Lab.from_runner(
         deadline_runner,
@@ -402,6 +508,12 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=degradation_charts.build,
+        try_next=(
+            TryNext(
+                _("Refuse pages older than 2 minutes: what do parents see during the outage?"),
+                {"limit_age": True, "max_stale_s": 120},
+            ),
+        ),
     ),
     Lab.from_runner(
         delivery_runner.PAYMENTS,
@@ -415,6 +527,12 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=delivery_charts.build,
+        try_next=(
+            TryNext(
+                _("Deliver every payment twice: how many fees does each worker charge?"),
+                {"repeats": [1, 2, 3, 4]},
+            ),
+        ),
     ),
     Lab.from_runner(
         redrive_runner,
@@ -476,6 +594,16 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=availability_charts.build,
+        try_next=(
+            TryNext(
+                _("Share nothing between the AZs (set it to 100): what do the copies buy now?"),
+                {"shared_pct": 100.0},
+            ),
+            TryNext(
+                _("Add copies up to 6 while the dependency stays shared: does the total move?"),
+                {"copies": 6},
+            ),
+        ),
     ),
     # Lesson 13 on a real queue: the same tools, measured.
     Lab.from_runner(
@@ -491,6 +619,16 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=poison_live_charts.build,
+        try_next=(
+            TryNext(
+                _("Poison three PDFs instead of two: does anything but them reach the DLQ?"),
+                {"poison": [1, 3, 7]},
+            ),
+            TryNext(
+                _("Use 4 workers: do the good PDFs finish sooner?"),
+                {"workers": 4},
+            ),
+        ),
         live=LiveView(
             (
                 LiveNumber("max_receives", gettext_noop("maxReceiveCount now")),
@@ -515,6 +653,16 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=retries_live_charts.build,
+        try_next=(
+            TryNext(
+                _("Make 8 in 10 calls to the service fail: how many payments end in the DLQ?"),
+                {"fail_p": 0.8},
+            ),
+            TryNext(
+                _("Allow one attempt per receive: how many receives does a payment need now?"),
+                {"attempts": 1},
+            ),
+        ),
         live=LiveView(
             (*QUEUE_NUMBERS, LiveNumber("receives", gettext_noop("Receives"))),
             retries_live_charts.live_chart,
@@ -533,6 +681,16 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=breaker_live_charts.build,
+        try_next=(
+            TryNext(
+                _("Open after 2 failures: how many calls reach the failing service?"),
+                {"fail_max": 2},
+            ),
+            TryNext(
+                _("Stay open for 2 s: how long after the service is back do payments still wait?"),
+                {"reset_timeout_s": 2.0},
+            ),
+        ),
         live=LiveView(
             (LiveNumber("breaker_state", gettext_noop("Breaker")), *QUEUE_NUMBERS),
             breaker_live_charts.live_chart,
@@ -576,6 +734,7 @@ LABS: tuple[Lab, ...] = (
         charts=trapped_service_charts.build,
         before_after=True,
         links=capstone_links.run_links,
+        try_next=TRAPPED_TRY_NEXT,
     ),
     Lab.from_runner(
         trapped_live_runner,
@@ -589,6 +748,16 @@ LABS: tuple[Lab, ...] = (
             "payment. Time runs four times faster than in the model (set below)."
         ),
         charts=trapped_live_charts.build,
+        try_next=(
+            TryNext(
+                _("Let no layer retry (1 attempt a call): does the live service recover?"),
+                {"max_attempts": 1},
+            ),
+            TryNext(
+                _("Switch on only the retry budget: is that enough to free it?"),
+                {"limit_retries": True},
+            ),
+        ),
         before_after=True,
         links=capstone_links.run_links,
         operator_panel=control_panel.panel_for,
@@ -625,6 +794,16 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=phase_map_charts.build,
+        try_next=(
+            TryNext(
+                _("Let no layer retry (1 attempt per call): how many spikes still trap it?"),
+                {"max_attempts": 1},
+            ),
+            TryNext(
+                _("Give callers a 2 s timeout: how far does the border move?"),
+                {"client_timeout_ms": 2000.0},
+            ),
+        ),
     ),
     Lab.from_runner(
         cold_cache_runner,
@@ -639,6 +818,16 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=cold_cache_charts.build,
+        try_next=(
+            TryNext(
+                _("Switch the origin's budget off: how many fetches reach it in one second?"),
+                {"origin_budget": False},
+            ),
+            TryNext(
+                _("Switch off the budget and shared fetches: how many reads give up?"),
+                {"origin_budget": False, "coalescing": "none"},
+            ),
+        ),
     ),
     Lab.from_runner(
         job_cost_runner,
@@ -652,6 +841,16 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=job_cost_charts.build,
+        try_next=(
+            TryNext(
+                _("Add two workers: how much sooner is the queue empty, by each count?"),
+                {"workers": 6},
+            ),
+            TryNext(
+                _("Let an expensive job cost 10 units, not 100: does counting jobs still mislead?"),
+                {"cost_ratio": 10.0},
+            ),
+        ),
     ),
 )
 

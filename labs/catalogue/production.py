@@ -160,6 +160,67 @@ def one_retrying_layer(values: Mapping[str, Any]) -> list[Snippet]:
     return [Snippet("botocore", "python", text)]
 
 
+def scaling_signal(values: Mapping[str, Any]) -> list[Snippet]:
+    """The scaling-signal lab: KEDA on backlog per worker, an alarm on the oldest message's
+    age, and the CPU target-tracking policy that I/O-bound workers never trip."""
+    low, high = int(values["min_workers"]), int(values["max_workers"])
+    keda = (
+        "apiVersion: keda.sh/v1alpha1\n"
+        "kind: ScaledObject\n"
+        "metadata:\n"
+        "  name: workers-on-backlog-per-worker\n"
+        "spec:\n"
+        "  scaleTargetRef:\n"
+        "    name: workers\n"
+        f"  minReplicaCount: {low}\n"
+        f"  maxReplicaCount: {high}\n"
+        "  triggers:\n"
+        "    - type: aws-sqs-queue\n"
+        "      metadata:\n"
+        f"        queueURL: {QUEUE_URL}\n"
+        f'        queueLength: "{int(values["per_waiting"])}"  # messages per worker\n'
+        "        awsRegion: REGION\n"
+    )
+    age_s = max(1, round(values["age_target_s"]))
+    alarm = (
+        'boto3.client("cloudwatch").put_metric_alarm(\n'
+        '    AlarmName="jobs-oldest-message-too-old",\n'
+        '    Namespace="AWS/SQS",\n'
+        '    MetricName="ApproximateAgeOfOldestMessage",\n'
+        '    Dimensions=[{"Name": "QueueName", "Value": "jobs"}],\n'
+        '    Statistic="Maximum",\n'
+        "    Period=60,\n"
+        "    EvaluationPeriods=1,\n"
+        f"    Threshold={age_s},  # seconds the oldest message has waited\n"
+        '    ComparisonOperator="GreaterThanThreshold",\n'
+        ")\n"
+    )
+    cooldown = int(values["cooldown_s"])
+    cpu = (
+        "# For CPU-bound work only: I/O-bound workers never reach the target.\n"
+        'boto3.client("application-autoscaling").put_scaling_policy(\n'
+        '    PolicyName="workers-on-cpu",\n'
+        '    ServiceNamespace="ecs",\n'
+        '    ResourceId="service/CLUSTER/workers",\n'
+        '    ScalableDimension="ecs:service:DesiredCount",\n'
+        '    PolicyType="TargetTrackingScaling",\n'
+        "    TargetTrackingScalingPolicyConfiguration={\n"
+        f'        "TargetValue": {float(values["cpu_target_pct"]):g},\n'
+        '        "PredefinedMetricSpecification": {\n'
+        '            "PredefinedMetricType": "ECSServiceAverageCPUUtilization"\n'
+        "        },\n"
+        f'        "ScaleOutCooldown": {cooldown},\n'
+        f'        "ScaleInCooldown": {cooldown},\n'
+        "    },\n"
+        ")\n"
+    )
+    return [
+        Snippet("KEDA", "yaml", keda),
+        Snippet("Amazon CloudWatch (boto3)", "python", alarm),
+        Snippet("Application Auto Scaling (boto3)", "python", cpu),
+    ]
+
+
 def sqs_retention(values: Mapping[str, Any]) -> list[Snippet]:
     """The retention lab's two periods as SQS takes them (seconds), the DLQ created first."""
     fifo = values["queue_type"] == "fifo"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.charts.base import figure, line
-from labs.text import gettext_noop, given
+from labs.charts.base import figure, hline, line
+from labs.text import gettext, gettext_noop, given
 
 # A log axis cannot show zero: a perfect 100% is drawn at a millionth of a second a year.
 FLOOR_MIN = 1e-6 / 60
@@ -56,4 +56,46 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
         y_log=True,
         x_whole=True,
     )
-    return [copies, chain]
+    return [copies, *_sharing(result), chain]
+
+
+def _sharing(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The same copies when they all need one dependency: the line stops falling at the
+    shared part's own downtime, however many copies are added."""
+    data, p = result["tables"].get("shared_data"), result["params"]
+    if data is None:  # a run saved before the lab had a shared dependency
+        return []
+    one = given(p["one_copy_pct"][0])
+    traces = [
+        line(
+            data["copies"],
+            _floor(data["independent"]),
+            gettext("one copy %(pct)s%%, nothing shared") % {"pct": one},
+            with_markers=True,
+        ),
+        line(
+            data["copies"],
+            _floor(data["sharing"]),
+            gettext("one copy %(pct)s%%, all need one %(shared)s%% dependency")
+            % {"pct": one, "shared": given(p["shared_pct"])},
+            with_markers=True,
+        ),
+    ]
+    shapes, notes = [], []
+    if data["shared_alone"] > 0:
+        shape, note = hline(
+            data["shared_alone"], gettext_noop("the shared dependency alone"), y_log=True
+        )
+        shapes, notes = [shape], [note]
+    return [
+        figure(
+            title=gettext_noop("Copies that share a dependency fail together (log scale)"),
+            x_title=gettext_noop("copies (one in each AZ)"),
+            y_title=gettext_noop("minutes down per year"),
+            traces=traces,
+            shapes=shapes,
+            annotations=notes,
+            y_log=True,
+            x_whole=True,
+        )
+    ]

@@ -9,8 +9,8 @@ from labs.catalogue.figures import Figure
 from labs.catalogue.params import Param
 from labs.runners.common import table
 from labs.runs.progress import Progress
-from labs.sim import downtime_per_year_h, parallel, serial
-from labs.text import gettext, gettext_noop, given
+from labs.sim import downtime_per_year_h, parallel, parallel_sharing, serial
+from labs.text import gettext, gettext_noop, given, ngettext
 
 PARAMS = (
     Param(
@@ -36,6 +36,20 @@ PARAMS = (
         min=1,
         max=6,
         group=gettext_noop("Copies in parallel"),
+    ),
+    Param(
+        "shared_pct",
+        gettext_noop("Availability of a dependency every copy needs"),
+        "float",
+        99.9,
+        gettext_noop(
+            "One database, NAT gateway or config service that all the AZs share: when it "
+            "is down, every copy is down at once. 100 means nothing is shared."
+        ),
+        min=0,
+        max=100,
+        group=gettext_noop("Copies in parallel"),
+        unit=gettext_noop("%"),
     ),
     Param(
         "link_pct",
@@ -136,6 +150,8 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
     link_with_copies = parallel(link, params["link_copies"])
     lengths = params["chain_lengths"]
     chains = [(n, serial(*[link] * n), serial(*[link_with_copies] * n)) for n in lengths]
+    shared = params["shared_pct"] / 100
+    sharing = [parallel_sharing(shares[0], n, shared) for n in counts]
     mine = serial(*[p / 100 for p in params["my_chain_pct"]])
     longest = max(chains, key=lambda c: c[0])
     progress.update(1, 1)
@@ -150,6 +166,9 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
             "longest_chain_pct": clean(longest[1]),
             "longest_chain_down_h_per_year": round(downtime_per_year_h(longest[1]), 6),
             "chain_of_copies_pct": clean(longest[2]),
+            "shared_pct": params["shared_pct"],
+            "most_copies_sharing_pct": clean(sharing[-1]),
+            "most_copies_sharing_down_h_per_year": round(downtime_per_year_h(sharing[-1]), 6),
             "my_chain_pct": clean(mine),
             "my_chain_below_weakest_link": mine < min(params["my_chain_pct"]) / 100,
         },
@@ -191,6 +210,12 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
                     for n, single, copied in chains
                 ],
             ),
+            "shared_data": {
+                "copies": counts,
+                "independent": [_minutes_down(a) for a in grid[0]],
+                "sharing": [_minutes_down(a) for a in sharing],
+                "shared_alone": _minutes_down(shared),
+            },
             "chain_data": {
                 "links": list(range(1, max(lengths) + 1)),
                 "single": [_minutes_down(serial(*[link] * n)) for n in range(1, max(lengths) + 1)],
@@ -217,6 +242,8 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         else:
             line = gettext("One copy at %(pct)s%%.")
         lines.append(line % {"pct": given(one), "more": more})
+    if "most_copies_sharing_pct" in s:  # runs saved before the shared dependency have none
+        lines.append(_sharing(s, p))
     link = p["link_pct"] / 100
     chains = " · ".join(
         gettext("a chain of %(n)s → %(pct)s") % {"n": n, "pct": pct(serial(*[link] * n))}
@@ -246,6 +273,30 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _sharing(s: Mapping[str, Any], p: Mapping[str, Any]) -> str:
+    """The copies again, now that they all need one dependency: correlated failure."""
+    one, n = p["one_copy_pct"][0], p["copies"]
+    if p["shared_pct"] >= 100:
+        return gettext(
+            "Nothing is shared, so the copies fail only one by one, as 1 − (1 − a)ⁿ assumes."
+        )
+    alone = parallel(one / 100, n)
+    return ngettext(
+        "If %(n)s copy at %(one)s%% needs one dependency at %(shared)s%%, it is down "
+        "whenever that is: %(pct)s (down %(down)s a year) instead of %(alone)s.",
+        "If %(n)s copies of %(one)s%% all need one dependency at %(shared)s%%, they fail "
+        "together whenever it fails: %(pct)s (down %(down)s a year) instead of %(alone)s.",
+        n,
+    ) % {
+        "n": n,
+        "one": given(one),
+        "shared": given(p["shared_pct"]),
+        "pct": pct(s["most_copies_sharing_pct"] / 100, n),
+        "down": downtime(s["most_copies_sharing_pct"] / 100),
+        "alone": pct(alone, n),
+    }
+
+
 FIGURES = (
     Figure("one_copy_pct", gettext_noop("One copy"), "float", gettext_noop("%")),
     Figure("copies", gettext_noop("Copies"), "int"),
@@ -266,6 +317,19 @@ FIGURES = (
     ),
     Figure(
         "chain_of_copies_pct", gettext_noop("Chain of copied links"), "float", gettext_noop("%")
+    ),
+    Figure("shared_pct", gettext_noop("A dependency every copy needs"), "float", gettext_noop("%")),
+    Figure(
+        "most_copies_sharing_pct",
+        gettext_noop("All the copies, with that shared dependency"),
+        "float",
+        gettext_noop("%"),
+    ),
+    Figure(
+        "most_copies_sharing_down_h_per_year",
+        gettext_noop("Downtime of the copies with the shared dependency"),
+        "float",
+        gettext_noop("h/year"),
     ),
     Figure("my_chain_pct", gettext_noop("Your chain"), "float", gettext_noop("%")),
     Figure(

@@ -140,6 +140,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         "series": result["series"],
         "tables": {
             "obligations": result["tables"]["obligations"],
+            "drain_reasons": result["tables"]["drain_reasons"],
             "timeline": table(
                 "Every control switched, when, by whom, and how long it took to act",
                 ["second", "control", "by", "applied after", "first worker step after"],

@@ -12,6 +12,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from labs.capstone.controls import controls_on
+from labs.capstone.drain_words import gap_words
 from labs.catalogue.figures import Figure, latency_figures
 from labs.catalogue.params import params_from_specs
 from labs.runners.capstone_rules import trapped_errors
@@ -191,6 +192,7 @@ def headline(result: Mapping[str, Any]) -> list[str]:
             )
             % {"at": _s(at), "t": _s(rec), "lost": num(lost)}
         )
+    lines.append(_retry_layers(p))
     lines.append(
         ngettext(
             "Useful answers: %(before)s before, %(after)s after, %(last)s in the last 30 s. Each "
@@ -215,8 +217,26 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         lines.append(gettext("Controls on: none."))
     lines.append(_payments(s))
     if not by_itself:
-        lines.append(_drain(s, at))
+        lines.append(_drain(result, at))
     return lines
+
+
+def _retry_layers(p: Mapping[str, Any]) -> str:
+    """How many attempts one call could make: every retrying layer multiplies them."""
+    attempts, layers = p["max_attempts"], p["retry_layers"]
+    if layers == 1:
+        return ngettext(
+            "Only one layer retried: one call made at most %(n)s attempt.",
+            "Only one layer retried: one call made at most %(n)s attempts.",
+            attempts,
+        ) % {"n": attempts}
+    return gettext(
+        "%(layers)s layers each retried: one call could make %(product)s = %(cap)s attempts."
+    ) % {
+        "layers": layers,
+        "product": " × ".join([str(attempts)] * layers),
+        "cap": num(attempts**layers),
+    }
 
 
 PAYMENT_STATES = (
@@ -242,7 +262,8 @@ def _payments(s: Mapping[str, Any]) -> str:
     return gettext("Payments: %(n)s in all.") % total
 
 
-def _drain(s: Mapping[str, Any], at: float) -> str:
+def _drain(result: Mapping[str, Any], at: float) -> str:
+    s = result["summary"]
     est, actual = s["drain_estimate_s"], s["actual_drain_s"]
     net = s["drain_net_rps"]
     if net > 0:
@@ -261,7 +282,8 @@ def _drain(s: Mapping[str, Any], at: float) -> str:
         outcome = gettext("it did not drain")
     else:
         outcome = gettext("it drained in %(t)s") % {"t": _s(actual)}
-    why = f" ({gettext(s['drain_gap'])})" if s["drain_gap"] else ""
+    gap = gap_words(result)
+    why = f" ({gap})" if gap else ""
     return f"{start}: {guess}; {outcome}{why}."
 
 

@@ -9,6 +9,7 @@ from labs.sim.availability import (
     downtime_per_month_min,
     downtime_per_year_h,
     parallel,
+    parallel_sharing,
     serial,
 )
 from labs.sim.backoff import JITTERS, Jitter, backoff_ms, backoff_schedule
@@ -59,6 +60,7 @@ __all__ = [
     "fixed",
     "littles_law",
     "parallel",
+    "parallel_sharing",
     "per_backlog",
     "play_breaker",
     "play_degradation",

@@ -28,6 +28,18 @@ def parallel(a: float, copies: int) -> float:
     return 1.0 - (1.0 - a) ** copies
 
 
+def parallel_sharing(a: float, copies: int, shared: float) -> float:
+    """Copies that all need one shared dependency (one database, one NAT gateway).
+
+    The copies still fail independently of each other, but when the shared part fails
+    they all fail at once: up = shared × (1 - (1 - a) ** copies). Two zones at 99.9% give
+    99.9999% on their own and 99.8999% with a 99.9% dependency that both need: never more
+    than the shared part, however many copies are added.
+    """
+    _check("shared", shared)
+    return shared * parallel(a, copies)
+
+
 def serial(*a: float) -> float:
     """Availability of a chain that works only when every link works: a1 × a2 × ...
 

@@ -60,3 +60,13 @@ def test_it_turns_availability_into_downtime(availability, per_year_h, per_month
 def test_it_refuses_bad_arguments_with_the_name(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_copies_that_share_a_dependency_are_never_above_it():
+    from labs.sim import parallel_sharing
+
+    assert parallel_sharing(0.999, 2, 1.0) == parallel(0.999, 2)
+    assert f"{parallel_sharing(0.999, 2, 0.999):.4%}" == "99.8999%"
+    assert all(parallel_sharing(0.99, n, 0.999) < 0.999 for n in range(1, 7))
+    with pytest.raises(ValueError, match="shared must be between 0 and 1"):
+        parallel_sharing(0.99, 2, 1.5)

@@ -48,7 +48,7 @@ from labs.sim.capstone.engine import SERIES, _snapshot
 from labs.sim.capstone.latency import PERCENTILES, percentiles_ms
 from labs.sim.capstone.obligations import STATES
 from labs.sim.capstone.params import TrappedParams
-from labs.sim.capstone.report import summarize
+from labs.sim.capstone.report import drain_reasons, summarize
 from labs.sim.capstone.specs import check_seed
 from labs.sim.capstone.trapped import trapped_service
 
@@ -445,6 +445,7 @@ class LiveService:
             "series": series,
             "tables": {
                 "obligations": ledger.table(now_ms, 1000.0 * scale),
+                "drain_reasons": drain_reasons(p_eff, raw),
                 "timeline": self.timeline,
                 "refused": self.refused[:50],
                 "errors": (self.servers.errors + self.callers.errors)[:20],

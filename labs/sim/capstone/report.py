@@ -133,6 +133,7 @@ def _latency(p: TrappedParams, raw: dict[str, Any], seconds: int) -> dict[str, A
 def _drain(p: TrappedParams, raw: dict[str, Any]) -> dict[str, Any]:
     """The drain estimate made when the controls went on, and the drain that happened."""
     snap = raw["snapshot"]
+    gap = gap_english(drain_reasons(p, raw))
     if not snap:
         return {
             "drain_backlog": 0,
@@ -140,10 +141,23 @@ def _drain(p: TrappedParams, raw: dict[str, Any]) -> dict[str, Any]:
             "drain_estimate_s": None,
             "actual_drain_s": None,
             "drain_estimate_held": False,
-            "drain_gap": "no estimate: the controls never went on (recover_at_s = horizon_s)",
+            "drain_gap": gap,
         }
-    backlog = snap["backlog"]
-    est = drain_estimate_s(backlog, snap["arrivals_rps"], snap["capacity_rps"])
+    est, actual, held = _drain_outcome(raw)
+    return {
+        "drain_backlog": snap["backlog"],
+        "drain_net_rps": round(snap["capacity_rps"] - snap["arrivals_rps"], 3),
+        "drain_estimate_s": None if est is None else round(est, 3),
+        "actual_drain_s": actual,
+        "drain_estimate_held": held,
+        "drain_gap": gap,
+    }
+
+
+def _drain_outcome(raw: dict[str, Any]) -> tuple[float | None, float | None, bool]:
+    """(estimate, actual drain, whether the estimate held) from the snapshot at recovery."""
+    snap = raw["snapshot"]
+    est = drain_estimate_s(snap["backlog"], snap["arrivals_rps"], snap["capacity_rps"])
     drained = raw["drained_at_s"]
     actual = None if drained is None else round(drained - snap["at_s"], 3)
     held = (
@@ -151,59 +165,75 @@ def _drain(p: TrappedParams, raw: dict[str, Any]) -> dict[str, Any]:
         and actual is not None
         and abs(actual - est) <= max(DRAIN_SLACK_S, DRAIN_TOLERANCE * est)
     )
-    return {
-        "drain_backlog": backlog,
-        "drain_net_rps": round(snap["capacity_rps"] - snap["arrivals_rps"], 3),
-        "drain_estimate_s": None if est is None else round(est, 3),
-        "actual_drain_s": actual,
-        "drain_estimate_held": held,
-        "drain_gap": "" if held else _gap_reason(p, raw, est, actual),
-    }
+    return est, actual, held
 
 
-def _gap_reason(
-    p: TrappedParams, raw: dict[str, Any], est: float | None, actual: float | None
-) -> str:
-    """Say in a line why backlog / net capacity did not predict the drain."""
-    s = raw["series"]
+# Why the drain estimate missed, one key per reason. The result keeps the keys and their
+# figures (`drain_reasons`), so a page can say them in its reader's language
+# (`labs.capstone.drain_words`); `drain_gap` keeps them in English for the figures table.
+GAP_ENGLISH = {
+    "no-estimate": "no estimate: the controls never went on (recover_at_s = horizon_s)",
+    "ran-out": "the run ended first: the estimate needs {est_s:.0f} s, only {left_s:.0f} s "
+    "were left",
+    "never-drained": "never drained: admitted work stayed at or above useful capacity",
+    "said-never": "the estimate said never, yet it drained",
+    "drop-not-enough": "discarding expired work is not enough while retries keep the load up",
+    "expired-discarded": "expired work was discarded at the dequeue check instead of being served",
+    "more-arrived": "more arrived than assumed ({admitted_rps:.0f}/s vs {assumed_rps:.0f}/s): "
+    "retries kept feeding the queue",
+    "less-arrived": "less arrived than assumed ({admitted_rps:.0f}/s vs {assumed_rps:.0f}/s): "
+    "callers gave up or were refused",
+    "cost-varies": "job cost varies: the queue held {ratio:.2f}x the work its count suggests",
+    "contention": "contention: capacity came back at the trigger's end, not at once",
+    "noise": "noise: random arrivals and service times",
+}
+
+
+def gap_english(reasons: list[dict[str, Any]]) -> str:
+    """The reasons in one English line (the `drain_gap` figure); "" when the estimate held."""
+    return "; ".join(GAP_ENGLISH[r["why"]].format(**r) for r in reasons)
+
+
+def drain_reasons(p: TrappedParams, raw: dict[str, Any]) -> list[dict[str, Any]]:
+    """Why backlog / net capacity did not predict the drain: `{"why": key, **figures}` each,
+    none when it held."""
     snap = raw["snapshot"]
+    if not snap:
+        return [{"why": "no-estimate"}]
+    est, actual, held = _drain_outcome(raw)
+    if held:
+        return []
+    s = raw["series"]
     start = int(snap["at_s"])
     end = len(s["admitted"]) if actual is None else min(len(s["admitted"]), start + int(actual) + 1)
     window = slice(start, max(end, start + 1))
     admitted = _mean(s["admitted"][window])
-    reasons = []
+    reasons: list[dict[str, Any]] = []
     left_s = p.horizon_s - snap["at_s"]
     if actual is None and est is not None and est > left_s:
-        return f"the run ended first: the estimate needs {est:.0f} s, only {left_s:.0f} s were left"
+        return [{"why": "ran-out", "est_s": round(est, 3), "left_s": round(left_s, 3)}]
     if actual is None:
-        reasons.append("never drained: admitted work stayed at or above useful capacity")
+        reasons.append({"why": "never-drained"})
     elif est is None:
-        reasons.append("the estimate said never, yet it drained")
+        reasons.append({"why": "said-never"})
     if actual is None and p.drop_expired and sum(s["retries"][window]):
-        reasons.append("discarding expired work is not enough while retries keep the load up")
+        reasons.append({"why": "drop-not-enough"})
     elif sum(s["expired_dropped"][window]) > 0.1 * max(1, snap["backlog"]):
-        reasons.append("expired work was discarded at the dequeue check instead of being served")
+        reasons.append({"why": "expired-discarded"})
+    rates = {"admitted_rps": round(admitted, 3), "assumed_rps": round(snap["arrivals_rps"], 3)}
     if actual is None:
         pass  # a full queue caps what is admitted: comparing arrivals would mislead
     elif admitted > 1.1 * snap["arrivals_rps"]:
-        reasons.append(
-            f"more arrived than assumed ({admitted:.0f}/s vs {snap['arrivals_rps']:.0f}/s): "
-            "retries kept feeding the queue"
-        )
+        reasons.append({"why": "more-arrived", **rates})
     elif admitted < 0.9 * snap["arrivals_rps"]:
-        reasons.append(
-            f"less arrived than assumed ({admitted:.0f}/s vs {snap['arrivals_rps']:.0f}/s): "
-            "callers gave up or were refused"
-        )
+        reasons.append({"why": "less-arrived", **rates})
     queued = s["queued"][start - 1] if start > 0 else 0
     if p.cost_spread > 1.0 and queued:
         ratio = snap["work_units"] / queued
         if not 0.9 <= ratio <= 1.1:
-            reasons.append(
-                f"job cost varies: the queue held {ratio:.2f}x the work its count suggests"
-            )
+            reasons.append({"why": "cost-varies", "ratio": round(ratio, 3)})
     if snap["at_s"] < p.trigger_end_s and (p.slowdown_factor > 1 or p.workers_lost):
-        reasons.append("contention: capacity came back at the trigger's end, not at once")
+        reasons.append({"why": "contention"})
     if not reasons:
-        reasons.append("noise: random arrivals and service times")
-    return "; ".join(reasons)
+        reasons.append({"why": "noise"})
+    return reasons

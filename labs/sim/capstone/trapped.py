@@ -12,7 +12,7 @@ from labs.sim.capstone.engine import SERIES
 from labs.sim.capstone.fast import simulate
 from labs.sim.capstone.latency import series_ms
 from labs.sim.capstone.params import PARAM_SPECS, TrappedParams
-from labs.sim.capstone.report import summarize
+from labs.sim.capstone.report import drain_reasons, summarize
 from labs.sim.capstone.specs import build, check_seed
 
 DEFAULT_SEED = 5
@@ -47,5 +47,8 @@ def trapped_service(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
     return {
         "summary": summarize(p, raw),
         "series": series,
-        "tables": {"obligations": raw["ledger"].table(float(p.horizon_s))},
+        "tables": {
+            "obligations": raw["ledger"].table(float(p.horizon_s)),
+            "drain_reasons": drain_reasons(p, raw),
+        },
     }

@@ -1,0 +1,249 @@
+"""Lessons 07 and 12: scale I/O-bound workers on CPU, queue depth, backlog per worker or
+the oldest message's age, side by side on the same burst."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labs.catalogue.figures import Figure
+from labs.catalogue.lazy import format_lazy
+from labs.catalogue.lazy import gettext_lazy as _
+from labs.catalogue.params import Param
+from labs.runs.progress import Progress
+from labs.sim.scaling_signal import SIGNALS, ScaleRow, Settings, cleared_at, scale
+from labs.text import gettext, num
+
+# Lesson 12's burst: 800 a second for three seconds, in ten seconds.
+LESSON_ARRIVALS = [50, 800, 800, 800, 200, 50, 50, 50, 50, 50]
+
+RULE_WORDS = {
+    "cpu": _("on CPU"),
+    "depth": _("on a queue-depth alarm"),
+    "per_worker": _("on backlog per worker"),
+    "age": _("on the oldest message's age"),
+}
+
+
+def _param(name, label, kind, default, help_text, low, high, group, unit=""):
+    return Param(name, label, kind, default, help_text, min=low, max=high, group=group, unit=unit)
+
+
+WORK, POOL, RULES = _("The work"), _("The pool"), _("The four scalers")
+
+PARAMS = (
+    Param(
+        "arrivals",
+        _("Jobs arriving each second"),
+        "int_list",
+        LESSON_ARRIVALS,
+        _("Comma-separated: how many jobs arrive in second 0, 1, 2, …"),
+        min=0,
+        max=100_000,
+        max_items=600,
+        group=WORK,
+        unit=_("jobs/s"),
+    ),
+    _param(
+        "per_worker",
+        _("Jobs one worker finishes per second"),
+        "int",
+        100,
+        _("A busy worker's speed."),
+        1,
+        100_000,
+        WORK,
+        _("jobs/s"),
+    ),
+    _param(
+        "busy_cpu_pct",
+        _("CPU of a worker that is busy all the time"),
+        "float",
+        5.0,
+        _("Low for I/O-bound work (it waits on the network); 100 for CPU-bound work."),
+        1,
+        100,
+        WORK,
+        "%",
+    ),
+    _param("min_workers", _("Fewest workers"), "int", 1, _("Every scaler."), 1, 1_000, POOL),
+    _param("max_workers", _("Most workers"), "int", 10, _("Every scaler."), 1, 1_000, POOL),
+    _param(
+        "cooldown_s",
+        _("Cool-down after a change"),
+        "int",
+        1,
+        _("Seconds a scaler waits after changing the pool before it changes it again."),
+        1,
+        600,
+        POOL,
+        "s",
+    ),
+    _param(
+        "cpu_target_pct",
+        _("CPU scaler: target CPU"),
+        "float",
+        60.0,
+        _("Workers = ceil(workers × CPU ÷ target)."),
+        1,
+        100,
+        RULES,
+        "%",
+    ),
+    _param(
+        "depth_alarm",
+        _("Depth scaler: alarm above"),
+        "int",
+        100,
+        _("One worker more each time more than this many wait; one fewer on an empty queue."),
+        0,
+        1_000_000,
+        RULES,
+        _("jobs"),
+    ),
+    _param(
+        "per_waiting",
+        _("Backlog-per-worker scaler: jobs per worker"),
+        "int",
+        100,
+        _("Workers = ceil(backlog ÷ this): what one worker may have waiting."),
+        1,
+        1_000_000,
+        RULES,
+        _("jobs"),
+    ),
+    _param(
+        "age_target_s",
+        _("Age scaler: target age of the oldest message"),
+        "float",
+        2.0,
+        _("Workers = ceil(workers × oldest age ÷ target)."),
+        0.1,
+        3_600,
+        RULES,
+        "s",
+    ),
+)
+
+
+def check(params: Mapping[str, Any]) -> dict[str, str]:
+    if params["min_workers"] > params["max_workers"]:
+        return {"min_workers": gettext("Fewest workers must not be more than most workers.")}
+    return {}
+
+
+def settings(params: Mapping[str, Any]) -> Settings:
+    return Settings(
+        per_worker=params["per_worker"],
+        busy_cpu_pct=params["busy_cpu_pct"],
+        min_workers=params["min_workers"],
+        max_workers=params["max_workers"],
+        cooldown_s=params["cooldown_s"],
+        cpu_target_pct=params["cpu_target_pct"],
+        depth_alarm=params["depth_alarm"],
+        per_waiting=params["per_waiting"],
+        age_target_s=params["age_target_s"],
+    )
+
+
+def _summary(signal: str, rows: list[ScaleRow]) -> dict[str, Any]:
+    return {
+        f"{signal}_peak_backlog": max(r.backlog for r in rows),
+        f"{signal}_most_workers": max(r.workers for r in rows),
+        f"{signal}_left_at_end": rows[-1].backlog,
+        f"{signal}_peak_age_s": max(r.oldest_age_s for r in rows),
+    }
+
+
+def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
+    """The same arrivals under each of the four scalers; the model has no randomness."""
+    given = settings(params)
+    by_signal = {signal: scale(params["arrivals"], signal, given) for signal in SIGNALS}
+    progress.update(1, 1)
+    summary: dict[str, Any] = {}
+    series: dict[str, list[Any]] = {
+        "second": [r.second for r in by_signal["cpu"]],
+        "arrived": [r.arrived for r in by_signal["cpu"]],
+    }
+    for signal, rows in by_signal.items():
+        summary |= _summary(signal, rows)
+        series[f"{signal}_backlog"] = [r.backlog for r in rows]
+        series[f"{signal}_workers"] = [r.workers for r in rows]
+        series[f"{signal}_oldest_age_s"] = [r.oldest_age_s for r in rows]
+    summary["cpu_peak_pct"] = round(max(r.cpu_pct for r in by_signal["cpu"]), 2)
+    summary["per_worker_cleared_at_s"] = cleared_at(by_signal["per_worker"])
+    series["cpu_pct"] = [round(r.cpu_pct, 2) for r in by_signal["cpu"]]
+    return {"summary": summary, "series": series, "tables": {}}
+
+
+def headline(result: Mapping[str, Any]) -> list[str]:
+    s, p = result["summary"], result["params"]
+    seconds = len(p["arrivals"])
+    lines = []
+    if s["cpu_peak_pct"] < p["cpu_target_pct"]:
+        lines.append(
+            gettext(
+                "The workers wait on the network: even flat out they show %(cpu)s%% CPU, "
+                "under the %(target)s%% target, so the CPU scaler never adds a worker."
+            )
+            % {"cpu": num(s["cpu_peak_pct"]), "target": num(p["cpu_target_pct"])}
+        )
+    for signal in SIGNALS:
+        lines.append(
+            gettext(
+                "Scaling %(rule)s: largest pool %(workers)s; backlog peak %(peak)s; the "
+                "oldest job waited up to %(age)s s; still waiting after %(seconds)s s: %(left)s."
+            )
+            % {
+                "rule": RULE_WORDS[signal],
+                "workers": num(s[f"{signal}_most_workers"]),
+                "peak": num(s[f"{signal}_peak_backlog"]),
+                "age": num(s[f"{signal}_peak_age_s"]),
+                "left": num(s[f"{signal}_left_at_end"]),
+                "seconds": num(seconds),
+            }
+        )
+    return lines
+
+
+def _figures(signal: str) -> tuple[Figure, ...]:
+    rule = RULE_WORDS[signal]
+    return (
+        Figure(
+            f"{signal}_peak_backlog",
+            format_lazy(_("Peak backlog, scaling {rule}"), rule=rule),
+            "int",
+            _("jobs"),
+        ),
+        Figure(
+            f"{signal}_most_workers",
+            format_lazy(_("Most workers, scaling {rule}"), rule=rule),
+            "int",
+            _("workers"),
+        ),
+        Figure(
+            f"{signal}_left_at_end",
+            format_lazy(_("Jobs still waiting at the end, scaling {rule}"), rule=rule),
+            "int",
+            _("jobs"),
+        ),
+        Figure(
+            f"{signal}_peak_age_s",
+            format_lazy(_("Longest wait of the oldest job, scaling {rule}"), rule=rule),
+            "int",
+            "s",
+        ),
+    )
+
+
+FIGURES = (
+    *(figure for signal in SIGNALS for figure in _figures(signal)),
+    Figure("cpu_peak_pct", _("Highest CPU the CPU scaler saw"), "float", "%"),
+    Figure(
+        "per_worker_cleared_at_s",
+        _("Second the queue was empty for good, scaling on backlog per worker"),
+        "int",
+        "s",
+        nullable=True,
+    ),
+)

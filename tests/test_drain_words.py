@@ -1,0 +1,69 @@
+"""Why a drain missed its estimate: kept as keys by the model, said in the reader's language."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.utils import translation
+
+from labs.capstone.drain_words import gap_words
+from labs.sim.capstone import RECOMMENDED_CONTROLS, trapped_service
+from labs.sim.capstone.report import GAP_ENGLISH, gap_english
+
+DEVANAGARI = re.compile("[\u0900-\u097f]")
+
+
+def result(**params: object) -> dict:
+    return trapped_service(seed=5, **params)
+
+
+CASES = {
+    "trapped": {},
+    "freed": RECOMMENDED_CONTROLS,
+    "never on": {"recover_at_s": 300.0},
+    "job cost": RECOMMENDED_CONTROLS | {"cost_spread": 4.0},
+}
+
+
+@pytest.mark.parametrize("params", CASES.values(), ids=CASES.keys())
+def test_it_says_in_english_what_the_model_saved(params):
+    r = result(**params)
+    assert r["tables"]["drain_reasons"], "each case misses its estimate"
+    assert gap_words(r) == r["summary"]["drain_gap"]
+
+
+def test_it_keeps_the_reasons_as_keys_and_figures():
+    r = result(**RECOMMENDED_CONTROLS)
+    assert [x["why"] for x in r["tables"]["drain_reasons"]] == ["expired-discarded"]
+    trapped = result()
+    assert trapped["tables"]["drain_reasons"][0] == {"why": "never-drained"}
+
+
+def test_it_has_english_for_every_reason_key():
+    for key, text in GAP_ENGLISH.items():
+        figures = {"est_s": 1, "left_s": 1, "admitted_rps": 1, "assumed_rps": 1, "ratio": 1}
+        reason = {"why": key, **figures}
+        assert gap_english([reason]) == text.format(**reason)
+        assert gap_words({"tables": {"drain_reasons": [reason]}, "summary": {}}) != key
+
+
+def test_it_shows_an_old_result_as_it_was_saved():
+    old = {"summary": {"drain_gap": "noise: random arrivals and service times"}, "tables": {}}
+    assert gap_words(old) == "noise: random arrivals and service times"
+    assert gap_words({"summary": {"drain_gap": ""}, "tables": {}}) == ""
+
+
+def test_it_says_nothing_when_the_estimate_held():
+    held = {"summary": {"drain_gap": ""}, "tables": {"drain_reasons": []}}
+    assert gap_words(held) == ""
+
+
+def test_it_says_the_reasons_in_marathi():
+    for params in CASES.values():
+        r = result(**params)
+        with translation.override("mr"):
+            words = gap_words(r)
+        assert DEVANAGARI.search(words), words
+        for piece in r["summary"]["drain_gap"].split("; "):
+            assert piece not in words
