@@ -50,11 +50,13 @@ STATE_WORDS = {
 }
 
 
-# Who must act on a payment: kept in English in the result ("payments-reconciliation" is
-# the owning team's name, as a ticket would show it); the other two are words.
+# Who must act on a payment: a key the result keeps in English. "payments-reconciliation"
+# is the owning team's name as a ticket would show it; its Marathi keeps the name beside
+# the words.
 OWNER_WORDS = {
     "caller": gettext_noop("caller"),
     "nobody": gettext_noop("nobody"),
+    "payments-reconciliation": gettext_noop("payments-reconciliation"),
 }
 
 

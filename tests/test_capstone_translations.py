@@ -1,0 +1,193 @@
+"""Assignment 05's report and operator view read in Marathi when Marathi is asked for.
+
+The before/after report is written while the page renders (the runs keep numbers and
+keys), so every sentence of it, its print view, its charts and its Markdown export come
+in the reader's language; the JSON keeps its English keys and verdicts.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+from tests.test_translations import DEVANAGARI, VisibleText, visible_text
+from tests.test_views_capstone import finished_pair, report_url
+
+# English the report's pages must not show in Marathi: whole phrases the report writes.
+KNOWN_ENGLISH = (
+    # the outcome, the comparison and the procedure
+    "After the controls went on at",
+    "no payment was lost",
+    "Backlog at the end",
+    "Useful answers, last 30 s",
+    "Completions wasted after the controls",
+    "Stop the amplification",
+    "retries per new request",
+    "Reconcile payments, never drop them",
+    "Admit less than the safe useful capacity",
+    "Reopen gradually",
+    "requests/s let in",
+    "The queue drained at",
+    "Tried:",
+    "admission limit of",
+    "reconcile timed-out payments",
+    "of workers kept for fresh work",
+    # the drain, and why its estimate missed
+    "never drained: admitted work stayed",
+    "expired work was discarded at the dequeue check",
+    # what was simulated
+    "Everything is simulated in one process",
+    "Every recovery control starts at recover_at_s",
+)
+# Only in the Markdown export: its own headings and lines.
+MARKDOWN_ENGLISH = (
+    "## Before and after",
+    "## Recovery procedure",
+    "- Measured:",
+    "## Drain: estimate and actual",
+    "| estimate held |",
+    "## Backlog timeline",
+    "## Operator view",
+    "## What was simulated",
+    "Before (seed",
+    "Changed: `",
+    "controls on: none",
+)
+# The report's charts: titles, legends and notes.
+CHART_ENGLISH = (
+    "Backlog: requests waiting or in service",
+    "before (controls off)",
+    "after (controls on)",
+    "controls on at 150 s",
+    "Retries each second",
+    "Payments with no owner (unknown), lost, and reconciled",
+    "safe useful capacity",
+    "admission limit (after)",
+)
+# The operator view of the trapped run, and the picker of the pair.
+OPERATOR_ENGLISH = (
+    "Unresolved: someone still has to find the outcome",
+    "Payments by state",
+    "unknown (nobody owns it)",
+    "Showing 25 of 865.",
+    "nobody",
+)
+PICKER_ENGLISH = (
+    "Before (the trapped run)",
+    "controls: none",
+    "Select an option",
+)
+
+
+class PrintedText(VisibleText):
+    """What the printed page shows: the visible text without `.no-print` parts."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[bool] = []
+
+    def handle_starttag(self, tag, attrs):
+        super().handle_starttag(tag, attrs)
+        if tag in self.VOID:
+            return
+        classes = (dict(attrs).get("class") or "").split()
+        self.stack.append("no-print" in classes)
+
+    def handle_endtag(self, tag):
+        super().handle_endtag(tag)
+        if tag not in self.VOID and self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        if not any(self.stack):
+            super().handle_data(data)
+
+
+def printed_text(html: str) -> str:
+    parser = PrintedText()
+    parser.feed(html)
+    return " ".join(" ".join(parser.parts).split())
+
+
+def chart_words(html: str) -> str:
+    """Every title, axis title, legend name and note of the page's charts, one per line."""
+    words = []
+    for raw in re.findall(r'<script[^>]*type="application/json"[^>]*>(.*?)</script>', html, re.S):
+        fig = json.loads(raw)
+        layout = fig.get("layout", {})
+        words.append(layout.get("title", {}).get("text", ""))
+        for axis in ("xaxis", "yaxis"):
+            words.append(layout.get(axis, {}).get("title", {}).get("text", ""))
+        words += [trace.get("name", "") for trace in fig.get("data", [])]
+        words += [note.get("text", "") for note in layout.get("annotations", [])]
+    return "\n".join(w for w in words if w)
+
+
+@pytest.fixture
+def pages(client, people):
+    """The texts of the report's pages for `language`: (what, text, English phrases)."""
+    before, after = finished_pair(people.alice)
+    client.force_login(people.alice)
+
+    def read(language: str) -> list[tuple[str, str, tuple[str, ...]]]:
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        report = client.get(report_url(before, after)).content.decode()
+        markdown = client.get(report_url(before, after, "report-markdown")).content.decode()
+        operator = client.get(reverse("run-obligations", args=[before.id])).content.decode()
+        picker = client.get(reverse("report-pick"), {"before": before.id}).content.decode()
+        return [
+            ("report", visible_text(report), KNOWN_ENGLISH),
+            ("print view", printed_text(report), KNOWN_ENGLISH),
+            ("report charts", chart_words(report), CHART_ENGLISH),
+            ("Markdown", markdown, KNOWN_ENGLISH + MARKDOWN_ENGLISH),
+            ("operator view", visible_text(operator), OPERATOR_ENGLISH),
+            ("report picker", visible_text(picker), PICKER_ENGLISH),
+        ]
+
+    return read
+
+
+def test_the_report_and_the_operator_view_read_in_marathi(pages):
+    problems = []
+    for what, text, english in pages("mr"):
+        if not DEVANAGARI.search(text):
+            problems.append(f"{what}: no Devanagari at all")
+        problems += [f"{what}: {e!r}" for e in english if e in text]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_english_they_look_for_is_there_in_english(pages):
+    """Guards the check above: each phrase does appear where it is looked for, in English."""
+    missing = [
+        f"{what}: {e!r}" for what, text, english in pages("en") for e in english if e not in text
+    ]
+    assert not missing, "\n".join(missing)
+
+
+def test_the_json_export_keeps_its_keys_and_verdicts_in_english(client, people):
+    before, after = finished_pair(people.alice)
+    client.force_login(people.alice)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "mr"
+    data = json.loads(client.get(report_url(before, after, "report-json")).content)
+    assert [s["key"] for s in data["procedure"]][0] == "stop-amplification"
+    assert {s["verdict"] for s in data["procedure"]} == {"worked"}
+    assert DEVANAGARI.search(data["procedure"][0]["verdict_text"])
+    assert DEVANAGARI.search(data["outcome"])
+    assert data["compared"][0]["key"] == "recovered"
+    assert data["drain"]["after"]["estimate_s"] == 167.333
+
+
+def test_the_markdown_export_keeps_param_names_and_values_as_the_cli_takes_them(client, people):
+    before, after = finished_pair(people.alice)
+    client.force_login(people.alice)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "mr"
+    text = client.get(report_url(before, after, "report-markdown")).content.decode()
+    assert "`admission_limit` false → true" in text
+    assert "(seed 5): `horizon_s=300`, `base_rps=80`" in text
+    assert "| 2,008 | 14 |" in text  # Western digits in both languages
