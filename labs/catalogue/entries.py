@@ -25,6 +25,7 @@ from labs.charts import breaker_live as breaker_live_charts
 from labs.charts import burst_live as burst_live_charts
 from labs.charts import busy_minute as busy_minute_charts
 from labs.charts import cold_cache as cold_cache_charts
+from labs.charts import db_knee as db_knee_charts
 from labs.charts import deadline as deadline_charts
 from labs.charts import degradation as degradation_charts
 from labs.charts import delivery as delivery_charts
@@ -54,6 +55,7 @@ from labs.runners import breaker_live as breaker_live_runner
 from labs.runners import burst_live as burst_live_runner
 from labs.runners import busy_minute as busy_minute_runner
 from labs.runners import cold_cache as cold_cache_runner
+from labs.runners import db_knee as db_knee_runner
 from labs.runners import deadline as deadline_runner
 from labs.runners import degradation as degradation_runner
 from labs.runners import delivery as delivery_runner
@@ -289,6 +291,29 @@ LABS: tuple[Lab, ...] = (
             ),
         ),
         in_production=production.scaling_signal,
+    ),
+    Lab.from_runner(
+        db_knee_runner,
+        slug="db-knee",
+        unit="lesson-12",
+        title=_("More workers than the database can take: the knee"),
+        intro=_(
+            "Every job is one query. The scaler adds workers while the queue grows, but "
+            "past its knee the database answers fewer queries the more it is sent. Compare "
+            "the scaler alone with the same scaler capped at the knee."
+        ),
+        charts=db_knee_charts.build,
+        try_next=(
+            TryNext(
+                _("Cap the workers at 30 instead: past the knee, does the queue still clear?"),
+                {"cap": 30},
+            ),
+            TryNext(
+                _("Let the scaler start 150 workers: how many find no connection?"),
+                {"max_workers": 150},
+            ),
+        ),
+        in_production=production.worker_cap,
     ),
     Lab.from_runner(
         burst_live_runner,

@@ -257,3 +257,47 @@ def sqs_retention(values: Mapping[str, Any]) -> list[Snippet]:
     if not fifo:
         text += "# A standard queue's DLQ counts from the first enqueue: keep its period longer.\n"
     return [Snippet("Amazon SQS (boto3)", "python", text)]
+
+
+def worker_cap(values: Mapping[str, Any]) -> list[Snippet]:
+    """The database-knee lab's cap: Lambda's maximum concurrency, KEDA's ceiling, and a
+    PgBouncer pool that lets no more than the knee's queries reach the database."""
+    cap = int(values["cap"])
+    most = min(max(cap, LAMBDA_CONCURRENCY[0]), LAMBDA_CONCURRENCY[1])
+    mapping = (
+        'boto3.client("lambda").update_event_source_mapping(\n'
+        '    UUID="EVENT_SOURCE_MAPPING_UUID",\n'
+        f'    ScalingConfig={{"MaximumConcurrency": {most}}},  # allowed: 2 to 1000\n'
+        ")\n"
+    )
+    keda = (
+        "apiVersion: keda.sh/v1alpha1\n"
+        "kind: ScaledObject\n"
+        "metadata:\n"
+        "  name: workers-within-the-database\n"
+        "spec:\n"
+        "  scaleTargetRef:\n"
+        "    name: workers\n"
+        "  minReplicaCount: 1\n"
+        f"  maxReplicaCount: {cap}  # no more than the database's knee\n"
+        "  triggers:\n"
+        "    - type: aws-sqs-queue\n"
+        "      metadata:\n"
+        f"        queueURL: {QUEUE_URL}\n"
+        f'        queueLength: "{int(values["per_waiting"])}"\n'
+        "        awsRegion: REGION\n"
+    )
+    pgbouncer = (
+        "[databases]\n"
+        "jobs = host=DB_HOST dbname=jobs\n\n"
+        "[pgbouncer]\n"
+        "pool_mode = transaction\n"
+        f"default_pool_size = {int(values['knee'])}  # queries the database runs at once\n"
+        f"max_client_conn = {max(int(values['max_workers']), cap)}"
+        "  # workers that may connect; past the pool they wait here\n"
+    )
+    return [
+        Snippet("AWS Lambda", "python", mapping),
+        Snippet("KEDA", "yaml", keda),
+        Snippet("PgBouncer", "ini", pgbouncer),
+    ]
