@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 
 import pytest
+from django.conf import settings as django_settings
 from django.urls import reverse
+from django.utils import timezone
 
 from labs.runs import kept_queue
 from labs.runs.models import Run
@@ -170,3 +173,39 @@ def test_it_refuses_an_unknown_purge(client, kept):
     response = client.post(reverse("run-queue-purge", args=[kept.pk]), {"what": "all"}, **HX)
     assert response.status_code == 422
     assert "Select a valid choice" in response.content.decode()
+
+
+@pytest.mark.parametrize("language", ["en", "mr"])
+def test_a_redrive_is_refused_while_the_drains_already_fill_the_experiment_cap(
+    client, settings, people, kept, drains, django_capture_on_commit_callbacks, language
+):
+    """Two of Alice's other runs are still draining: a third drain would pass the cap of 2."""
+    settings.LAB_MAX_ACTIVE_EXPERIMENTS_PER_USER = 2
+    started, _run_all = drains
+    soon = timezone.now() + timedelta(seconds=30)
+    for _ in range(2):
+        Run.objects.create(
+            owner=people.alice,
+            lab="poison-live",
+            params={},
+            seed=0,
+            status="succeeded",
+            drain_until=soon,
+        )
+    client.force_login(people.alice)
+    client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = language
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("run-queue-redrive", args=[kept.pk]), **HX)
+
+    assert response.status_code == 429
+    html = response.content.decode()
+    expected = {
+        "en": "You already have 2 real-queue experiments or redrives going",
+        "mr": "तुमचे आधीच 2 खऱ्या queue वरचे प्रयोग किंवा redrives चालू आहेत",
+    }[language]
+    assert expected in html
+    assert started == []  # no drain task
+    kept.refresh_from_db()
+    assert kept.drain_until is None  # not counted as draining
+    q = kept_queue.snapshot(kept.pk)
+    assert (q["dlq_depth"], q["depth"], q["busy"]) == (3, 0, False)  # nothing moved

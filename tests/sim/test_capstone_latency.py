@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import random
 from functools import cache
 
 import pytest
 
 from labs.sim.capstone import RECOMMENDED_CONTROLS, cold_cache, job_cost, trapped_service
-from labs.sim.capstone.latency import percentile, percentiles_ms, series_ms, window_ms
+from labs.sim.capstone.latency import (
+    WaitHistogram,
+    percentile,
+    percentiles_ms,
+    series_ms,
+    window_ms,
+)
 
 SHORT = {"horizon_s": 120, "trigger_start_s": 20.0, "trigger_end_s": 40.0, "recover_at_s": 60.0}
 WINDOWS = ("before", "during", "after", "last_30s")
@@ -35,6 +42,20 @@ def test_it_gives_milliseconds_per_second_and_per_window():
     figures = window_ms(per_second, {"first": slice(0, 2), "": slice(None)})
     assert figures["p99_ms_first"] == 40.0 and figures["p50_ms"] == 30.0
     assert window_ms(per_second, {"quiet": slice(1, 2)})["p99_ms_quiet"] is None
+
+
+def test_a_histogram_gives_exactly_the_percentiles_of_its_waits():
+    draw = random.Random(7).random
+    waits = [0.0] * 500 + [draw() * 2.5 for _ in range(2000)] + [2.5, 0.00005, 0.00015]
+    histogram = WaitHistogram(2.5)
+    histogram.add(waits[:1000])
+    histogram.add(waits[1000:])
+    assert histogram.percentiles_ms() == percentiles_ms(waits)
+    for few in ([0.0], [0.0123], [0.001, 0.002, 0.0031]):
+        one = WaitHistogram(1.0)
+        one.add(few)
+        assert one.percentiles_ms() == percentiles_ms(few)
+    assert WaitHistogram(1.0).percentiles_ms() == {50: None, 95: None, 99: None}
 
 
 def test_it_never_counts_an_answer_that_came_after_the_timeout():

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections import deque
+from array import array
 from dataclasses import dataclass
 from typing import Any
 
-from labs.sim.capstone.latency import series_ms, window_ms
+from labs.sim.capstone.latency import PERCENTILES, WaitHistogram, percentiles_ms
 from labs.sim.capstone.specs import build, check_bounds, check_seed, param, param_specs
 from labs.sim.capstone.streams import ARRIVALS, EXPIRY, stream
 
@@ -111,8 +111,15 @@ def cold_cache(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
 
     fresh_until: dict[int, float] = {}
     stale_until: dict[int, float] = {}
-    in_flight: dict[Any, list[Any]] = {}  # scope key -> fetch [done_s, key, scope, waiters]
-    fetches: deque[list[Any]] = deque()  # in start order, which is also finish order
+    # Fetches in start order, which is also finish order, as parallel arrays (40 bytes a
+    # fetch; a list per fetch was ten times that, and a slow origin can have every one of
+    # a million fetches in flight at once). `head` is the next to finish. The reads waiting
+    # on a fetch are a chain through `w_arrived` / `w_next` (16 bytes a read).
+    f_done, f_key, f_scope = array("d"), array("q"), array("q")  # f_scope -1: not shared
+    f_first, f_last = array("q"), array("q")  # its chain of waiting reads, -1 if none
+    w_arrived, w_next = array("d"), array("q")
+    head = 0
+    in_flight: dict[int, int] = {}  # scope code -> the fetch others may join
     origin_free = 0.0
     per_fetch_s = 1.0 / p.origin_rps
     latency_s = p.origin_ms / 1000.0
@@ -133,41 +140,64 @@ def cold_cache(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
     delay_sum = 0.0
     # How long each answered read waited, by the second its answer came: a hit or a stale
     # copy at once (0 s), a fetched or joined read when its fetch is done, unless it gave up.
+    # Each second's waits become that second's percentiles when it closes; the run's and
+    # the first ten seconds' are counted in histograms, so no list grows with the run.
     waits: list[float] = []
     later_waits: dict[int, list[float]] = {}  # second -> waits of fetches done then
-    waits_by_second: list[list[float]] = []
+    latency: dict[str, list[float | None]] = {f"latency_p{q}_ms": [] for q in PERCENTILES}
+    whole, first_10s = WaitHistogram(timeout_s), WaitHistogram(timeout_s)
 
-    def fill(fetch: list[Any]) -> None:
-        done_s, key, scope_key, waiters = fetch
+    def wait_on(fetch: int, arrived: float) -> None:
+        w = len(w_arrived)
+        w_arrived.append(arrived)
+        w_next.append(-1)
+        if f_last[fetch] < 0:
+            f_first[fetch] = w
+        else:
+            w_next[f_last[fetch]] = w
+        f_last[fetch] = w
+
+    def fill(fetch: int) -> None:
+        done_s, key, code = f_done[fetch], f_key[fetch], f_scope[fetch]
         ttl = p.ttl_s * (1.0 + p.ttl_jitter * (2.0 * expiry_draw() - 1.0))
         fresh_until[key] = done_s + ttl
         stale_until[key] = done_s + ttl + p.stale_max_s
-        if scope_key is not None and in_flight.get(scope_key) is fetch:
-            del in_flight[scope_key]
-        for arrived in waiters:
+        if code >= 0 and in_flight.get(code) == fetch:
+            del in_flight[code]
+        w = f_first[fetch]
+        while w >= 0:
+            arrived = w_arrived[w]
             if done_s - arrived > timeout_s:
                 now["timed_out"] += 1
             else:
                 later_waits.setdefault(int(done_s), []).append(done_s - arrived)
+            w = w_next[w]
 
-    def start_fetch(key: int, scope_key: Any, arrived: float | None) -> None:
+    def start_fetch(key: int, code: int, arrived: float | None) -> None:
         nonlocal origin_free, tokens, delay_sum
         begin = max(t, origin_free)
         origin_free = begin + per_fetch_s
         done = origin_free + latency_s
         delay_sum += done - t
-        fetch = [done, key, scope_key, [] if arrived is None else [arrived]]
-        fetches.append(fetch)
-        if scope_key is not None:
-            in_flight[scope_key] = fetch
+        fetch = len(f_done)
+        f_done.append(done)
+        f_key.append(key)
+        f_scope.append(code)
+        f_first.append(-1)
+        f_last.append(-1)
+        if arrived is not None:
+            wait_on(fetch, arrived)
+        if code >= 0:
+            in_flight[code] = fetch
         now["origin_fetches"] += 1
         if p.origin_budget:
             tokens -= 1.0
 
     while True:
         # Finish fetches due before this read, then close the seconds it has passed.
-        while fetches and fetches[0][0] <= t:
-            fill(fetches.popleft())
+        while head < len(f_done) and f_done[head] <= t:
+            fill(head)
+            head += 1
         while t >= next_sec and next_sec <= horizon:
             n = now["origin_fetches"]
             now["origin_delay_ms"] = round(1000.0 * delay_sum / n, 1) if n else 0.0
@@ -176,7 +206,11 @@ def cold_cache(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
                 out[name].append(now[name])
                 now[name] = 0
             waits.extend(later_waits.pop(int(next_sec) - 1, ()))
-            waits_by_second.append(waits)
+            for q, value in percentiles_ms(waits).items():
+                latency[f"latency_p{q}_ms"].append(value)
+            whole.add(waits)
+            if next_sec <= 10:
+                first_10s.add(waits)
             waits = []
             delay_sum = 0.0
             next_sec += 1.0
@@ -192,8 +226,8 @@ def cold_cache(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
             now["hit"] += 1
             waits.append(0.0)
         else:
-            scope_key = None if scope == "none" else key if scope == "global" else (instance, key)
-            joinable = in_flight.get(scope_key) if scope_key is not None else None
+            code = -1 if scope == "none" else key if scope == "global" else instance * p.keys + key
+            joinable = in_flight.get(code) if code >= 0 else None
             if p.origin_budget:
                 tokens = min(bucket_max, tokens + (t - tokens_t) * refill_rps)
                 tokens_t = t
@@ -206,13 +240,13 @@ def cold_cache(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
                 waits.append(0.0)
                 if joinable is None and budget_ok:
                     now["background_refreshes"] += 1
-                    start_fetch(key, scope_key, None)
+                    start_fetch(key, code, None)
             elif joinable is not None:
                 now["coalesced"] += 1
-                joinable[3].append(t)
+                wait_on(joinable, t)
             elif budget_ok:
                 now["fetched"] += 1
-                start_fetch(key, scope_key, t)
+                start_fetch(key, code, t)
             else:
                 now["rejected"] += 1  # 429: no safe answer and no budget to fetch one
         t -= log(1.0 - arrival_draw()) / p.offered_rps
@@ -220,11 +254,13 @@ def cold_cache(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
     series = {
         "second": list(range(len(out["offered"]))),
         **out,
-        **series_ms(waits_by_second, "latency"),
+        **latency,
     }
     summary = _summary(p, out)
     # Over the whole run and over the cold first ten seconds.
-    summary.update(window_ms(waits_by_second, {"": slice(None), "first_10s": slice(0, 10)}))
+    for suffix, histogram in (("", whole), ("_first_10s", first_10s)):
+        for q, value in histogram.percentiles_ms().items():
+            summary[f"p{q}_ms{suffix}"] = value
     first_10s = [
         {"outcome": outcome, "reads_per_s": summary[f"first_10s_{outcome}_rps"], "meaning": why}
         for outcome, why in (

@@ -13,6 +13,7 @@ in which nobody was answered has no latency: None (null in JSON), never a made-u
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Iterable, Sequence
 
 PERCENTILES = (50, 95, 99)
@@ -60,3 +61,50 @@ def window_ms(
         for p, value in percentiles_ms(waits).items():
             out[f"{prefix}p{p}_ms" + (f"_{name}" if name else "")] = value
     return out
+
+
+class WaitHistogram:
+    """Waits counted in 0.1 ms bins: the same percentiles as a list of them, in fixed memory.
+
+    A model with a million answered reads would otherwise keep a million floats to sort
+    once at the end. The figures are rounded to 0.1 ms anyway, and rounding keeps the order
+    of the values, so the nearest-rank percentile of the rounded waits is exactly the
+    rounded percentile of the waits: `percentiles_ms()` equals `percentiles_ms(waits)`.
+    Memory: 8 bytes a bin, `max_s` × 10,000 bins (4.8 MB for a 60 s timeout).
+    """
+
+    def __init__(self, max_s: float) -> None:
+        if not 0 <= max_s <= 3600:
+            raise ValueError(f"max_s must be >= 0 and <= 3600, got {max_s}")
+        self.counts = array("q", bytes(8 * (int(max_s * 10_000) + 2)))
+        self.n = 0
+
+    def add(self, waits_s: Sequence[float]) -> None:
+        """Count waits of 0 to `max_s` seconds (most are 0: a hit is answered at once)."""
+        counts = self.counts
+        zeros = 0
+        for wait in waits_s:
+            if wait:
+                counts[round(round(wait * 1000.0, 1) * 10)] += 1
+            else:
+                zeros += 1
+        counts[0] += zeros
+        self.n += len(waits_s)
+
+    def percentiles_ms(self) -> dict[int, float | None]:
+        """{50: p50_ms, 95: p95_ms, 99: p99_ms}, as `percentiles_ms` of every wait added."""
+        if not self.n:
+            return dict.fromkeys(PERCENTILES)
+        ranks = {p: max(1, math.ceil(p / 100.0 * self.n)) for p in PERCENTILES}
+        out: dict[int, float | None] = {}
+        seen = 0
+        for tenths, count in enumerate(self.counts):
+            if not count:
+                continue
+            seen += count
+            for p, rank in ranks.items():
+                if p not in out and seen >= rank:
+                    out[p] = tenths / 10
+            if len(out) == len(ranks):
+                break
+        return out
