@@ -12,7 +12,7 @@ from typing import Any
 
 from labs.capstone import control_panel
 from labs.capstone import links as capstone_links
-from labs.catalogue import production
+from labs.catalogue import production, production_calls, production_queues
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.lazy import gettext_lazy as _
@@ -25,6 +25,7 @@ from labs.charts import breaker_live as breaker_live_charts
 from labs.charts import burst_live as burst_live_charts
 from labs.charts import busy_minute as busy_minute_charts
 from labs.charts import cold_cache as cold_cache_charts
+from labs.charts import db_knee as db_knee_charts
 from labs.charts import deadline as deadline_charts
 from labs.charts import degradation as degradation_charts
 from labs.charts import delivery as delivery_charts
@@ -54,6 +55,7 @@ from labs.runners import breaker_live as breaker_live_runner
 from labs.runners import burst_live as burst_live_runner
 from labs.runners import busy_minute as busy_minute_runner
 from labs.runners import cold_cache as cold_cache_runner
+from labs.runners import db_knee as db_knee_runner
 from labs.runners import deadline as deadline_runner
 from labs.runners import degradation as degradation_runner
 from labs.runners import delivery as delivery_runner
@@ -120,6 +122,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=fanout_charts.build,
+        in_production=production_queues.fanout,
         try_next=(
             TryNext(
                 _("Halve the jobs to 2,500,000: does the time halve too?"),
@@ -142,6 +145,7 @@ LABS: tuple[Lab, ...] = (
             "stops it: workers beyond that limit are only throttled."
         ),
         charts=batching_charts.build,
+        in_production=production_queues.batching,
         try_next=(
             TryNext(
                 _("Send 500 messages per call: how much faster, and what stops it?"),
@@ -208,6 +212,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=fanout_live_charts.build,
+        in_production=production_queues.fanout_live,
         try_next=(
             TryNext(
                 _("Switch the idempotent claim off: how many SMS go out twice?"),
@@ -256,6 +261,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=drain_compare_charts.build,
+        in_production=production_queues.drain_compare,
         try_next=(
             TryNext(
                 _("Add a fixed pool of 10: does it cost more than the backlog rules?"),
@@ -291,6 +297,29 @@ LABS: tuple[Lab, ...] = (
         in_production=production.scaling_signal,
     ),
     Lab.from_runner(
+        db_knee_runner,
+        slug="db-knee",
+        unit="lesson-12",
+        title=_("More workers than the database can take: the knee"),
+        intro=_(
+            "Every job is one query. The scaler adds workers while the queue grows, but "
+            "past its knee the database answers fewer queries the more it is sent. Compare "
+            "the scaler alone with the same scaler capped at the knee."
+        ),
+        charts=db_knee_charts.build,
+        try_next=(
+            TryNext(
+                _("Cap the workers at 30 instead: past the knee, does the queue still clear?"),
+                {"cap": 30},
+            ),
+            TryNext(
+                _("Let the scaler start 150 workers: how many find no connection?"),
+                {"max_workers": 150},
+            ),
+        ),
+        in_production=production.worker_cap,
+    ),
+    Lab.from_runner(
         burst_live_runner,
         slug="burst-live",
         unit="lesson-12",
@@ -305,6 +334,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=_burst_live_charts,
+        in_production=production_queues.burst_live,
         try_next=(
             TryNext(
                 _("Fix the pool at 8 workers: does it keep up with the scaled pool?"),
@@ -380,6 +410,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=timeouts_charts.build,
+        in_production=production_calls.timeouts,
         try_next=(
             TryNext(
                 _("Lower the timeout to 200 ms: which calls time out now?"),
@@ -398,6 +429,7 @@ LABS: tuple[Lab, ...] = (
             "working after its caller has given up."
         ),
         charts=deadline_charts.build,
+        in_production=production_calls.deadline,
         try_next=(
             TryNext(
                 _("Give the service a timeout of 1.5 s: how much wasted work is left?"),
@@ -508,6 +540,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=degradation_charts.build,
+        in_production=production_calls.degradation,
         try_next=(
             TryNext(
                 _("Refuse pages older than 2 minutes: what do parents see during the outage?"),
@@ -565,6 +598,7 @@ LABS: tuple[Lab, ...] = (
             "that also asks the database."
         ),
         charts=health_checks_charts.build,
+        in_production=production_calls.health_checks,
         try_next=(
             TryNext(
                 _(
@@ -619,6 +653,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=poison_live_charts.build,
+        in_production=production_queues.poison_live,
         try_next=(
             TryNext(
                 _("Poison three PDFs instead of two: does anything but them reach the DLQ?"),
@@ -653,6 +688,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=retries_live_charts.build,
+        in_production=production_queues.retries_live,
         try_next=(
             TryNext(
                 _("Make 8 in 10 calls to the service fail: how many payments end in the DLQ?"),
@@ -681,6 +717,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=breaker_live_charts.build,
+        in_production=production_calls.breaker_live,
         try_next=(
             TryNext(
                 _("Open after 2 failures: how many calls reach the failing service?"),
@@ -732,6 +769,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=trapped_service_charts.build,
+        in_production=production_calls.trapped,
         before_after=True,
         links=capstone_links.run_links,
         try_next=TRAPPED_TRY_NEXT,
@@ -748,6 +786,7 @@ LABS: tuple[Lab, ...] = (
             "payment. Time runs four times faster than in the model (set below)."
         ),
         charts=trapped_live_charts.build,
+        in_production=production_calls.trapped,
         try_next=(
             TryNext(
                 _("Let no layer retry (1 attempt a call): does the live service recover?"),
@@ -794,6 +833,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=phase_map_charts.build,
+        in_production=production_calls.phase_map,
         try_next=(
             TryNext(
                 _("Let no layer retry (1 attempt per call): how many spikes still trap it?"),
@@ -818,6 +858,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=cold_cache_charts.build,
+        in_production=production_calls.cold_cache,
         try_next=(
             TryNext(
                 _("Switch the origin's budget off: how many fetches reach it in one second?"),

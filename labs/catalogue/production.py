@@ -96,10 +96,31 @@ def keda_backlog(values: Mapping[str, Any]) -> list[Snippet]:
     return [Snippet("KEDA", "yaml", keda), Snippet("AWS Lambda", "python", mapping)]
 
 
+# tenacity's waits for the labs' jitters. `wait_random_exponential` is full jitter (a
+# uniform draw up to min(max, multiplier * 2 ** n)); `wait_exponential_jitter` is not: it
+# adds up to `jitter` seconds (1 by default) to the plain wait. Equal jitter is half the
+# plain wait plus a full-jitter draw over the other half; tenacity sums two waits with +.
+# It has no decorrelated jitter: full jitter, its nearest, is written for that one.
+_TENACITY_IMPORTS = {
+    "full": "wait_random_exponential",
+    "equal": "wait_exponential, wait_random_exponential",
+    "decorrelated": "wait_random_exponential",
+}
+
+
+def _tenacity_wait(jitter: str, base_s: float, cap_s: float) -> str:
+    if jitter == "equal":
+        half = f"multiplier={base_s / 2:g}, max={cap_s / 2:g}"
+        return f"wait_exponential({half}) + wait_random_exponential({half})"
+    return f"wait_random_exponential(multiplier={base_s:g}, max={cap_s:g})"
+
+
 def retries(values: Mapping[str, Any]) -> list[Snippet]:
-    """A retrying client: botocore's standard mode and tenacity's capped, jittered waits."""
+    """A retrying client: botocore's standard mode and tenacity's capped, jittered waits
+    (the retry storm's jitter kind where it has one)."""
     retries_n = int(values["attempts"])
     base_s, cap_s = values["base_ms"] / 1000, values["cap_ms"] / 1000
+    jitter = values.get("jitter", "full")  # the backoff lab draws full jitter
     botocore = (
         "from botocore.config import Config\n\n"
         "config = Config(retries={\n"
@@ -109,11 +130,13 @@ def retries(values: Mapping[str, Any]) -> list[Snippet]:
         "# botocore picks its own waits (full jitter, capped at 20 s).\n"
     )
     tenacity = (
-        "from tenacity import retry, stop_after_attempt, wait_exponential_jitter\n\n"
+        f"from tenacity import retry, stop_after_attempt, {_TENACITY_IMPORTS[jitter]}\n\n"
         f"@retry(stop=stop_after_attempt({retries_n + 1}),\n"
-        f"       wait=wait_exponential_jitter(initial={base_s:g}, max={cap_s:g}))\n"
+        f"       wait={_tenacity_wait(jitter, base_s, cap_s)})\n"
         "def call_provider(): ...\n"
     )
+    if jitter == "decorrelated":
+        tenacity += "# tenacity has no decorrelated jitter: full jitter is the nearest.\n"
     return [Snippet("botocore", "python", botocore), Snippet("tenacity", "python", tenacity)]
 
 
@@ -257,3 +280,47 @@ def sqs_retention(values: Mapping[str, Any]) -> list[Snippet]:
     if not fifo:
         text += "# A standard queue's DLQ counts from the first enqueue: keep its period longer.\n"
     return [Snippet("Amazon SQS (boto3)", "python", text)]
+
+
+def worker_cap(values: Mapping[str, Any]) -> list[Snippet]:
+    """The database-knee lab's cap: Lambda's maximum concurrency, KEDA's ceiling, and a
+    PgBouncer pool that lets no more than the knee's queries reach the database."""
+    cap = int(values["cap"])
+    most = min(max(cap, LAMBDA_CONCURRENCY[0]), LAMBDA_CONCURRENCY[1])
+    mapping = (
+        'boto3.client("lambda").update_event_source_mapping(\n'
+        '    UUID="EVENT_SOURCE_MAPPING_UUID",\n'
+        f'    ScalingConfig={{"MaximumConcurrency": {most}}},  # allowed: 2 to 1000\n'
+        ")\n"
+    )
+    keda = (
+        "apiVersion: keda.sh/v1alpha1\n"
+        "kind: ScaledObject\n"
+        "metadata:\n"
+        "  name: workers-within-the-database\n"
+        "spec:\n"
+        "  scaleTargetRef:\n"
+        "    name: workers\n"
+        "  minReplicaCount: 1\n"
+        f"  maxReplicaCount: {cap}  # no more than the database's knee\n"
+        "  triggers:\n"
+        "    - type: aws-sqs-queue\n"
+        "      metadata:\n"
+        f"        queueURL: {QUEUE_URL}\n"
+        f'        queueLength: "{int(values["per_waiting"])}"\n'
+        "        awsRegion: REGION\n"
+    )
+    pgbouncer = (
+        "[databases]\n"
+        "jobs = host=DB_HOST dbname=jobs\n\n"
+        "[pgbouncer]\n"
+        "pool_mode = transaction\n"
+        f"default_pool_size = {int(values['knee'])}  # queries the database runs at once\n"
+        f"max_client_conn = {max(int(values['max_workers']), cap)}"
+        "  # workers that may connect; past the pool they wait here\n"
+    )
+    return [
+        Snippet("AWS Lambda", "python", mapping),
+        Snippet("KEDA", "yaml", keda),
+        Snippet("PgBouncer", "ini", pgbouncer),
+    ]
