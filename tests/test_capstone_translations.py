@@ -191,3 +191,45 @@ def test_the_markdown_export_keeps_param_names_and_values_as_the_cli_takes_them(
     assert "`admission_limit` false → true" in text
     assert "(seed 5): `horizon_s=300`, `base_rps=80`" in text
     assert "| 2,008 | 14 |" in text  # Western digits in both languages
+
+
+PANEL_ENGLISH = ("Operator panel", "Switch on", "Admitted a second", "req/s")
+REFUSALS = {
+    "admission_limit": ("0", "must be between 1 and 10000, got 0."),
+    "drop_expired": ("2", "takes no value."),
+    "retry_budget": ("lots", "must be a number, got lots."),
+}
+
+
+@pytest.fixture
+def live_run(people):
+    """Alice's trapped-live run, running: its page shows her the operator panel."""
+    from labs.runs.models import Run
+
+    return Run.objects.create(
+        owner=people.alice, lab="trapped-live", params={}, seed=5, status="running"
+    )
+
+
+@pytest.mark.parametrize("language", ["mr", "en"])
+def test_the_live_runs_operator_panel_reads_in_the_readers_language(client, live_run, language):
+    client.force_login(live_run.owner)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = client.get(live_run.get_absolute_url()).content.decode()
+    panel = visible_text(page[page.index('id="control-panel"') :])
+    said = []
+    for control, (value, words) in REFUSALS.items():
+        response = client.post(
+            reverse("run-control", args=[live_run.pk]),
+            {"control": control, "state": "on", "value": value},
+            HTTP_HX_REQUEST="true",
+        )
+        assert response.status_code == 400  # refused before anything reaches Redis
+        said.append((words, visible_text(response.content.decode())))
+    if language == "mr":
+        assert DEVANAGARI.search(panel)
+        assert not [e for e in PANEL_ENGLISH if e in panel]
+        assert all(DEVANAGARI.search(text) and words not in text for words, text in said)
+    else:
+        assert all(e in panel for e in PANEL_ENGLISH)
+        assert all(words in text for words, text in said)
