@@ -275,8 +275,10 @@ def pairs_to_report() -> dict[str, tuple[dict, dict]]:
     changed = copy.deepcopy(after)
     changed["series"]["admitted"][150:] = [150] * len(changed["series"]["admitted"][150:])
     changed["summary"]["actual_drain_s"] = None
+    live = [copy.deepcopy(r) | {"lab": "trapped-live"} for r in (before, after)]
     return {
         "freed": (before, after),
+        "live pair": (live[0], live[1]),
         "trapped twice": (before, before),
         "naive drop": (before, run("trapped-service", **NAIVE)),
         "controls never on": (before, run("trapped-service", recover_at_s=300.0)),
