@@ -242,7 +242,8 @@ def test_the_live_runs_operator_panel_reads_in_the_readers_language(client, live
 LATIN_KEPT = re.compile(
     r"\b(controls?|queue|workers?|retry|retries|callers?|read|reads|backlog|timeout|budget|"
     r"seed|params|process|network|database|simulate|operation|id|dequeue|drain|jobs?|runs?|"
-    r"admission|limit|payments?|reconciliation|requests?|trigger|cost|"
+    r"admission|limit|payments?|reconciliation|requests?|trigger|cost|redis|time|scale|operator|"
+    r"panel|"
     r"recover_at_s|horizon_s|s|x|vs)\b",
     re.IGNORECASE,
 )
