@@ -242,7 +242,8 @@ def test_the_live_runs_operator_panel_reads_in_the_readers_language(client, live
 LATIN_KEPT = re.compile(
     r"\b(controls?|queue|workers?|retry|retries|callers?|read|reads|backlog|timeout|budget|"
     r"seed|params|process|network|database|simulate|operation|id|dequeue|drain|jobs?|runs?|"
-    r"admission|limit|payments?|reconciliation|requests?|trigger|cost|"
+    r"admission|limit|payments?|reconciliation|requests?|trigger|cost|redis|time|scale|operator|"
+    r"panel|"
     r"recover_at_s|horizon_s|s|x|vs)\b",
     re.IGNORECASE,
 )
@@ -275,8 +276,10 @@ def pairs_to_report() -> dict[str, tuple[dict, dict]]:
     changed = copy.deepcopy(after)
     changed["series"]["admitted"][150:] = [150] * len(changed["series"]["admitted"][150:])
     changed["summary"]["actual_drain_s"] = None
+    live = [copy.deepcopy(r) | {"lab": "trapped-live"} for r in (before, after)]
     return {
         "freed": (before, after),
+        "live pair": (live[0], live[1]),
         "trapped twice": (before, before),
         "naive drop": (before, run("trapped-service", **NAIVE)),
         "controls never on": (before, run("trapped-service", recover_at_s=300.0)),
