@@ -849,8 +849,8 @@ LABS: tuple[Lab, ...] = (
         trapped_live_runner,
         slug="trapped-live",
         unit="assignment-05",
-        title="The trapped service, live: rescue it from the operator panel",
-        intro=(
+        title=gettext_noop("The trapped service, live: rescue it from the operator panel"),
+        intro=gettext_noop(
             "The same service on a real Redis: callers that really time out and retry, a real "
             "queue and real workers. Watch it stay stuck after the spike, then switch the "
             "controls from the panel while it drowns and see it recover without losing a "
@@ -873,20 +873,20 @@ LABS: tuple[Lab, ...] = (
         operator_panel=control_panel.panel_for,
         live=LiveView(
             (
-                LiveNumber("second", "Simulated second"),
-                LiveNumber("backlog", "Backlog", "requests"),
-                LiveNumber("oldest_age_s", "Oldest request has waited", "s"),
-                LiveNumber("useful", "Useful answers this second"),
-                LiveNumber("wasted", "Wasted answers this second"),
-                LiveNumber("retries", "Retries this second"),
+                LiveNumber("second", gettext_noop("Simulated second")),
+                LiveNumber("backlog", gettext_noop("Backlog"), gettext_noop("requests")),
+                LiveNumber("oldest_age_s", gettext_noop("Oldest request has waited"), "s"),
+                LiveNumber("useful", gettext_noop("Useful answers this second")),
+                LiveNumber("wasted", gettext_noop("Wasted answers this second")),
+                LiveNumber("retries", gettext_noop("Retries this second")),
                 LiveNumber(
                     "latency_p99_ms",
-                    "p99 wait of answered requests",
+                    gettext_noop("p99 wait of answered requests"),
                     "ms",
-                    none_text="nobody answered",
+                    none_text=gettext_noop("nobody answered"),
                 ),
-                LiveNumber("payments_unknown", "Payments nobody owns"),
-                LiveNumber("payments_lost", "Payments lost"),
+                LiveNumber("payments_unknown", gettext_noop("Payments nobody owns")),
+                LiveNumber("payments_lost", gettext_noop("Payments lost")),
             ),
             trapped_live_charts.live_chart,
         ),
