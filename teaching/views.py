@@ -454,8 +454,11 @@ def submission_page(request, submission, *, status=200, feedback_form=None) -> H
     due = assignment.due_for(extension)
     is_teacher = request.user.pk == assignment.classroom.teacher_id
     pair = submission.before_run
+    lab = get_lab(submission.run.lab)
     context = {
         "submission": submission,
+        # A lab with no random draws ignores its seed: showing it would suggest it matters.
+        "shows_seed": lab is None or lab.uses_seed,
         "assignment": assignment,
         "classroom": assignment.classroom,
         "due_at": due,

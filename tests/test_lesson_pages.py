@@ -14,7 +14,15 @@ from tests.lab_helpers import run
 
 LESSON_LABS = {
     "lesson-07": ["fanout", "batching", "busy-minute", "at-least-once", "fanout-live"],
-    "lesson-12": ["drain", "drain-compare", "scaling-signal", "db-knee", "burst-live", "retention"],
+    "lesson-12": [
+        "drain",
+        "drain-compare",
+        "scaling-signal",
+        "db-knee",
+        "burst-live",
+        "fifo-live",
+        "retention",
+    ],
     "lesson-13": [
         "timeouts",
         "deadline",

@@ -169,3 +169,15 @@ def test_the_snippets_explain_themselves_in_the_readers_language():
     assert "the only one that retries" in text("trapped-service")
     assert "the only one that retries" not in marathi
     assert '"total_max_attempts": 3' in marathi  # the code itself is never translated
+
+
+def test_the_lab_page_shows_the_snippets_with_marathi_comments(client, people, settings):
+    from django.urls import reverse
+
+    client.force_login(people.alice)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "mr"
+    page = client.get(reverse("lab-detail", args=["health-checks"]) + "?interval_s=10")
+    body = page.content.decode()
+    assert page.status_code == 200
+    assert "HealthCheckIntervalSeconds=10," in body  # the filled value, spelled as ALB takes it
+    assert "फक्त process चालू आहे का" in body  # the comment in the reader's language

@@ -34,6 +34,7 @@ from labs.charts import drain_compare as drain_compare_charts
 from labs.charts import drain_math as drain_math_charts
 from labs.charts import fanout as fanout_charts
 from labs.charts import fanout_live as fanout_live_charts
+from labs.charts import fifo_live as fifo_live_charts
 from labs.charts import health_checks as health_checks_charts
 from labs.charts import job_cost as job_cost_charts
 from labs.charts import layered_retries as layered_retries_charts
@@ -64,6 +65,7 @@ from labs.runners import drain_compare as drain_compare_runner
 from labs.runners import drain_math as drain_math_runner
 from labs.runners import fanout as fanout_runner
 from labs.runners import fanout_live as fanout_live_runner
+from labs.runners import fifo_live as fifo_live_runner
 from labs.runners import health_checks as health_checks_runner
 from labs.runners import job_cost as job_cost_runner
 from labs.runners import layered_retries as layered_retries_runner
@@ -369,6 +371,40 @@ LABS: tuple[Lab, ...] = (
             ),
             _burst_live_chart,
         ),
+    ),
+    Lab.from_runner(
+        fifo_live_runner,
+        slug="fifo-live",
+        unit="lesson-12",
+        title=_("On real queues: standard or FIFO? Order, duplicates and a blocked group"),
+        intro=_(
+            "The same updates for a few students go into a standard queue and a FIFO queue "
+            "at once; some are sent twice and one can never be applied. See which queue "
+            "keeps each student's order, which drops the copies, and whom the poison update "
+            "holds up."
+        ),
+        charts=fifo_live_charts.build,
+        live=LiveView(
+            (
+                LiveNumber("standard_done", _("Applied, standard")),
+                LiveNumber("fifo_done", _("Applied, FIFO")),
+                LiveNumber("standard_dlq", _("DLQ, standard")),
+                LiveNumber("fifo_dlq", _("DLQ, FIFO")),
+                LiveNumber("fifo_blocked_groups", _("FIFO groups waiting")),
+            ),
+            fifo_live_charts.live_chart,
+        ),
+        try_next=(
+            TryNext(
+                _("Resend each copy 1.5 s later, past the dedup window: what does FIFO do?"),
+                {"resend_after_s": 1.5},
+            ),
+            TryNext(
+                _("Set maxReceiveCount to 5: how long does the poison update hold its student?"),
+                {"max_receives": 5},
+            ),
+        ),
+        in_production=production.sqs_fifo,
     ),
     Lab.from_runner(
         retention_runner,
@@ -778,8 +814,8 @@ LABS: tuple[Lab, ...] = (
         trapped_live_runner,
         slug="trapped-live",
         unit="assignment-05",
-        title="The trapped service, live: rescue it from the operator panel",
-        intro=(
+        title=gettext_noop("The trapped service, live: rescue it from the operator panel"),
+        intro=gettext_noop(
             "The same service on a real Redis: callers that really time out and retry, a real "
             "queue and real workers. Watch it stay stuck after the spike, then switch the "
             "controls from the panel while it drowns and see it recover without losing a "
@@ -802,20 +838,20 @@ LABS: tuple[Lab, ...] = (
         operator_panel=control_panel.panel_for,
         live=LiveView(
             (
-                LiveNumber("second", "Simulated second"),
-                LiveNumber("backlog", "Backlog", "requests"),
-                LiveNumber("oldest_age_s", "Oldest request has waited", "s"),
-                LiveNumber("useful", "Useful answers this second"),
-                LiveNumber("wasted", "Wasted answers this second"),
-                LiveNumber("retries", "Retries this second"),
+                LiveNumber("second", gettext_noop("Simulated second")),
+                LiveNumber("backlog", gettext_noop("Backlog"), gettext_noop("requests")),
+                LiveNumber("oldest_age_s", gettext_noop("Oldest request has waited"), "s"),
+                LiveNumber("useful", gettext_noop("Useful answers this second")),
+                LiveNumber("wasted", gettext_noop("Wasted answers this second")),
+                LiveNumber("retries", gettext_noop("Retries this second")),
                 LiveNumber(
                     "latency_p99_ms",
-                    "p99 wait of answered requests",
+                    gettext_noop("p99 wait of answered requests"),
                     "ms",
-                    none_text="nobody answered",
+                    none_text=gettext_noop("nobody answered"),
                 ),
-                LiveNumber("payments_unknown", "Payments nobody owns"),
-                LiveNumber("payments_lost", "Payments lost"),
+                LiveNumber("payments_unknown", gettext_noop("Payments nobody owns")),
+                LiveNumber("payments_lost", gettext_noop("Payments lost")),
             ),
             trapped_live_charts.live_chart,
         ),

@@ -282,6 +282,41 @@ def sqs_retention(values: Mapping[str, Any]) -> list[Snippet]:
     return [Snippet("Amazon SQS (boto3)", "python", text)]
 
 
+def sqs_fifo(values: Mapping[str, Any]) -> list[Snippet]:
+    """The FIFO lab's queue: a FIFO queue with a FIFO DLQ, and a send with a group and a
+    deduplication id (SQS keeps one for 5 minutes; the lab's window is shorter)."""
+    receives = int(values["max_receives"])
+    visibility = max(1, round(float(values["visibility_timeout_s"])))
+    policy = json.dumps(
+        {
+            "deadLetterTargetArn": "arn:aws:sqs:REGION:ACCOUNT_ID:updates-dlq.fifo",
+            "maxReceiveCount": receives,
+        }
+    )
+    text = (
+        "import boto3\n\n"
+        'sqs = boto3.client("sqs")\n'
+        "# A FIFO queue's DLQ must be a FIFO queue too.\n"
+        'sqs.create_queue(QueueName="updates-dlq.fifo", Attributes={"FifoQueue": "true"})\n'
+        "sqs.create_queue(\n"
+        '    QueueName="updates.fifo",\n'
+        "    Attributes={\n"
+        '        "FifoQueue": "true",\n'
+        '        "ContentBasedDeduplication": "false",  # we send our own ids\n'
+        f'        "VisibilityTimeout": "{visibility}",  # whole seconds in SQS\n'
+        f"        \"RedrivePolicy\": '{policy}',\n"
+        "    },\n"
+        ")\n"
+        "sqs.send_message(\n"
+        f'    QueueUrl="{QUEUE_URL.replace("/jobs", "/updates.fifo")}",\n'
+        '    MessageBody=\'{"student": 1, "update": 2}\',\n'
+        '    MessageGroupId="student-1",  # order is kept within one student\n'
+        '    MessageDeduplicationId="student-1#2",  # a resend within 5 minutes is dropped\n'
+        ")\n"
+    )
+    return [Snippet("Amazon SQS FIFO (boto3)", "python", text)]
+
+
 def worker_cap(values: Mapping[str, Any]) -> list[Snippet]:
     """The database-knee lab's cap: Lambda's maximum concurrency, KEDA's ceiling, and a
     PgBouncer pool that lets no more than the knee's queries reach the database."""

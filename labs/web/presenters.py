@@ -12,6 +12,7 @@ from labs.catalogue.advice import Snippet, try_next_links
 from labs.catalogue.lab import Lab
 from labs.runs import kept_caps, kept_queue, waiting
 from labs.runs.models import Run
+from labs.text import said
 from labs.web.exports import series_rows
 
 
@@ -90,14 +91,16 @@ def shown_tables(result: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _in_reader_words(shown: dict[str, Any]) -> dict[str, Any]:
-    """A saved table's title and headings are English msgids: show them translated.
+    """A saved table in the reader's words: its title, headings and word cells.
 
-    The worker saved them in English (it has no reader); a title or heading made with a
-    number in it stays as saved.
+    The worker saved English msgids (it has no reader), or `phrase`s where a number sits
+    inside the words (`labs.text.said`); ids and numbers are shown as saved, and so is the
+    English of a result saved before its words were marked.
     """
     return shown | {
-        "title": _(shown["title"]) if shown["title"] else "",
-        "columns": [_(c) if isinstance(c, str) and c else c for c in shown["columns"]],
+        "title": said(shown["title"]),
+        "columns": [said(c) for c in shown["columns"]],
+        "rows": [[said(cell) for cell in row] for row in shown["rows"]],
     }
 
 
