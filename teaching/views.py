@@ -364,7 +364,7 @@ def _assignment_page(request, assignment, role, *, status=200, **extra) -> HttpR
         now = timezone.now()
         standing = standing_of(assignment, request.user, now)
         runs = Run.objects.filter(owner=request.user, lab=assignment.lab).defer(
-            "result", "progress"
+            "own_result", "progress"
         )[:20]
         context["standing"] = standing
         context["my_runs"] = [(run, assignment.mismatch(run)) for run in runs]

@@ -111,7 +111,7 @@ def _make(user, lab: Lab, params, seed: int, key: str, stored: Run | None) -> Ru
         return Run.objects.create(
             **fields,
             status=Run.Status.SUCCEEDED,
-            result=stored.result,
+            **stored.result_fields(),  # a reference to the stored result, not a copy
             same_as=stored,
             started_at=now,
             finished_at=now,

@@ -77,7 +77,7 @@ def visible_run(request: HttpRequest, run_id) -> Run:
     rendered, not on every poll; and the owner, who does nearly all the polling, is
     checked on the row itself before the teacher's subqueries are built.
     """
-    run = Run.objects.defer("result", "progress").filter(pk=run_id).first()
+    run = Run.objects.defer("own_result", "progress").filter(pk=run_id).first()
     if run is None or not request.user.is_authenticated:
         raise Http404(_("No such run, or it is not yours to see."))
     if run.owner_id != request.user.pk and not (
@@ -163,7 +163,7 @@ def download_name(run: Run) -> str:
 def my_runs(request: HttpRequest) -> HttpResponse:
     """A student's history: their own runs only, newest first, optionally of one lab."""
     form = RunFilterForm(request.GET or None)
-    runs = Run.objects.filter(owner=request.user).defer("result", "progress")
+    runs = Run.objects.filter(owner=request.user).defer("own_result", "progress")
     status = 200
     if form.is_bound and not form.is_valid():
         runs, status = runs.none(), 400
