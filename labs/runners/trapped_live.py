@@ -18,9 +18,10 @@ from labs.experiments.trapped import LIVE_DEFAULTS, trapped_live
 from labs.experiments.trapped import params as live
 from labs.runners import trapped_service as model_runner
 from labs.runners.common import model_errors, table
-from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer
+from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer, wall_cost
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS
+from labs.sim.capstone.cost import Cost
 from labs.sim.capstone.params import TrappedParams
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 from labs.text import num
@@ -245,3 +246,9 @@ FIGURES = (
     Figure("model_obligations_lost", "Payments lost in the model", "int"),
     *FOOTER_FIGURES,
 )  # fmt: skip
+
+
+def cost(params: Mapping[str, Any]) -> Cost:
+    """Wall seconds: the simulated horizon played at the time scale (the run ends there)."""
+    horizon_s = params.get("horizon_s", LIVE_DEFAULTS["horizon_s"])
+    return wall_cost(horizon_s * params["time_scale"], ("horizon_s", "time_scale"))
