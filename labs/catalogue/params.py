@@ -55,7 +55,7 @@ class Param:
         if self.max_items:
             out["max_items"] = self.max_items
         if self.unit:
-            out["unit"] = self.unit
+            out["unit"] = str(self.unit)  # a lazy translation becomes text here
         return out
 
     def refusal(self, value: Any) -> str | None:

@@ -7,8 +7,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 
-def table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> dict[str, Any]:
-    """A table the run page shows under the headline (see `labs.web.presenters.shown_tables`)."""
+def table(
+    title: str | dict[str, Any], columns: Sequence[Any], rows: Sequence[Sequence[Any]]
+) -> dict[str, Any]:
+    """A table the run page shows under the headline (see `labs.web.presenters.shown_tables`).
+
+    Title, headings and word cells are English msgids (`gettext_noop`), or `phrase`s when
+    a number sits inside the words: the page says them in the reader's language.
+    """
     width = len(columns)
     if any(len(row) != width for row in rows):
         raise ValueError(f"every row of table {title!r} needs {width} cells")

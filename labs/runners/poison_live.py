@@ -19,7 +19,7 @@ from labs.runners.experiment import (
 )
 from labs.runs.progress import Progress
 from labs.sim.capstone.cost import Cost
-from labs.text import gettext, gettext_noop, num
+from labs.text import gettext, gettext_noop, num, phrase
 
 COUNTS = (1, 3, 5)  # the lesson's maxReceiveCounts, one real queue each
 
@@ -152,7 +152,10 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
                 ],
             ),
             "parked": table(
-                f"Parked in the DLQ with maxReceiveCount {last['max_receives'] if last else '-'}",
+                phrase(
+                    gettext_noop("Parked in the DLQ with maxReceiveCount %(n)s"),
+                    n=last["max_receives"] if last else "-",
+                ),
                 [gettext_noop("message"), gettext_noop("receives"), gettext_noop("last error")],
                 [[p["id"], p["receives"], p["last_error"]] for p in (last or {}).get("parked", [])],
             ),

@@ -1,0 +1,281 @@
+"""Lessons 07 and 12: workers scaled on the backlog push the database past its knee; a cap
+on the workers at the knee keeps it at its best."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labs.catalogue.figures import Figure
+from labs.catalogue.lazy import gettext_lazy as _
+from labs.catalogue.params import Param
+from labs.runs.progress import Progress
+from labs.sim.db_knee import Database, KneeRow, caught_up_at, latency_ms, serve, throughput_per_s
+from labs.text import gettext, num
+
+WORK, DB, POOL = _("The work"), _("The database"), _("The workers")
+
+
+def _int(name, label, default, help_text, low, high, group, unit=""):
+    return Param(name, label, "int", default, help_text, min=low, max=high, group=group, unit=unit)
+
+
+PARAMS = (
+    _int(
+        "seconds", _("Seconds to watch"), 60, _("The length of the timeline."), 10, 600, WORK, "s"
+    ),
+    _int(
+        "steady_per_s",
+        _("Jobs arriving each second, normally"),
+        800,
+        _("Before and after the burst."),
+        0,
+        100_000,
+        WORK,
+        _("jobs/s"),
+    ),
+    _int(
+        "burst_per_s",
+        _("Jobs arriving each second during the burst"),
+        3000,
+        _("A rush the workers must absorb."),
+        0,
+        100_000,
+        WORK,
+        _("jobs/s"),
+    ),
+    _int(
+        "burst_from_s", _("Burst starts at"), 5, _("A second of the timeline."), 0, 600, WORK, "s"
+    ),
+    _int("burst_s", _("Burst lasts"), 5, _("Seconds."), 0, 600, WORK, "s"),
+    Param(
+        "query_ms",
+        _("Time one query takes"),
+        "float",
+        10.0,
+        _("Each job is one query; this is its time while the database is not past its knee."),
+        min=0.1,
+        max=10_000,
+        group=DB,
+        unit="ms",
+    ),
+    _int(
+        "knee",
+        _("Queries at once at the knee"),
+        16,
+        _("The concurrency with the most answers a second, about the database's cores."),
+        1,
+        1_000,
+        DB,
+    ),
+    Param(
+        "contention_pct",
+        _("Slow-down per query past the knee"),
+        "float",
+        5.0,
+        _("Every query past the knee slows all of them by this much (locks, memory, CPU)."),
+        min=0,
+        max=100,
+        group=DB,
+        unit="%",
+    ),
+    _int(
+        "max_connections",
+        _("Connection limit"),
+        100,
+        _("Workers past this are refused a connection (PostgreSQL's default is 100)."),
+        1,
+        10_000,
+        DB,
+    ),
+    _int(
+        "per_waiting",
+        _("One worker per this many waiting"),
+        100,
+        _("The scaler reads the backlog, as in Lesson 12."),
+        1,
+        1_000_000,
+        POOL,
+        _("jobs"),
+    ),
+    _int(
+        "max_workers",
+        _("Most workers the scaler may start"),
+        50,
+        _("The scaler's own ceiling."),
+        1,
+        2_000,
+        POOL,
+    ),
+    _int(
+        "cap",
+        _("Cap on the workers (the fix)"),
+        16,
+        _("The same scaler, never more than this: a Lambda's maximum concurrency."),
+        1,
+        2_000,
+        POOL,
+    ),
+)
+
+
+def check(params: Mapping[str, Any]) -> dict[str, str]:
+    if params["burst_from_s"] >= params["seconds"]:
+        return {"burst_from_s": gettext("The burst must start before the timeline ends.")}
+    return {}
+
+
+def database(params: Mapping[str, Any]) -> Database:
+    return Database(
+        query_ms=params["query_ms"],
+        knee=params["knee"],
+        contention_pct=params["contention_pct"],
+        max_connections=params["max_connections"],
+    )
+
+
+def arrivals(params: Mapping[str, Any]) -> list[int]:
+    start, end = params["burst_from_s"], params["burst_from_s"] + params["burst_s"]
+    return [
+        params["burst_per_s"] if start <= t < end else params["steady_per_s"]
+        for t in range(params["seconds"])
+    ]
+
+
+def _caught_up(rows: list[KneeRow], params: Mapping[str, Any]) -> int | None:
+    start = params["burst_from_s"]
+    before = rows[start - 1].backlog if start else 0
+    return caught_up_at(rows, max(before, params["steady_per_s"]), start)
+
+
+def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
+    """The same arrivals with the scaler's ceiling and with the cap; no randomness."""
+    db, offered = database(params), arrivals(params)
+    scaled = serve(
+        offered, db, per_waiting=params["per_waiting"], max_workers=params["max_workers"]
+    )
+    capped = serve(offered, db, per_waiting=params["per_waiting"], max_workers=params["cap"])
+    progress.update(1, 1)
+    widest = max(params["max_workers"], params["cap"], 2 * params["knee"])
+    curve = list(range(1, min(widest, db.max_connections) + 1))
+    summary = {
+        "knee_concurrency": db.knee,
+        "peak_db_per_s": round(throughput_per_s(db.knee, db), 1),
+        "scaled_most_workers": max(r.workers for r in scaled),
+        "scaled_refused_peak": max(r.workers - r.connected for r in scaled),
+        "scaled_db_per_s_at_end": scaled[-1].done,
+        "scaled_latency_ms_at_end": round(scaled[-1].latency_ms, 1),
+        "scaled_left_at_end": scaled[-1].backlog,
+        "scaled_caught_up_at_s": _caught_up(scaled, params),
+        "capped_most_workers": max(r.workers for r in capped),
+        "capped_peak_latency_ms": round(max(r.latency_ms for r in capped), 1),
+        "capped_left_at_end": capped[-1].backlog,
+        "capped_caught_up_at_s": _caught_up(capped, params),
+    }
+    series: dict[str, list[Any]] = {"second": [r.second for r in scaled], "arrived": offered}
+    for name, rows in (("scaled", scaled), ("capped", capped)):
+        series[f"{name}_workers"] = [r.workers for r in rows]
+        series[f"{name}_backlog"] = [r.backlog for r in rows]
+        series[f"{name}_done"] = [r.done for r in rows]
+        series[f"{name}_latency_ms"] = [round(r.latency_ms, 1) for r in rows]
+    tables = {
+        "curve": {
+            "concurrency": curve,
+            "db_per_s": [round(throughput_per_s(c, db), 1) for c in curve],
+            "latency_ms": [round(latency_ms(c, db), 1) for c in curve],
+        }
+    }
+    return {"summary": summary, "series": series, "tables": tables}
+
+
+def headline(result: Mapping[str, Any]) -> list[str]:
+    s, p = result["summary"], result["params"]
+    values = {
+        "peak": num(s["peak_db_per_s"]),
+        "knee": num(s["knee_concurrency"]),
+        "most": num(s["scaled_most_workers"]),
+        "end": num(s["scaled_db_per_s_at_end"]),
+        "latency": num(s["scaled_latency_ms_at_end"]),
+        "left": num(s["scaled_left_at_end"]),
+        "refused": num(s["scaled_refused_peak"]),
+        "cap": num(p["cap"]),
+        "capped_left": num(s["capped_left_at_end"]),
+        "at": num(s["capped_caught_up_at_s"] or 0),
+        "seconds": num(p["seconds"]),
+    }
+    lines = [
+        gettext(
+            "The database answers most, %(peak)s queries a second, with %(knee)s at once; "
+            "past that every query slows the others down."
+        )
+        % values,
+        gettext(
+            "Scaled on the backlog alone: up to %(most)s workers; in the last second the "
+            "database answered %(end)s queries, each took %(latency)s ms, and %(left)s jobs "
+            "were waiting."
+        )
+        % values,
+    ]
+    if s["scaled_refused_peak"]:
+        lines.append(
+            gettext("Past the connection limit, %(refused)s workers got no connection at all.")
+            % values
+        )
+    if s["capped_caught_up_at_s"] is not None:
+        lines.append(
+            gettext("Capped at %(cap)s workers: the queue is back to normal by second %(at)s.")
+            % values
+        )
+    else:
+        lines.append(
+            gettext(
+                "Capped at %(cap)s workers: %(capped_left)s jobs still waiting after %(seconds)s s."
+            )
+            % values
+        )
+    return lines
+
+
+FIGURES = (
+    Figure("knee_concurrency", _("Queries at once at the knee"), "int"),
+    Figure(
+        "peak_db_per_s", _("Most queries a second the database answers"), "float", _("queries/s")
+    ),
+    Figure("scaled_most_workers", _("Most workers, scaled on the backlog alone"), "int"),
+    Figure("scaled_refused_peak", _("Most workers refused a connection"), "int"),
+    Figure(
+        "scaled_db_per_s_at_end",
+        _("Queries answered in the last second, scaled on the backlog alone"),
+        "int",
+        _("queries/s"),
+    ),
+    Figure(
+        "scaled_latency_ms_at_end",
+        _("One query's time in the last second, scaled on the backlog alone"),
+        "float",
+        "ms",
+    ),
+    Figure(
+        "scaled_left_at_end",
+        _("Jobs waiting at the end, scaled on the backlog alone"),
+        "int",
+        _("jobs"),
+    ),
+    Figure(
+        "scaled_caught_up_at_s",
+        _("Second the queue was back to normal, scaled on the backlog alone"),
+        "int",
+        "s",
+        nullable=True,
+    ),
+    Figure("capped_most_workers", _("Most workers, capped"), "int"),
+    Figure("capped_peak_latency_ms", _("Slowest query, capped"), "float", "ms"),
+    Figure("capped_left_at_end", _("Jobs waiting at the end, capped"), "int", _("jobs")),
+    Figure(
+        "capped_caught_up_at_s",
+        _("Second the queue was back to normal, capped"),
+        "int",
+        "s",
+        nullable=True,
+    ),
+)
