@@ -302,3 +302,72 @@ def test_every_sentence_of_the_report_is_made_in_marathi(case):
     assert [t for t in english if english_left(t)], "the check finds English in English"
     left = [t for t in marathi if english_left(t)]
     assert not left, "\n".join(left)
+
+
+QUEUE_PANEL_ENGLISH = (
+    "Queue panel",
+    "Depth (visible)",
+    "Oldest message age",
+    "DLQ depth",
+    "kept for about",
+    "Redrive all",
+    "Purge the DLQ",
+    "Purge the queue",
+)
+
+
+@pytest.mark.redis
+@pytest.mark.parametrize("language", ["mr", "en"])
+def test_the_queue_panel_reads_in_the_readers_language(client, people, language):
+    """The kept DLQ of a finished experiment, what a redrive says, and a queue that is gone."""
+    from labs.runs import kept_queue
+    from labs.runs.models import Run
+    from tests.live_helpers import keep_parked
+
+    run = Run.objects.create(
+        owner=people.alice, lab="poison-live", params={}, seed=0, status="succeeded"
+    )
+    keep_parked(run.pk, ["pdf-3", "pdf-5"])
+    client.force_login(people.alice)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    try:
+        hx = {"HTTP_HX_REQUEST": "true"}
+        panel = visible_text(client.get(reverse("run-queue", args=[run.pk]), **hx).content.decode())
+        refused = visible_text(
+            client.post(
+                reverse("run-queue-redrive", args=[run.pk]), {"message": "pdf-9"}, **hx
+            ).content.decode()
+        )
+    finally:
+        kept_queue.clean_run_keys(run.pk)
+    gone = visible_text(client.get(reverse("run-queue", args=[run.pk]), **hx).content.decode())
+    if language == "mr":
+        assert all(DEVANAGARI.search(text) for text in (panel, refused, gone))
+        assert not [e for e in QUEUE_PANEL_ENGLISH if e in panel]
+        assert "is not in the dead-letter queue" not in refused
+        assert "This run's queue is gone" not in gone
+    else:
+        assert all(e in panel for e in QUEUE_PANEL_ENGLISH)
+        assert "pdf-9 is not in the dead-letter queue" in refused
+        assert "This run's queue is gone" in gone
+
+
+@pytest.mark.parametrize(
+    ("status", "english"),
+    [
+        ("running", "The report is written once both runs have finished."),
+        ("failed", "A run of this pair failed, so there is no report"),
+    ],
+)
+def test_a_report_not_yet_written_says_why_in_marathi(client, people, status, english):
+    from labs.runs.models import Run
+
+    before, after = finished_pair(people.alice)
+    Run.objects.filter(pk=after.pk).update(status=status, own_result=None, error="boom")
+    client.force_login(people.alice)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    assert english in visible_text(client.get(report_url(before, after)).content.decode())
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "mr"
+    body = client.get(report_url(before, after), HTTP_HX_REQUEST="true").content.decode()
+    text = visible_text(body)
+    assert DEVANAGARI.search(text) and english not in text

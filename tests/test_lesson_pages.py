@@ -13,7 +13,14 @@ from labs.text import num
 from tests.lab_helpers import run
 
 LESSON_LABS = {
-    "lesson-07": ["fanout", "batching", "busy-minute", "at-least-once", "fanout-live"],
+    "lesson-07": [
+        "fanout",
+        "batching",
+        "busy-minute",
+        "at-least-once",
+        "fanout-live",
+        "provider-outage",
+    ],
     "lesson-12": [
         "drain",
         "drain-compare",

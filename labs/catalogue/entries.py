@@ -40,6 +40,7 @@ from labs.charts import job_cost as job_cost_charts
 from labs.charts import layered_retries as layered_retries_charts
 from labs.charts import phase_map as phase_map_charts
 from labs.charts import poison_live as poison_live_charts
+from labs.charts import provider_outage as provider_outage_charts
 from labs.charts import redrive as redrive_charts
 from labs.charts import retention as retention_charts
 from labs.charts import retries_live as retries_live_charts
@@ -71,6 +72,7 @@ from labs.runners import job_cost as job_cost_runner
 from labs.runners import layered_retries as layered_retries_runner
 from labs.runners import phase_map as phase_map_runner
 from labs.runners import poison_live as poison_live_runner
+from labs.runners import provider_outage as provider_outage_runner
 from labs.runners import redrive as redrive_runner
 from labs.runners import retention as retention_runner
 from labs.runners import retries_live as retries_live_runner
@@ -226,6 +228,39 @@ LABS: tuple[Lab, ...] = (
             ),
         ),
         live=LiveView(QUEUE_NUMBERS, fanout_live_charts.live_chart),
+    ),
+    Lab.from_runner(
+        provider_outage_runner,
+        slug="provider-outage",
+        unit="lesson-07",
+        title=_("On a real queue: a 10-minute outage at the SMS provider"),
+        intro=_(
+            "The front keeps accepting jobs while the provider is down: they wait in the "
+            "queue, the oldest job's age climbs past the alarm, and after the provider comes "
+            "back the workers catch up. Then give the workers more than the provider allows."
+        ),
+        charts=provider_outage_charts.build,
+        live=LiveView(
+            (
+                LiveNumber("t_min", _("Lesson minute")),
+                LiveNumber("visible", _("Waiting"), _("jobs")),
+                LiveNumber("done", _("Sent"), _("jobs")),
+                LiveNumber("oldest_age_min", _("Oldest job"), _("min")),
+                LiveNumber("throttled", _("Refused with 429")),
+            ),
+            provider_outage_charts.live_chart,
+        ),
+        try_next=(
+            TryNext(
+                _("Set maxReceiveCount to 5: does the outage push healthy jobs into the DLQ?"),
+                {"max_receives": 5},
+            ),
+            TryNext(
+                _("Run 12 workers against the provider's limit of 4: faster, or only 429s?"),
+                {"workers": 12},
+            ),
+        ),
+        in_production=production.oldest_age_alarm,
     ),
     # Lesson 12.
     Lab.from_runner(

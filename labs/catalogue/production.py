@@ -359,3 +359,45 @@ def worker_cap(values: Mapping[str, Any]) -> list[Snippet]:
         Snippet("KEDA", "yaml", keda),
         Snippet("PgBouncer", "ini", pgbouncer),
     ]
+
+
+def oldest_age_alarm(values: Mapping[str, Any]) -> list[Snippet]:
+    """The provider-outage lab: a CloudWatch alarm on the oldest message's age, and a Lambda
+    consumer held to the provider's limit on calls at once."""
+    threshold_s = int(values["alarm_age_min"]) * 60
+    alarm = (
+        "import boto3\n\n"
+        'boto3.client("cloudwatch").put_metric_alarm(\n'
+        '    AlarmName="urgent-sms-oldest-job",\n'
+        '    Namespace="AWS/SQS",\n'
+        '    MetricName="ApproximateAgeOfOldestMessage",  # seconds\n'
+        '    Dimensions=[{"Name": "QueueName", "Value": "urgent-sms"}],\n'
+        '    Statistic="Maximum",\n'
+        "    Period=60,\n"
+        "    EvaluationPeriods=1,\n"
+        f"    Threshold={threshold_s},  # {values['alarm_age_min']} minutes\n"
+        '    ComparisonOperator="GreaterThanOrEqualToThreshold",\n'
+        '    TreatMissingData="notBreaching",  # an empty queue sends no age\n'
+        '    AlarmActions=["arn:aws:sns:REGION:ACCOUNT_ID:on-call"],\n'
+        ")\n"
+    )
+    most = min(max(int(values["provider_limit"]), LAMBDA_CONCURRENCY[0]), LAMBDA_CONCURRENCY[1])
+    policy = json.dumps(
+        {"deadLetterTargetArn": DLQ_ARN, "maxReceiveCount": int(values["max_receives"])}
+    )
+    mapping = (
+        'boto3.client("sqs").set_queue_attributes(\n'
+        f'    QueueUrl="{QUEUE_URL}",\n'
+        f"    Attributes={{\"RedrivePolicy\": '{policy}'}},  # outlast an outage\n"
+        ")\n"
+        'boto3.client("lambda").create_event_source_mapping(\n'
+        '    FunctionName="send-sms",\n'
+        f'    EventSourceArn="{QUEUE_ARN}",\n'
+        '    FunctionResponseTypes=["ReportBatchItemFailures"],\n'
+        f'    ScalingConfig={{"MaximumConcurrency": {most}}},  # no more than the provider allows\n'
+        ")\n"
+    )
+    return [
+        Snippet("Amazon CloudWatch (boto3)", "python", alarm),
+        Snippet("AWS Lambda", "python", mapping),
+    ]
