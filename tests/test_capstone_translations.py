@@ -350,3 +350,24 @@ def test_the_queue_panel_reads_in_the_readers_language(client, people, language)
         assert all(e in panel for e in QUEUE_PANEL_ENGLISH)
         assert "pdf-9 is not in the dead-letter queue" in refused
         assert "This run's queue is gone" in gone
+
+
+@pytest.mark.parametrize(
+    ("status", "english"),
+    [
+        ("running", "The report is written once both runs have finished."),
+        ("failed", "A run of this pair failed, so there is no report"),
+    ],
+)
+def test_a_report_not_yet_written_says_why_in_marathi(client, people, status, english):
+    from labs.runs.models import Run
+
+    before, after = finished_pair(people.alice)
+    Run.objects.filter(pk=after.pk).update(status=status, own_result=None, error="boom")
+    client.force_login(people.alice)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    assert english in visible_text(client.get(report_url(before, after)).content.decode())
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "mr"
+    body = client.get(report_url(before, after), HTTP_HX_REQUEST="true").content.decode()
+    text = visible_text(body)
+    assert DEVANAGARI.search(text) and english not in text

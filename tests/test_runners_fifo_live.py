@@ -25,6 +25,9 @@ def test_fifo_keeps_order_and_drops_copies_where_standard_does_neither():
     # Student 1's four later updates and one copy go past the poison one.
     assert s["standard_out_of_order"] >= 5
     assert (s["standard_dlq"], s["fifo_dlq"], s["poison_receives"]) == (1, 1, 3)
+    # The counts that do not depend on timing are the model's exactly.
+    assert s["matches_model"] is True
+    assert s["model_fifo_blocked_s"] == pytest.approx(0.9)
 
 
 def test_the_poison_update_holds_its_own_student_for_max_receives_visibility_timeouts():

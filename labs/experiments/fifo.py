@@ -18,12 +18,9 @@ so a run takes a few seconds; SQS's are minutes, the rules are the same.
 
 from __future__ import annotations
 
-import random
 import threading
 import time
-from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from labs.experiments.context import LOCAL, ExperimentContext
@@ -33,60 +30,7 @@ from labs.experiments.limits import check_float, check_int
 from labs.experiments.metrics import Sampler
 from labs.experiments.namespace import connect
 from labs.experiments.queue import RedisQueue
-
-KINDS = ("standard", "fifo")
-SEND_RATE_PER_S = 400.0  # fast enough that a student's updates overlap at the workers
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One message as sent: its student, its place in the student's sends, the update's id."""
-
-    group: str
-    pos: int  # 1, 2, 3 … in the order this student's messages were sent (copies included)
-    job: str  # the update, also the deduplication id: a resent copy has the same one
-    copy: bool
-
-
-@dataclass
-class Log:
-    """What the workers of one queue saw, in the run's own clock (seconds since start)."""
-
-    received: list[tuple[float, Entry, int]]  # (t_s, entry, receive count)
-    done: list[tuple[float, Entry]]
-    parked_at: dict[tuple[str, int], float]  # (group, pos) → t_s it reached the DLQ
-
-    @classmethod
-    def empty(cls) -> Log:
-        return cls([], [], {})
-
-
-def plan(
-    groups: int, per_group: int, resend_every: int, poison: bool, resend_after_s: float = 0.0
-) -> list[tuple[float, Entry]]:
-    """The sends in time order: students' updates round-robin at SEND_RATE_PER_S, and a copy
-    `resend_after_s` after every `resend_every`-th update (never of the poison one). A send's
-    `pos` is its place among its student's sends, so it says the order the queue got them."""
-    due: list[tuple[float, str, str, bool]] = []
-    n = 0
-    for k in range(1, per_group + 1):
-        for g in range(1, groups + 1):
-            at, n = n / SEND_RATE_PER_S, n + 1
-            group, job = f"student-{g}", f"student-{g}#{k}"
-            due.append((at, group, job, False))
-            if resend_every and n % resend_every == 0 and job != poison_job(poison):
-                due.append((at + resend_after_s, group, job, True))
-    count: dict[str, int] = defaultdict(int)
-    sends = []
-    for at, group, job, copy in sorted(due, key=lambda d: d[0]):
-        count[group] += 1
-        sends.append((at, Entry(group, count[group], job, copy)))
-    return sends
-
-
-def poison_job(poison: bool) -> str | None:
-    """The update no worker can apply: student 1's second (if the run has one)."""
-    return "student-1#2" if poison else None
+from labs.sim.fifo import KINDS, Entry, Log, measure, plan, poison_job, work_s
 
 
 def fifo_vs_standard(
@@ -145,9 +89,8 @@ def fifo_vs_standard(
         by_key = {(e.group, e.pos): e for e in sends}
         stop = threading.Event()
 
-        def work_s(entry: Entry, receives: int) -> float:
-            draw = random.Random(f"{seed}:{entry.group}:{entry.pos}:{receives}").random()
-            return work_ms * (0.5 + draw) / 1000
+        def took(entry: Entry, receives: int) -> float:
+            return work_s(seed, work_ms, entry, receives)
 
         def standard_worker(index: int) -> None:
             q = standard.with_client(connect(context.redis_url, name=f"{run.ns.prefix}s{index}"))
@@ -159,7 +102,7 @@ def fifo_vs_standard(
                 message = got[0]
                 group, pos = message.body.split("|")
                 entry = by_key[(group, int(pos))]
-                _handle(run, logs["standard"], lock, entry, message.receives, bad, work_s)
+                _handle(run, logs["standard"], lock, entry, message.receives, bad, took)
                 if entry.job == bad:
                     q.fail(message, "cannot apply this update")
                 else:
@@ -174,7 +117,7 @@ def fifo_vs_standard(
                     time.sleep(0.005)
                     continue
                 entry = by_key[(message.group, int(message.body))]
-                _handle(run, logs["fifo"], lock, entry, message.receives, bad, work_s)
+                _handle(run, logs["fifo"], lock, entry, message.receives, bad, took)
                 if entry.job != bad:
                     q.ack(message)
                 # A failed FIFO message stays hidden for its visibility timeout, and its
@@ -240,7 +183,7 @@ def fifo_vs_standard(
         tables: dict[str, Any] = {}
         for kind in KINDS:
             queued = [e for e in sends if kind == "standard" or e not in dropped]
-            figures, group_rows, late = _measure(logs[kind], queued, bad)
+            figures, group_rows, late = measure(logs[kind], queued, bad)
             summary |= {f"{kind}_{k}": v for k, v in figures.items()}
             tables[f"{kind}_groups"] = group_rows
             tables[f"{kind}_done"] = [
@@ -281,12 +224,12 @@ def _handle(
     entry: Entry,
     receives: int,
     bad: str | None,
-    work_s: Callable[[Entry, int], float],
+    took: Callable[[Entry, int], float],
 ) -> None:
     """Do the work: log the receive, take the time, log the update as applied unless poison."""
     with lock:
         log.received.append((run.elapsed_s(), entry, receives))
-    time.sleep(work_s(entry, receives))
+    time.sleep(took(entry, receives))
     if entry.job != bad:
         with lock:
             log.done.append((run.elapsed_s(), entry))
@@ -307,69 +250,3 @@ def _send_all(
         if fifo.send(entry.group, entry.job, str(entry.pos)) is None:
             dropped.add(entry)
     return dropped
-
-
-def _measure(
-    log: Log, sends: list[Entry], bad: str | None
-) -> tuple[dict[str, Any], list[dict[str, Any]], list[bool]]:
-    """Order, duplicates and the poison's wait, from what the workers logged about `sends`
-    (the messages that entered this queue).
-
-    A message is out of order when it was done while an earlier message of its group had
-    not yet been done or parked in the DLQ."""
-    settled_at: dict[tuple[str, int], float] = {}
-    for t, e in log.done:
-        settled_at.setdefault((e.group, e.pos), t)
-    for key, t in log.parked_at.items():
-        settled_at[key] = t
-    bad_entry = next((e for e in sends if e.job == bad), None)
-    positions = {(s.group, s.pos) for s in sends}
-    done_jobs: dict[str, int] = defaultdict(int)
-    out_of_order: dict[str, int] = defaultdict(int)
-    late: list[bool] = []
-    for t, e in log.done:
-        done_jobs[e.job] += 1
-        earlier = [
-            settled_at.get((e.group, p), float("inf"))
-            for p in range(1, e.pos)
-            if (e.group, p) in positions
-        ]
-        late.append(any(s > t for s in earlier))
-        if late[-1]:
-            out_of_order[e.group] += 1
-    blocked = None
-    if bad_entry is not None:
-        first = min((t for t, e, _ in log.received if e.job == bad), default=None)
-        after = [
-            t
-            for t, e, _ in log.received
-            if e.group == bad_entry.group and e.pos > bad_entry.pos and first is not None
-        ]
-        if first is not None and after:
-            blocked = round(max(0.0, min(after) - first), 3)
-    groups = sorted({e.group for e in sends}, key=lambda g: int(g.split("-")[1]))
-    per_group: list[dict[str, Any]] = [
-        {
-            "group": g,
-            "done": sum(1 for _, e in log.done if e.group == g),
-            "out_of_order": out_of_order[g],
-            "duplicates": sum(
-                max(0, n - 1) for job, n in done_jobs.items() if job.startswith(g + "#")
-            ),
-            "finished_s": round(max((t for t, e in log.done if e.group == g), default=0.0), 3),
-        }
-        for g in groups
-    ]
-    finished: list[float] = [row["finished_s"] for row in per_group]
-    return (
-        {
-            "out_of_order": sum(out_of_order.values()),
-            "duplicates_done": sum(max(0, n - 1) for n in done_jobs.values()),
-            "dlq": len(log.parked_at),
-            "poison_receives": sum(1 for _, e, _ in log.received if e.job == bad),
-            "blocked_s": blocked,
-            "finished_s": max(finished, default=0.0),
-        },
-        per_group,
-        late,
-    )

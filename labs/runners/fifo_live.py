@@ -9,8 +9,16 @@ from labs.catalogue.figures import Figure
 from labs.catalogue.params import Param
 from labs.experiments import fifo_vs_standard
 from labs.runners.common import table
-from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer, stopped_early
+from labs.runners.experiment import (
+    FOOTER_FIGURES,
+    experiment_context,
+    run_footer,
+    stopped_early,
+    wall_cost,
+)
 from labs.runs.progress import Progress
+from labs.sim.capstone.cost import Cost
+from labs.sim.fifo import measure, poison_job, simulate
 from labs.text import gettext, gettext_noop, num
 
 KIND = "experiment"
@@ -124,6 +132,32 @@ LIVE_KEYS = (
 )
 
 
+def modelled(params: Mapping[str, Any], seed: int) -> dict[str, dict[str, Any]]:
+    """The model's figures for each queue: the same sends and rules, no timing noise."""
+    out = {}
+    for kind in ("standard", "fifo"):
+        log, accepted = simulate(
+            kind,
+            groups=params["students"],
+            per_group=params["per_group"],
+            workers=params["workers"],
+            resend_every=params["resend_every"],
+            resend_after_s=params["resend_after_s"],
+            dedup_window_s=params["dedup_window_s"],
+            poison=params["poison"],
+            visibility_timeout_s=params["visibility_timeout_s"],
+            max_receives=params["max_receives"],
+            seed=seed,
+        )
+        figures = measure(log, accepted, poison_job(params["poison"]))[0]
+        out[kind] = figures | {"accepted": len(accepted)}
+    return out
+
+
+# What the model and the real queues must agree on exactly (the rest depends on timing).
+EXACT = ("duplicates_done", "dlq", "poison_receives")
+
+
 def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
     """The same sends into both queues at once, each with its own workers."""
     result = fifo_vs_standard(
@@ -140,6 +174,12 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         context=experiment_context(progress, LIVE_KEYS, keep=KEEPS_DLQ),
     )
     s, tables = result["summary"], result["tables"]
+    model = modelled(params, seed)
+    sends = model["standard"]["accepted"]  # a standard queue accepts every send
+    model_dropped = sends - model["fifo"]["accepted"]
+    matches = s["fifo_deduplicated"] == model_dropped and s["fifo_out_of_order"] == 0
+    for kind in ("standard", "fifo"):
+        matches = matches and all(s[f"{kind}_{k}"] == model[kind][k] for k in EXACT)
     fifo_rows = tables["fifo_groups"]
     poison_row = fifo_rows[0] if params["poison"] else None
     others = [r["finished_s"] for r in fifo_rows[1:]] if params["poison"] else []
@@ -155,6 +195,9 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         "poison_receives": s["fifo_poison_receives"],
         "fifo_poison_group_finished_s": poison_row["finished_s"] if poison_row else None,
         "fifo_other_groups_finished_s": max(others) if others else None,
+        "model_standard_out_of_order": model["standard"]["out_of_order"],
+        "model_fifo_blocked_s": model["fifo"]["blocked_s"],
+        "matches_model": matches,
     }
     headings = [
         gettext_noop("queue"),
@@ -174,6 +217,35 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         "series": result["series"],
         "tables": {
             "groups": table(gettext_noop("Student by student"), headings, rows),
+            "model": table(
+                gettext_noop("The real queues beside the model of the same rules"),
+                [
+                    gettext_noop("queue"),
+                    gettext_noop("out of order"),
+                    gettext_noop("applied twice"),
+                    gettext_noop("in the DLQ"),
+                    gettext_noop("wait of the poison student's next update (s)"),
+                    gettext_noop("the model says"),
+                ],
+                [
+                    [
+                        label,
+                        s[f"{kind}_out_of_order"],
+                        s[f"{kind}_duplicates_done"],
+                        s[f"{kind}_dlq"],
+                        s[f"{kind}_blocked_s"],
+                        "{} / {} / {} / {}".format(
+                            model[kind]["out_of_order"],
+                            model[kind]["duplicates_done"],
+                            model[kind]["dlq"],
+                            model[kind]["blocked_s"]
+                            if model[kind]["blocked_s"] is not None
+                            else "—",
+                        ),
+                    ]
+                    for kind, label in (("standard", "standard"), ("fifo", "FIFO"))
+                ],
+            ),
             "standard_done": tables["standard_done"],
             "fifo_done": tables["fifo_done"],
         },
@@ -223,6 +295,21 @@ def headline(result: Mapping[str, Any]) -> list[str]:
                 "were all done by %(others)s s."
             )
             % values
+        )
+    if p["poison"] and s["model_fifo_blocked_s"] is not None:
+        lines.append(
+            gettext(
+                "The model of the same rules, without timing noise, holds student 1 for "
+                "%(model)s s: maxReceiveCount × the visibility timeout, while a worker is free."
+            )
+            % {"model": num(s["model_fifo_blocked_s"])}
+        )
+    if not s["matches_model"]:
+        lines.append(
+            gettext(
+                "Some counts differ from the model's: a busy machine can stretch the timing, "
+                "or the run stopped early."
+            )
         )
     if s["fifo_duplicates_done"]:
         lines.append(
@@ -280,5 +367,36 @@ FIGURES = (
         SECONDS,
         True,
     ),
+    _figure(
+        "model_standard_out_of_order",
+        gettext_noop("Out of order in the model, standard queue"),
+        "int",
+    ),
+    _figure(
+        "model_fifo_blocked_s",
+        gettext_noop("Wait of the poison student's next update in the model, FIFO queue"),
+        "float",
+        SECONDS,
+        True,
+    ),
+    _figure("matches_model", gettext_noop("The exact counts match the model"), "bool"),
     *FOOTER_FIGURES,
 )
+
+
+# What one update costs a worker at most (the experiment's 40 ms, up to 150% of it).
+WORK_S_AT_MOST = 0.06
+
+
+def cost(params: Mapping[str, Any]) -> Cost:
+    """Wall seconds: every update (and resent copy) at its longest, one group per worker at
+    a time, then the late copies' delay and the poison update's receives, a visibility
+    timeout apart, while its group waits."""
+    updates = params["students"] * params["per_group"]
+    if params["resend_every"]:
+        updates += updates // params["resend_every"]
+    working_s = updates * WORK_S_AT_MOST / min(params["workers"], params["students"])
+    poison_s = params["max_receives"] * params["visibility_timeout_s"] if params["poison"] else 0
+    return wall_cost(
+        working_s + params["resend_after_s"] + poison_s, ("per_group", "students", "max_receives")
+    )
