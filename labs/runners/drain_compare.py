@@ -167,7 +167,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
                 ],
                 [
                     [
-                        words[r["rule"]],
+                        words[str(r["rule"])],
                         num(r["peak_backlog"]),
                         r["most_workers"],
                         num(r["left_at_end"]),
