@@ -38,6 +38,7 @@ LESSON_LABS = {
         "phase-map",
         "cold-cache",
         "job-cost",
+        "pool-trap",
     ],
 }
 
