@@ -15,6 +15,15 @@ finished) and page (the rest: the POST, the polls' lag, rendering). Usage:
 Students press Run on the lab's defaults, as a class does when told "press Run"; add
 `--vary-seed` to give each a seed of their own (nothing can then be answered from the
 result store).
+
+The goals of issue 13 in one command (30 students on trapped-service, then 100, then 30
+on phase-map), with a table of p50/p95 against each goal; `--ab` runs each goal twice,
+on the site as `./dev serve` starts it and on the site as it was configured before
+(one request at a time per web process, a new database connection per request, no shared
+budget of polls):
+
+    .venv/bin/python bench/burst.py --goals --ab \
+        --database-url postgres://postgres@127.0.0.1:5432/bench_lifecycle
 """
 
 from __future__ import annotations
@@ -102,6 +111,9 @@ class Timing:
     run_s: float
     from_store: bool
     error: str = ""
+    post_s: float = 0.0  # the Run press's own request, until its answer came back
+    lag_s: float = 0.0  # from the run's end (the server's clock) to the chart on screen
+    polls: int = 0
 
     @property
     def page_s(self) -> float:
@@ -126,20 +138,24 @@ def press_run(student: Student, lab: str, form: dict, barrier: threading.Barrier
     barrier.wait()
     started = time.perf_counter()
     status, _, fragment = student.request(f"/labs/{lab}/", form, htmx=True)
+    post_s = time.perf_counter() - started
     match = RUN_ID.search(fragment)
     if status != 200 or not match:
         return Timing(
             time.perf_counter() - started, 0, 0, False, f"HTTP {status}: {fragment[:200]}"
         )
     run_path = f"/runs/{match.group(1)}/"
+    polls = 0
     while f'hx-get="{run_path}"' in fragment:  # still polling: not finished
         time.sleep(next_delay_s(fragment))
         status, _, fragment = student.request(run_path, htmx=True)
+        polls += 1
         if status == 286:
             break
         if status != 200:
             return Timing(time.perf_counter() - started, 0, 0, False, f"poll HTTP {status}")
     total = time.perf_counter() - started
+    shown_at = time.time()
     _, _, raw = student.request(run_path.rstrip("/") + ".json")
     run = json.loads(raw)
     if run["status"] != "succeeded":
@@ -152,6 +168,9 @@ def press_run(student: Student, lab: str, form: dict, barrier: threading.Barrier
         max(0.0, (began - created).total_seconds()),
         (ended - began).total_seconds(),
         bool(run.get("same_as")),
+        post_s=post_s,
+        lag_s=max(0.0, shown_at - ended.timestamp()),
+        polls=polls,
     )
 
 
@@ -190,6 +209,9 @@ def report(lab: str, students: int, timings: list[Timing]) -> None:
         ("queue wait", lambda t: t.queue_s),
         ("run", lambda t: t.run_s),
         ("page (POST, polls, render)", lambda t: t.page_s),
+        ("  of which the Run press (POST)", lambda t: t.post_s),
+        ("  of which run end → chart shown", lambda t: t.lag_s),
+        ("polls per student", lambda t: float(t.polls)),
     ):
         values = [pick(t) for t in ok]
         print(
@@ -201,7 +223,7 @@ def report(lab: str, students: int, timings: list[Timing]) -> None:
 class Site:
     """The site, two workers and the sweeper, on a free port and bench-only queues."""
 
-    def __init__(self, database_url: str, web_workers: int) -> None:
+    def __init__(self, database_url: str, web_workers: int, *, baseline: bool = False) -> None:
         tag = uuid.uuid4().hex[:6]
         self.port = free_port()
         self.env = {
@@ -218,6 +240,12 @@ class Site:
             "HOST": "127.0.0.1",
             "WEB_WORKERS": str(web_workers),
         }
+        if baseline:
+            # As the site was configured before: one request at a time per web process,
+            # a new database connection for each request, every page polling at its own
+            # pace however many wait (no shared budget of polls).
+            self.env |= {"WEB_THREADS": "1", "DB_CONN_MAX_AGE": "0", "LAB_POLLS_PER_S": "100000"}
+        self.label = "before" if baseline else "./dev serve"
         self.web_workers = web_workers
         self.procs: list[subprocess.Popen] = []
         self.logs = ROOT / "var" / f"bench-{tag}"
@@ -300,23 +328,80 @@ def make_students(n: int) -> list[str]:
     return names
 
 
-def clear_runs(names: list[str]) -> None:
-    """Each burst starts from nobody's runs, so the store answers only within a burst."""
-    from labs.models import Run
+def clear_runs() -> None:
+    """Each burst starts from nobody's runs and no rendered fragments, so the store and
+    the cache answer only within a burst."""
+    from django.conf import settings
+
+    from labs.runs.models import Run
 
     Run.objects.filter(owner__username__startswith="bench-").delete()
+    import redis
+
+    cache = redis.Redis.from_url(settings.CACHE_REDIS_URL)
+    for pattern in ("*run-body:*", "*run-charts:*"):
+        for name in cache.scan_iter(match=pattern, count=1000):
+            cache.delete(name)
+
+
+def burst(students: list[Student], lab: str, vary_seed: bool) -> list[Timing]:
+    """Every student presses Run on `lab` at the same instant; their timings."""
+    clear_runs()
+    barrier = threading.Barrier(len(students))
+    timings: list[Timing] = [None] * len(students)  # type: ignore[list-item]
+
+    def one(i: int, student: Student) -> None:
+        seed = (1000 + i) if vary_seed else None
+        student.request(f"/labs/{lab}/")  # the class opens the lab page first (not timed)
+        timings[i] = press_run(student, lab, lab_form(lab, seed), barrier)
+
+    threads = [threading.Thread(target=one, args=(i, s)) for i, s in enumerate(students)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return timings
+
+
+# Issue 13's goals on a 2-core machine: (lab, students, p95 submit → chart under, seconds).
+GOALS = (("trapped-service", 30, 3.0), ("trapped-service", 100, 8.0), ("phase-map", 30, 10.0))
+
+
+def goals_table(rows: list[tuple[str, str, int, float, list[Timing]]]) -> None:
+    print("\n## The goals: submit → chart, seconds\n")
+    print("| site | lab | students | p50 | p95 | max | goal p95 | met | failed |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |")
+    for label, lab, n, goal, timings in rows:
+        ok = [t.total_s for t in timings if not t.error]
+        failed = len(timings) - len(ok)
+        if not ok:
+            print(f"| {label} | {lab} | {n} | | | | < {goal:g} | no | {failed} |")
+            continue
+        p95 = percentile(ok, 95)
+        met = "yes" if p95 < goal and not failed else "**no**"
+        print(
+            f"| {label} | {lab} | {n} | {percentile(ok, 50):.2f} | {p95:.2f} | {max(ok):.2f} "
+            f"| < {goal:g} | {met} | {failed} |"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--lab", action="append", help="repeat for several labs (default drain)")
+    parser.add_argument("--goals", action="store_true", help="issue 13's three goals, a table")
+    parser.add_argument(
+        "--ab", action="store_true", help="also on the site as configured before (see above)"
+    )
     parser.add_argument("--url", help="a site already running (else one is started)")
     parser.add_argument("--database-url", default=f"sqlite:///{ROOT / 'var' / 'bench.sqlite3'}")
     parser.add_argument("--web-workers", type=int, default=5)
     parser.add_argument("--vary-seed", action="store_true", help="a seed of each student's own")
     args = parser.parse_args()
-    labs = args.lab or ["drain"]
+    if args.goals:
+        plan = list(GOALS)
+    else:
+        plan = [(lab, args.students, 0.0) for lab in args.lab or ["drain"]]
 
     os.environ["DATABASE_URL"] = args.database_url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "school.settings")
@@ -324,37 +409,40 @@ def main() -> None:
     import django
 
     django.setup()
+    from labs.sim.capstone.fast import COMPILED
+
     print(
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {platform.node()}: {os.cpu_count()} cores, "
-        f"{args.students} students, database {args.database_url.split(':')[0]}"
+        f"load average {os.getloadavg()[0]:.1f}, database {args.database_url.split(':')[0]}, "
+        f"capstone loop {'compiled' if COMPILED else 'PURE PYTHON (not built: ./dev builds it)'}"
     )
+    if not COMPILED:
+        print("warning: the workers will run the pure-Python capstone loop, several times slower")
 
-    site = None if args.url else Site(args.database_url, args.web_workers)
-    base = args.url or site.url
+    configs = [False, True] if args.ab else [False]
+    sites = (
+        [] if args.url else [Site(args.database_url, args.web_workers, baseline=b) for b in configs]
+    )
+    rows = []
     try:
-        if site:
+        for site in sites:
             site.__enter__()
-        names = make_students(args.students)
-        students = [Student(base, name) for name in names]
-        for student in students:
-            student.log_in()
-        for lab in labs:
-            clear_runs(names)
-            barrier = threading.Barrier(len(students))
-            timings: list[Timing] = [None] * len(students)  # type: ignore[list-item]
-
-            def one(i: int, student: Student, lab=lab, barrier=barrier, out=timings) -> None:
-                seed = (1000 + i) if args.vary_seed else None
-                out[i] = press_run(student, lab, lab_form(lab, seed), barrier)
-
-            threads = [threading.Thread(target=one, args=(i, s)) for i, s in enumerate(students)]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-            report(lab, len(students), timings)
+        bases = [(site.label, site.url) for site in sites] or [("given site", args.url)]
+        names = make_students(max(n for _lab, n, _goal in plan))
+        classes = {label: [Student(base, name) for name in names] for label, base in bases}
+        for students in classes.values():
+            for student in students:
+                student.log_in()
+        for lab, n, goal in plan:
+            for label, _base in bases:  # the same burst on each site, one after the other
+                timings = burst(classes[label][:n], lab, args.vary_seed)
+                print(f"\n[{label}]", end="")
+                report(lab, n, timings)
+                rows.append((label, lab, n, goal, timings))
+        if args.goals:
+            goals_table(rows)
     finally:
-        if site:
+        for site in sites:
             site.__exit__(None, None, None)
 
 

@@ -10,4 +10,11 @@ class RunAdmin(admin.ModelAdmin):
     search_fields = ("owner__username", "lab", "id", "name")
     date_hierarchy = "created_at"
     list_select_related = ("owner",)
-    readonly_fields = ("id", "created_at", "started_at", "finished_at", "lease_expires_at")
+    readonly_fields = (
+        "id",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "lease_expires_at",
+        "stored_result",
+    )

@@ -44,6 +44,30 @@ def gettext_noop(message: str) -> str:
     return message
 
 
+def phrase(msgid: str, **values: Any) -> dict[str, Any]:
+    """English with values, saved where nobody reads it (a worker's table title or cell),
+    said in the reader's language where it is shown (`said`). Mark `msgid` with
+    `gettext_noop` so the catalogue has it."""
+    return {"msgid": msgid, "values": values}  # said() reads these two keys
+
+
+def said(saved: Any) -> Any:
+    """A saved msgid or `phrase` in the reader's language; numbers and the rest as they are.
+
+    A string that is no msgid (an id like `sms-3`, an older run's text) comes back as saved.
+    """
+    if isinstance(saved, str):
+        return gettext(saved) if saved else saved
+    if isinstance(saved, dict) and isinstance(saved.get("msgid"), str):
+        # A value may be a phrase itself (a control's name); other values are shown as saved.
+        values = {k: said(v) if isinstance(v, dict) else v for k, v in saved["values"].items()}
+        try:
+            return gettext(saved["msgid"]) % values
+        except (KeyError, TypeError, ValueError):
+            return saved["msgid"] % values
+    return saved
+
+
 # The largest seed a run takes (and the widest a form offers): a signed 32-bit integer.
 SEED_MAX = 2**31 - 1
 

@@ -86,6 +86,8 @@ DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
         conn_max_age=env_int("DB_CONN_MAX_AGE", 0, low=0, high=3600),
+        # A kept connection is checked before each request reuses it (a restarted database).
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -245,6 +247,10 @@ LAB_KEPT_DLQ_PER_USER = env_int("LAB_KEPT_DLQ_PER_USER", 3, low=1, high=100)
 LAB_KEPT_DLQ_TOTAL = env_int("LAB_KEPT_DLQ_TOTAL", 300, low=1, high=100000)
 # The sweeper (`manage.py sweep_runs --loop`, started by ./dev run): how often it looks.
 LAB_SWEEP_EVERY_S = env_int("LAB_SWEEP_EVERY_S", 5, low=1, high=3600)
+# The polls a second all waiting run pages share (labs.runs.waiting): with more runs
+# waiting than this, each page polls less often than its own pace (at most every 2 s).
+# Raise it with more web machines.
+LAB_POLLS_PER_S = env_int("LAB_POLLS_PER_S", 100, low=1, high=100000)
 # Unnamed, unsubmitted runs older than this many days are deleted by the sweeper.
 LAB_PRUNE_AFTER_DAYS = env_int("LAB_PRUNE_AFTER_DAYS", 30, low=1, high=3650)
 

@@ -319,7 +319,7 @@ class SubmitForm(forms.Form):
         self.assignment, self.student, self.due_at = assignment, student, due_at
         self.now = now or timezone.now()
         self.fields["run"].queryset = Run.objects.filter(owner=student, lab=assignment.lab).defer(
-            "result", "progress"
+            "own_result", "progress"
         )
 
     def clean_run(self) -> Run:

@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models.fields.json import KeyTransform
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_noop
 
 from labs.runs.models import Run
@@ -100,8 +101,8 @@ def build_gradebook(classroom: Classroom, now: datetime, students=None) -> Grade
             "run__lab",
         )
         .annotate(
-            summary=KeyTransform("summary", "run__result"),
-            before_summary=KeyTransform("summary", "before_run__result"),
+            summary=result_summary("run"),
+            before_summary=result_summary("before_run"),
         )
     }
     criteria = {a.pk: a.checks() for a in assignments}
@@ -166,6 +167,14 @@ def standing_of(assignment: Assignment, student, now: datetime) -> Standing:
         timing=timing(submission.submitted_at if submission else None, due, now),
         submission=submission,
         checks=checks,
+    )
+
+
+def result_summary(run: str) -> Coalesce:
+    """A run's result's summary, in SQL: from the result store, or kept on the run itself."""
+    return Coalesce(
+        KeyTransform("summary", f"{run}__stored_result__data"),
+        KeyTransform("summary", f"{run}__own_result"),
     )
 
 

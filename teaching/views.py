@@ -364,7 +364,7 @@ def _assignment_page(request, assignment, role, *, status=200, **extra) -> HttpR
         now = timezone.now()
         standing = standing_of(assignment, request.user, now)
         runs = Run.objects.filter(owner=request.user, lab=assignment.lab).defer(
-            "result", "progress"
+            "own_result", "progress"
         )[:20]
         context["standing"] = standing
         context["my_runs"] = [(run, assignment.mismatch(run)) for run in runs]
@@ -454,8 +454,11 @@ def submission_page(request, submission, *, status=200, feedback_form=None) -> H
     due = assignment.due_for(extension)
     is_teacher = request.user.pk == assignment.classroom.teacher_id
     pair = submission.before_run
+    lab = get_lab(submission.run.lab)
     context = {
         "submission": submission,
+        # A lab with no random draws ignores its seed: showing it would suggest it matters.
+        "shows_seed": lab is None or lab.uses_seed,
         "assignment": assignment,
         "classroom": assignment.classroom,
         "due_at": due,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
+from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
@@ -112,3 +113,25 @@ def finished_run(owner, *, lab: str = "drain", seed: int = 0, **params):
     return Run.objects.create(
         owner=owner, lab=lab, params=values, seed=seed, status="succeeded", result=result
     )
+
+
+# A real-queue experiment's result, kept from a run on Redis (regenerate: tests/fixtures/README).
+EXPERIMENT_RESULTS = Path(__file__).parent / "fixtures" / "experiment_results"
+
+
+def stored_experiment_run(owner, lab: str, *, running: bool = False):
+    """A finished run of experiment `lab` from its stored result, no Redis needed; or, with
+    `running`, the same run half way, its first readings as the live view gets them."""
+    import json
+
+    from labs.charts.live import rows
+    from labs.runs.models import Run
+
+    result = json.loads((EXPERIMENT_RESULTS / f"{lab}.json").read_text())
+    fields = {"owner": owner, "lab": lab, "params": result["params"], "seed": result["seed"]}
+    if running:
+        samples = rows(result["series"])[:5]
+        return Run.objects.create(
+            **fields, status="running", progress={"done": 1, "total": 2, "samples": samples}
+        )
+    return Run.objects.create(**fields, status="succeeded", result=result)

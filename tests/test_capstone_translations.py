@@ -7,12 +7,14 @@ in the reader's language; the JSON keeps its English keys and verdicts.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 
 import pytest
 from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 
 from tests.test_translations import DEVANAGARI, VisibleText, visible_text
 from tests.test_views_capstone import finished_pair, report_url
@@ -191,3 +193,181 @@ def test_the_markdown_export_keeps_param_names_and_values_as_the_cli_takes_them(
     assert "`admission_limit` false → true" in text
     assert "(seed 5): `horizon_s=300`, `base_rps=80`" in text
     assert "| 2,008 | 14 |" in text  # Western digits in both languages
+
+
+PANEL_ENGLISH = ("Operator panel", "Switch on", "Admitted a second", "req/s")
+REFUSALS = {
+    "admission_limit": ("0", "must be between 1 and 10000, got 0."),
+    "drop_expired": ("2", "takes no value."),
+    "retry_budget": ("lots", "must be a number, got lots."),
+}
+
+
+@pytest.fixture
+def live_run(people):
+    """Alice's trapped-live run, running: its page shows her the operator panel."""
+    from labs.runs.models import Run
+
+    return Run.objects.create(
+        owner=people.alice, lab="trapped-live", params={}, seed=5, status="running"
+    )
+
+
+@pytest.mark.parametrize("language", ["mr", "en"])
+def test_the_live_runs_operator_panel_reads_in_the_readers_language(client, live_run, language):
+    client.force_login(live_run.owner)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = client.get(live_run.get_absolute_url()).content.decode()
+    panel = visible_text(page[page.index('id="control-panel"') :])
+    said = []
+    for control, (value, words) in REFUSALS.items():
+        response = client.post(
+            reverse("run-control", args=[live_run.pk]),
+            {"control": control, "state": "on", "value": value},
+            HTTP_HX_REQUEST="true",
+        )
+        assert response.status_code == 400  # refused before anything reaches Redis
+        said.append((words, visible_text(response.content.decode())))
+    if language == "mr":
+        assert DEVANAGARI.search(panel)
+        assert not [e for e in PANEL_ENGLISH if e in panel]
+        assert all(DEVANAGARI.search(text) and words not in text for words, text in said)
+    else:
+        assert all(e in panel for e in PANEL_ENGLISH)
+        assert all(words in text for words, text in said)
+
+
+# Words that stay in Latin script in the Marathi (the course speaks them so) and the
+# param names, slugs and units a sentence may quote.
+LATIN_KEPT = re.compile(
+    r"\b(controls?|queue|workers?|retry|retries|callers?|read|reads|backlog|timeout|budget|"
+    r"seed|params|process|network|database|simulate|operation|id|dequeue|drain|jobs?|runs?|"
+    r"admission|limit|payments?|reconciliation|requests?|trigger|cost|redis|time|scale|operator|"
+    r"panel|"
+    r"recover_at_s|horizon_s|s|x|vs)\b",
+    re.IGNORECASE,
+)
+
+
+def report_sentences(built: dict) -> list[str]:
+    """Every piece of text `labs.capstone.report.build` wrote for a person to read."""
+    texts = [built["outcome"], *built["simulated"]]
+    for row in built["compared"]:
+        texts += [row["figure"], row["before_text"], row["after_text"]]
+    for step in built["procedure"]:
+        texts += [step[k] for k in ("title", "action", "figure", "before", "tried_text")]
+        texts += [step["verdict_text"], *step["controls"], *step["not_tried"]]
+    texts += [built["drain"][side]["gap"] for side in ("before", "after")]
+    for side in ("before", "after"):
+        texts += built["runs"][side]["controls_on"]
+    return [t for t in texts if t]
+
+
+def english_left(text: str) -> bool:
+    """True if `text` still has English words once the kept Latin words are taken out."""
+    return bool(re.search(r"[A-Za-z]{3,}", LATIN_KEPT.sub("", text)))
+
+
+def pairs_to_report() -> dict[str, tuple[dict, dict]]:
+    """Before/after pairs whose reports take every branch of the sentences."""
+    from tests.test_reports import NAIVE, pair, run
+
+    before, after = pair()
+    changed = copy.deepcopy(after)
+    changed["series"]["admitted"][150:] = [150] * len(changed["series"]["admitted"][150:])
+    changed["summary"]["actual_drain_s"] = None
+    live = [copy.deepcopy(r) | {"lab": "trapped-live"} for r in (before, after)]
+    return {
+        "freed": (before, after),
+        "live pair": (live[0], live[1]),
+        "trapped twice": (before, before),
+        "naive drop": (before, run("trapped-service", **NAIVE)),
+        "controls never on": (before, run("trapped-service", recover_at_s=300.0)),
+        "too much let in, never drained": (before, changed),
+        "no admission limit": (
+            before,
+            run("trapped-service", drop_expired=True, limit_retries=True, cost_spread=4.0),
+        ),
+    }
+
+
+@pytest.mark.parametrize("case", list(pairs_to_report()))
+def test_every_sentence_of_the_report_is_made_in_marathi(case):
+    from tests.test_reports import report
+
+    before, after = pairs_to_report()[case]
+    with translation.override("mr"):
+        marathi = report_sentences(report(before, after))
+    english = report_sentences(report(before, after))
+    assert [t for t in english if english_left(t)], "the check finds English in English"
+    left = [t for t in marathi if english_left(t)]
+    assert not left, "\n".join(left)
+
+
+QUEUE_PANEL_ENGLISH = (
+    "Queue panel",
+    "Depth (visible)",
+    "Oldest message age",
+    "DLQ depth",
+    "kept for about",
+    "Redrive all",
+    "Purge the DLQ",
+    "Purge the queue",
+)
+
+
+@pytest.mark.redis
+@pytest.mark.parametrize("language", ["mr", "en"])
+def test_the_queue_panel_reads_in_the_readers_language(client, people, language):
+    """The kept DLQ of a finished experiment, what a redrive says, and a queue that is gone."""
+    from labs.runs import kept_queue
+    from labs.runs.models import Run
+    from tests.live_helpers import keep_parked
+
+    run = Run.objects.create(
+        owner=people.alice, lab="poison-live", params={}, seed=0, status="succeeded"
+    )
+    keep_parked(run.pk, ["pdf-3", "pdf-5"])
+    client.force_login(people.alice)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    try:
+        hx = {"HTTP_HX_REQUEST": "true"}
+        panel = visible_text(client.get(reverse("run-queue", args=[run.pk]), **hx).content.decode())
+        refused = visible_text(
+            client.post(
+                reverse("run-queue-redrive", args=[run.pk]), {"message": "pdf-9"}, **hx
+            ).content.decode()
+        )
+    finally:
+        kept_queue.clean_run_keys(run.pk)
+    gone = visible_text(client.get(reverse("run-queue", args=[run.pk]), **hx).content.decode())
+    if language == "mr":
+        assert all(DEVANAGARI.search(text) for text in (panel, refused, gone))
+        assert not [e for e in QUEUE_PANEL_ENGLISH if e in panel]
+        assert "is not in the dead-letter queue" not in refused
+        assert "This run's queue is gone" not in gone
+    else:
+        assert all(e in panel for e in QUEUE_PANEL_ENGLISH)
+        assert "pdf-9 is not in the dead-letter queue" in refused
+        assert "This run's queue is gone" in gone
+
+
+@pytest.mark.parametrize(
+    ("status", "english"),
+    [
+        ("running", "The report is written once both runs have finished."),
+        ("failed", "A run of this pair failed, so there is no report"),
+    ],
+)
+def test_a_report_not_yet_written_says_why_in_marathi(client, people, status, english):
+    from labs.runs.models import Run
+
+    before, after = finished_pair(people.alice)
+    Run.objects.filter(pk=after.pk).update(status=status, own_result=None, error="boom")
+    client.force_login(people.alice)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    assert english in visible_text(client.get(report_url(before, after)).content.decode())
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "mr"
+    body = client.get(report_url(before, after), HTTP_HX_REQUEST="true").content.decode()
+    text = visible_text(body)
+    assert DEVANAGARI.search(text) and english not in text

@@ -67,3 +67,13 @@ def test_it_says_the_reasons_in_marathi():
         assert DEVANAGARI.search(words), words
         for piece in r["summary"]["drain_gap"].split("; "):
             assert piece not in words
+
+
+def test_it_says_every_reason_in_marathi():
+    figures = {"est_s": 400, "left_s": 150, "admitted_rps": 90, "assumed_rps": 60, "ratio": 2}
+    for key in GAP_ENGLISH:
+        reason = {"why": key, **figures}
+        with translation.override("mr"):
+            words = gap_words({"tables": {"drain_reasons": [reason]}, "summary": {}})
+        assert DEVANAGARI.search(words), key
+        assert words != gap_english([reason])

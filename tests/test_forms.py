@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.utils import translation
 
 from labs.catalogue.entries import get_lab
 from labs.catalogue.params import Param
@@ -73,3 +76,46 @@ def test_it_shows_whole_floats_without_a_trailing_point_zero():
         Param("waits_s", "Waits", "float_list", [30.0], "", min=0, max=60, max_items=3)
     )
     assert waits.prepare_value([30.0, 1.0, 0.2]) == "30, 1, 0.2"
+
+
+# A limit a field shares with others is in its help, in the reader's language. ---------------
+
+DEVANAGARI = re.compile("[\u0900-\u097f]")
+
+
+def help_of(slug: str, name: str, language: str = "en") -> str:
+    with translation.override(language):
+        return str(LabForm(get_lab(slug)).fields[name].help_text)
+
+
+def test_a_cross_field_limit_is_stated_in_the_fields_help_in_both_languages():
+    english = help_of("fanout-live", "jobs")
+    assert "jobs ÷ (workers × rate) may be at most 40 s" in english
+    marathi = help_of("fanout-live", "jobs", "mr")
+    assert "40 s" in marathi and DEVANAGARI.search(marathi) and "may be at most" not in marathi
+    assert "may be at most" not in help_of("fanout-live", "workers")  # the error names jobs
+
+
+def test_the_run_budget_is_stated_in_the_help_of_every_field_that_counts_towards_it(settings):
+    settings.LAB_RUN_BUDGET_S = 12
+    lab = get_lab("trapped-service")
+    drivers = lab.cost(lab.defaults()).drivers
+    for name in drivers:
+        assert "at most 12 s a run" in help_of("trapped-service", name), name
+        marathi = help_of("trapped-service", name, "mr")
+        assert "12 s" in marathi and "at most 12 s a run" not in marathi, name
+    others = [p.name for p in lab.params if p.name not in drivers]
+    assert others and not any("12 s a run" in help_of("trapped-service", n) for n in others)
+
+
+def test_a_cross_field_refusal_reads_in_marathi():
+    data = {
+        "jobs": "2000", "workers": "1", "rate_per_worker": "5", "crashes": "1",
+        "crash_point": "after_effect", "visibility_timeout_s": "0.5", "idempotent": "on",
+    }  # fmt: skip
+    with translation.override("mr"):
+        form = LabForm(get_lab("fanout-live"), data)
+        assert not form.is_valid()
+        message = form.errors["jobs"][0]
+    assert "400.0 s" in message and "keep it at most" not in message
+    assert DEVANAGARI.search(message)

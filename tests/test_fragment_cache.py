@@ -3,6 +3,8 @@ shares (Redis), forgotten when its run is renamed, and skipped when Redis does n
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 import redis
 from django.conf import settings
@@ -79,3 +81,31 @@ def test_a_cache_that_does_not_answer_is_skipped(client, people, monkeypatch):
 def test_the_key_names_the_run_the_language_and_the_code_that_rendered_it():
     assert fragment_cache.key("abc", "mr") == f"run-body:{fragment_cache.render_version()}:abc:mr"
     assert fragment_cache.key("abc", "mr") != fragment_cache.key("abc", "en")
+
+
+@pytest.mark.redis
+def test_runs_with_one_result_key_share_one_render_of_the_charts(client, people, monkeypatch):
+    from labs.runs.models import Run
+    from labs.web import presenters
+
+    key = f"test-{uuid.uuid4().hex}"
+    first, second = finished_run(people.alice), finished_run(people.alice)
+    Run.objects.filter(pk__in=[first.pk, second.pk]).update(result_key=key)
+    calls = []
+
+    def counted(result, lab):
+        calls.append(lab.slug)
+        return presenters.present_charts(result, lab)
+
+    monkeypatch.setattr("labs.web.views.runs.present_charts", counted)
+    client.force_login(people.alice)
+    one, two = poll(client, first), poll(client, second)
+    assert one.status_code == two.status_code == 286
+    assert calls == ["drain"]
+    assert f'id="run-{first.pk}"' in one.content.decode()
+    assert f'id="run-{second.pk}"' in two.content.decode()
+    assert (
+        one.content.decode().count('class="chart"')
+        == two.content.decode().count('class="chart"')
+        > 0
+    )

@@ -13,8 +13,23 @@ from labs.text import num
 from tests.lab_helpers import run
 
 LESSON_LABS = {
-    "lesson-07": ["fanout", "batching", "busy-minute", "at-least-once", "fanout-live"],
-    "lesson-12": ["drain", "drain-compare", "scaling-signal", "db-knee", "burst-live", "retention"],
+    "lesson-07": [
+        "fanout",
+        "batching",
+        "busy-minute",
+        "at-least-once",
+        "fanout-live",
+        "provider-outage",
+    ],
+    "lesson-12": [
+        "drain",
+        "drain-compare",
+        "scaling-signal",
+        "db-knee",
+        "burst-live",
+        "fifo-live",
+        "retention",
+    ],
     "lesson-13": [
         "timeouts",
         "deadline",

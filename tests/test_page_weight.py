@@ -49,3 +49,11 @@ def test_pages_go_out_compressed(client, db):
     assert page["Content-Encoding"] == "gzip"
     plain = client.get(reverse("lab-detail", args=["drain"]))
     assert len(page.content) < len(plain.content) / 2
+
+
+def test_no_lesson_page_has_a_chart_so_none_fetches_plotly(client, db):
+    from labs.catalogue.units import UNITS
+
+    for unit in UNITS:
+        html = client.get(reverse("unit-detail", args=[unit.slug])).content.decode()
+        assert 'class="chart"' not in html, unit.slug

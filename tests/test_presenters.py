@@ -42,3 +42,46 @@ def test_it_renders_a_labs_tables_on_the_run_page(client, people):
 def test_it_shows_the_lessons_seed_in_a_seeded_labs_form(client, db):
     html = client.get(reverse("lab-detail", args=["retry-storm"])).content.decode()
     assert 'name="seed" value="123"' in html
+
+
+def test_a_saved_table_is_shown_in_the_readers_words_ids_and_numbers_as_saved():
+    from django.utils import translation
+
+    from labs.experiments.trapped.controls import switch_phrase
+    from labs.runners.common import table
+    from labs.text import phrase
+
+    saved = table(
+        phrase("Parked in the DLQ with maxReceiveCount %(n)s", n=5),
+        ["try", "receives"],
+        [["gave up", 18], ["pdf-3", 2], [switch_phrase("admission_limit on (60)"), 1]],
+    )
+    old = table("Parked in the DLQ with maxReceiveCount 3", ["receives"], [[1]])
+    result = {"tables": {"new": saved, "old": old}, "tables_order": ["new", "old"]}
+    with translation.override("mr"):
+        new, kept = shown_tables(result)
+        words = {
+            msgid: translation.gettext(msgid)
+            for msgid in ("gave up", "try", "Admission limit", "%(control)s on (%(value)s)")
+        }
+    assert "maxReceiveCount 5" in new["title"] and "Parked" not in new["title"]
+    assert new["columns"][0] == words["try"] != "try"
+    assert new["rows"][0] == [words["gave up"], 18] and words["gave up"] != "gave up"
+    assert new["rows"][1] == ["pdf-3", 2]  # an id is no msgid: shown as saved
+    control = words["%(control)s on (%(value)s)"] % {
+        "control": words["Admission limit"],
+        "value": "60",
+    }
+    assert new["rows"][2] == [control, 1] and "admission_limit" not in control
+    # A result saved before its title was a phrase still shows, in its English.
+    assert kept["title"] == "Parked in the DLQ with maxReceiveCount 3"
+
+
+def test_an_unknown_switch_label_is_kept_as_it_is():
+    from labs.experiments.trapped.controls import switch_phrase
+
+    assert switch_phrase("warp_drive on") == "warp_drive on"
+    assert switch_phrase("drop_expired off") == {
+        "msgid": "%(control)s off",
+        "values": {"control": {"msgid": "Drop expired work", "values": {}}},
+    }

@@ -166,6 +166,7 @@ def test_it_sets_the_drain_estimate_against_the_actual_drain():
 def test_it_says_what_was_simulated():
     built = report(*pair())
     assert built["same_seed"]
+    assert built["simulated"][0].startswith("Everything is simulated in one process")
     assert built["simulated"][1] == (
         "Both runs used seed 5 and the same load: the same callers arrived at the same "
         "moments, whatever the controls did."
@@ -281,3 +282,11 @@ def test_it_refuses_to_mix_a_simulated_and_a_live_run():
     live = copy.deepcopy(pair()[1]) | {"lab": "trapped-live"}
     with pytest.raises(ValueError, match="are not of the same lab"):
         report(pair()[0], live)
+
+
+def test_it_says_a_live_pair_ran_on_a_real_redis():
+    facts = {side: {"seed": 5, "params": {"horizon_s": 40}} for side in ("before", "after")}
+    live = reports._simulated(facts, "trapped-live")
+    assert live[0].startswith("Both runs played the scenario live on a real Redis")
+    assert "simulated in one process" not in " ".join(live)
+    assert "the operator panel" in live[2]

@@ -139,3 +139,13 @@ def test_the_budget_refusal_reads_in_marathi(client, people, published):
     status, text = marathi_refusal(client, reverse("lab-detail", args=["trapped-service"]), data)
     assert status == 422
     assert "of a worker's time" not in text and "10 s" in text
+
+
+def test_an_expired_kept_queue_is_explained_in_the_readers_language():
+    from labs.runs.kept_queue import QueueGone
+
+    with translation.override("mr"):
+        gone = str(QueueGone())
+    assert DEVANAGARI.search(gone) and "1" in gone and "queue is gone" not in gone
+    assert "queue is gone" in str(QueueGone())
+    assert str(QueueGone("a reason of its own")) == "a reason of its own"

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
+from django.utils import translation
+
 from labs.capstone.controls import CONTROLS_OFF, pair_params
 from labs.catalogue.advice import try_next_links
 from labs.charts.trapped_service import PAYMENT_COLOURS
@@ -9,6 +14,8 @@ from labs.runners.trapped_service import CONTROLS_GROUP
 from labs.sim.capstone import RECOMMENDED_CONTROLS
 from teaching.criteria import parse_line
 from tests.lab_helpers import form, headline, lab, refusal, run
+
+DEVANAGARI = re.compile("[\u0900-\u097f]")
 
 NAIVE = {"drop_expired": True, "limit_retries": True, "drop_payments": True}
 
@@ -186,3 +193,22 @@ def test_it_offers_the_way_back_to_one_retrying_layer_after_a_run_with_three():
     assert any("27 attempts a call become 3" in q for q in questions)
     from_defaults = try_next_links(chosen.slug, chosen.params, chosen.try_next, chosen.defaults())
     assert not any("become 3" in q for q, _ in from_defaults)
+
+
+@pytest.mark.parametrize("params", [RECOMMENDED_CONTROLS, {}], ids=["controls", "none"])
+def test_it_writes_the_chart_notes_in_the_readers_language(params):
+    result = run("trapped-service", **params)
+
+    def notes() -> list[str]:
+        backlog = lab("trapped-service").charts(result)[1]
+        return [n["text"] for n in backlog["layout"]["annotations"]]
+
+    english = notes()
+    with translation.override("mr"):
+        marathi = notes()
+    assert any(n.startswith(("controls on at", "recover_at_s = ")) for n in english)
+    assert any("half the timeout" in n for n in english)
+    for note in marathi:
+        assert not note.startswith("controls on at") and "half the timeout" not in note
+        assert "no control on" not in note
+    assert sum(bool(DEVANAGARI.search(n)) for n in marathi) >= 2

@@ -403,6 +403,19 @@ def test_it_shows_the_teacher_a_submission_with_its_checks(client, school, froze
     assert client.get(run.get_absolute_url()).status_code == 200  # visible through the class
 
 
+def test_a_submission_shows_the_seed_only_for_a_lab_that_uses_one(client, school):
+    seedless = finished_run(school.alice, seed=4321)  # the drain lab draws nothing at random
+    seeded = finished_run(school.alice, lab="backoff", seed=4321)
+    client.force_login(school.teacher)
+    for run, shown in ((seedless, False), (seeded, True)):
+        submission = Submission.objects.create(
+            assignment=school.assignment_a, student=school.alice, run=run
+        )
+        html = client.get(submission.get_absolute_url()).content.decode()
+        assert ("<dd>4321</dd>" in html) is shown, run.lab
+        submission.delete()
+
+
 def test_it_reruns_a_submitted_run_and_gets_the_same_summary(
     client, school, published, django_capture_on_commit_callbacks
 ):

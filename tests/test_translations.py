@@ -225,6 +225,15 @@ KNOWN_ENGLISH = (
     "Set the parameters, press Run",
     "Not found",
     "Not allowed",
+    # the real-queue experiments' results, their live view and their forms
+    "The trapped service, live",
+    "Live on the real Redis",
+    "The model, given the same params",
+    "Every control switched",
+    "Parked in the DLQ with maxReceiveCount",
+    "Wasted answers this second",
+    "Oldest request has waited",
+    "One model second lasts",
 )
 
 
@@ -259,7 +268,7 @@ def pages(school, submission) -> list[tuple[str, object, str]]:
     """(what, who, url) for every page a person can open."""
     from labs.catalogue.entries import LABS
     from labs.catalogue.units import UNITS
-    from tests.base import finished_run
+    from tests.base import finished_run, stored_experiment_run
 
     a, c = school.assignment_a, school.class_a
     everyone = [
@@ -297,9 +306,20 @@ def pages(school, submission) -> list[tuple[str, object, str]]:
             finished_run(school.alice, lab=lab.slug).get_absolute_url(),
         )
         for lab in LABS
-        if lab.kind != "experiment"  # a real queue run takes seconds: tests/experiments
+        if lab.kind != "experiment"
     ]
-    return everyone + student + teacher + results
+    # A real queue run takes seconds: its result is one kept from a run on Redis.
+    experiments = [
+        (
+            f"{'live view' if running else 'result'} of {lab.slug}",
+            school.alice,
+            stored_experiment_run(school.alice, lab.slug, running=running).get_absolute_url(),
+        )
+        for lab in LABS
+        if lab.kind == "experiment"
+        for running in (False, True)
+    ]
+    return everyone + student + teacher + results + experiments
 
 
 @pytest.fixture

@@ -49,7 +49,7 @@ def test_the_owner_switches_a_control_and_it_lands_on_the_runs_channel(client, l
     assert "Operator panel" in page and "Retry budget" in page
     response = post(client, run, control="retry_budget", state="on", value="0.1")
     assert response.status_code == 200
-    assert "Sent: retry_budget on (0.1)" in response.content.decode()
+    assert "Sent: Retry budget switched on at 0.1." in response.content.decode()
     [(_, fields)] = read_commands(r, ns, first, 10)
     assert fields == {"control": "retry_budget", "on": "1", "value": "0.1", "source": "operator"}
 
@@ -115,4 +115,4 @@ def test_without_htmx_it_answers_with_the_run_page(client, live_run):
         reverse("run-control", args=[run.pk]), {"control": "drop_expired", "state": "on"}
     )
     assert response.status_code == 200
-    assert "Sent: drop_expired on" in response.content.decode()
+    assert "Sent: Drop expired work switched on." in response.content.decode()

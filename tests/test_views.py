@@ -159,7 +159,7 @@ def test_it_keeps_polling_a_queued_run_and_stops_with_286_when_done(client, peop
     assert polling.status_code == 200 and 'hx-trigger="load delay:' in polling.content.decode()
 
     result = run_lab(lab, form.params(), 0, SilentProgress())
-    Run.objects.filter(pk=run.pk).update(status="succeeded", result=result)
+    Run.objects.filter(pk=run.pk).update(status="succeeded", own_result=result)
     done = client.get(run.get_absolute_url(), **HX)
     html = done.content.decode()
     assert done.status_code == 286

@@ -121,13 +121,13 @@ def test_it_shows_the_report_of_two_finished_runs(client, people):
 
 def test_it_polls_the_report_until_both_runs_finish(client, people):
     before, after = finished_pair(people.alice)
-    Run.objects.filter(pk=after.pk).update(status="running", result=None)
+    Run.objects.filter(pk=after.pk).update(status="running", own_result=None)
     client.force_login(people.alice)
     polling = client.get(report_url(before, after), **HX)
     assert polling.status_code == 200
     assert 'hx-trigger="every 1s"' in polling.content.decode()
     assert "HX-Request" in polling["Vary"]
-    Run.objects.filter(pk=after.pk).update(status="succeeded", result=results()[1])
+    Run.objects.filter(pk=after.pk).update(status="succeeded", own_result=results()[1])
     done = client.get(report_url(before, after), **HX)
     assert done.status_code == 286 and "hx-trigger" not in done.content.decode()
 

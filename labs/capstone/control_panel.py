@@ -8,14 +8,16 @@ for the experiment: the command's effect shows on the live chart and its timelin
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from labs.experiments.namespace import connect, run_key_for, run_namespace
 from labs.experiments.trapped import CONTROLS, Command, parse_command, send_command
+from labs.experiments.trapped.controls import ControlSpec, control_spec
 
 LAB = "trapped-live"
 # The panel's words for each control and its value, in the reader's language.
@@ -51,13 +53,55 @@ class ControlForm(forms.Form):
         cleaned = super().clean() or {}
         if self.errors:
             return cleaned
+        value = cleaned.get("value", "").strip()
+        problem = value_problem(control_spec(cleaned["control"]), value)
+        if problem:
+            self.add_error("value", problem)
+            return cleaned
         try:
-            cleaned["command"] = parse_command(
-                cleaned["control"], cleaned["state"], cleaned.get("value", "").strip()
-            )
-        except ValueError as exc:
+            cleaned["command"] = parse_command(cleaned["control"], cleaned["state"], value)
+        except ValueError as exc:  # the experiment's own check, should it ever refuse more
             self.add_error("value", str(exc))
         return cleaned
+
+
+def value_problem(spec: ControlSpec, value: str) -> str:
+    """What is wrong with the value typed for `spec`, in the reader's words ("" if nothing).
+
+    The same rules as `parse_command`, whose messages are English for the experiment's log.
+    """
+    if not value:
+        return ""
+    control, what = LABELS[spec.name]
+    if not spec.has_value:
+        return gettext("%(control)s takes no value.") % {"control": control}
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number):
+        return gettext("%(what)s must be a number, got %(value)s.") % {"what": what, "value": value}
+    if not spec.min <= number <= spec.max:
+        return gettext("%(what)s must be between %(low)s and %(high)s, got %(value)s.") % {
+            "what": what,
+            "low": f"{spec.min:g}",
+            "high": f"{spec.max:g}",
+            "value": value,
+        }
+    return ""
+
+
+def command_words(command: Command) -> str:
+    """What the operator sent, in words: 'Retry budget switched on at 0.1'."""
+    control = LABELS[command.control][0]
+    if not command.on:
+        return gettext("%(control)s switched off") % {"control": control}
+    if command.value is None:
+        return gettext("%(control)s switched on") % {"control": control}
+    return gettext("%(control)s switched on at %(value)s") % {
+        "control": control,
+        "value": f"{command.value:g}",
+    }
 
 
 def panel_for(run: Any, user: Any) -> dict[str, Any] | None:
@@ -70,7 +114,7 @@ def panel_for(run: Any, user: Any) -> dict[str, Any] | None:
                 "name": c.name,
                 "label": LABELS[c.name][0],
                 "value_label": LABELS[c.name][1],
-                "unit": c.unit,
+                "unit": gettext(c.unit) if c.unit else "",
                 "min": c.min,
                 "max": c.max,
             }

@@ -42,7 +42,7 @@ class ReportPickForm(forms.Form):
         runs = (
             Run.objects.visible_to(user)
             .filter(lab__in=LABS, status=Run.Status.SUCCEEDED)
-            .defer("result", "progress")
+            .defer("own_result", "progress")
         )
         self.fields["before"].queryset = runs
         self.fields["after"].queryset = runs

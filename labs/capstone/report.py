@@ -548,7 +548,7 @@ def build(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]
             "after": _drain(after["result"], a),
         },
         "measures": {"before": b, "after": a},
-        "simulated": _simulated(facts),
+        "simulated": _simulated(facts, lab),
         "timelines": {
             side: {
                 "second": run["result"]["series"]["second"],
@@ -606,7 +606,7 @@ LOAD_PARAMS = (
 )
 
 
-def _simulated(facts: Mapping[str, Any]) -> list[str]:
+def _simulated(facts: Mapping[str, Any], lab: str = LAB) -> list[str]:
     seeds = {facts[side]["seed"] for side in ("before", "after")}
     same_load = all(
         facts["before"]["params"].get(name) == facts["after"]["params"].get(name)
@@ -626,6 +626,21 @@ def _simulated(facts: Mapping[str, Any]) -> list[str]:
             "Both runs used seed %(seed)s, but their load differs (new requests, trigger, "
             "payments or job cost), so different callers arrived."
         ) % {"seed": seeds.pop()}
+    if lab != LAB:
+        # trapped-live: the same scenario with real parts, switched from a schedule or a panel
+        return [
+            gettext(
+                "Both runs played the scenario live on a real Redis: the callers and their "
+                "retries, the request queue, the workers and the payments ledger were real "
+                "parts, slowed down by the run's time scale. No real payment was made."
+            ),
+            seed_line,
+            gettext(
+                "A control went on when the schedule (recover_at_s) or the operator panel "
+                "switched it; the report measures from the first one, and each run's timeline "
+                "shows every switch."
+            ),
+        ]
     return [
         gettext(
             "Everything is simulated in one process: the callers and their retries, the "

@@ -79,7 +79,7 @@ def run_control(request: HttpRequest, run_id) -> HttpResponse:
             request, run, gettext("The experiment has not started yet: try again in a moment."), 409
         )
     done = gettext("Sent: %(command)s. The live chart marks when it acted.") % {
-        "command": command.label()
+        "command": control_panel.command_words(command)
     }
     return _control_response(request, run, done, 200)
 

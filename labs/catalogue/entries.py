@@ -12,7 +12,7 @@ from typing import Any
 
 from labs.capstone import control_panel
 from labs.capstone import links as capstone_links
-from labs.catalogue import production
+from labs.catalogue import production, production_calls, production_queues
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.lazy import gettext_lazy as _
@@ -34,12 +34,14 @@ from labs.charts import drain_compare as drain_compare_charts
 from labs.charts import drain_math as drain_math_charts
 from labs.charts import fanout as fanout_charts
 from labs.charts import fanout_live as fanout_live_charts
+from labs.charts import fifo_live as fifo_live_charts
 from labs.charts import health_checks as health_checks_charts
 from labs.charts import job_cost as job_cost_charts
 from labs.charts import layered_retries as layered_retries_charts
 from labs.charts import phase_map as phase_map_charts
 from labs.charts import poison_live as poison_live_charts
 from labs.charts import pool_trap as pool_trap_charts
+from labs.charts import provider_outage as provider_outage_charts
 from labs.charts import redrive as redrive_charts
 from labs.charts import retention as retention_charts
 from labs.charts import retries_live as retries_live_charts
@@ -65,12 +67,14 @@ from labs.runners import drain_compare as drain_compare_runner
 from labs.runners import drain_math as drain_math_runner
 from labs.runners import fanout as fanout_runner
 from labs.runners import fanout_live as fanout_live_runner
+from labs.runners import fifo_live as fifo_live_runner
 from labs.runners import health_checks as health_checks_runner
 from labs.runners import job_cost as job_cost_runner
 from labs.runners import layered_retries as layered_retries_runner
 from labs.runners import phase_map as phase_map_runner
 from labs.runners import poison_live as poison_live_runner
 from labs.runners import pool_trap as pool_trap_runner
+from labs.runners import provider_outage as provider_outage_runner
 from labs.runners import redrive as redrive_runner
 from labs.runners import retention as retention_runner
 from labs.runners import retries_live as retries_live_runner
@@ -124,6 +128,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=fanout_charts.build,
+        in_production=production_queues.fanout,
         try_next=(
             TryNext(
                 _("Halve the jobs to 2,500,000: does the time halve too?"),
@@ -146,6 +151,7 @@ LABS: tuple[Lab, ...] = (
             "stops it: workers beyond that limit are only throttled."
         ),
         charts=batching_charts.build,
+        in_production=production_queues.batching,
         try_next=(
             TryNext(
                 _("Send 500 messages per call: how much faster, and what stops it?"),
@@ -212,6 +218,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=fanout_live_charts.build,
+        in_production=production_queues.fanout_live,
         try_next=(
             TryNext(
                 _("Switch the idempotent claim off: how many SMS go out twice?"),
@@ -223,6 +230,39 @@ LABS: tuple[Lab, ...] = (
             ),
         ),
         live=LiveView(QUEUE_NUMBERS, fanout_live_charts.live_chart),
+    ),
+    Lab.from_runner(
+        provider_outage_runner,
+        slug="provider-outage",
+        unit="lesson-07",
+        title=_("On a real queue: a 10-minute outage at the SMS provider"),
+        intro=_(
+            "The front keeps accepting jobs while the provider is down: they wait in the "
+            "queue, the oldest job's age climbs past the alarm, and after the provider comes "
+            "back the workers catch up. Then give the workers more than the provider allows."
+        ),
+        charts=provider_outage_charts.build,
+        live=LiveView(
+            (
+                LiveNumber("t_min", _("Lesson minute")),
+                LiveNumber("visible", _("Waiting"), _("jobs")),
+                LiveNumber("done", _("Sent"), _("jobs")),
+                LiveNumber("oldest_age_min", _("Oldest job"), _("min")),
+                LiveNumber("throttled", _("Refused with 429")),
+            ),
+            provider_outage_charts.live_chart,
+        ),
+        try_next=(
+            TryNext(
+                _("Set maxReceiveCount to 5: does the outage push healthy jobs into the DLQ?"),
+                {"max_receives": 5},
+            ),
+            TryNext(
+                _("Run 12 workers against the provider's limit of 4: faster, or only 429s?"),
+                {"workers": 12},
+            ),
+        ),
+        in_production=production.oldest_age_alarm,
     ),
     # Lesson 12.
     Lab.from_runner(
@@ -260,6 +300,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=drain_compare_charts.build,
+        in_production=production_queues.drain_compare,
         try_next=(
             TryNext(
                 _("Add a fixed pool of 10: does it cost more than the backlog rules?"),
@@ -332,6 +373,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=_burst_live_charts,
+        in_production=production_queues.burst_live,
         try_next=(
             TryNext(
                 _("Fix the pool at 8 workers: does it keep up with the scaled pool?"),
@@ -366,6 +408,40 @@ LABS: tuple[Lab, ...] = (
             ),
             _burst_live_chart,
         ),
+    ),
+    Lab.from_runner(
+        fifo_live_runner,
+        slug="fifo-live",
+        unit="lesson-12",
+        title=_("On real queues: standard or FIFO? Order, duplicates and a blocked group"),
+        intro=_(
+            "The same updates for a few students go into a standard queue and a FIFO queue "
+            "at once; some are sent twice and one can never be applied. See which queue "
+            "keeps each student's order, which drops the copies, and whom the poison update "
+            "holds up."
+        ),
+        charts=fifo_live_charts.build,
+        live=LiveView(
+            (
+                LiveNumber("standard_done", _("Applied, standard")),
+                LiveNumber("fifo_done", _("Applied, FIFO")),
+                LiveNumber("standard_dlq", _("DLQ, standard")),
+                LiveNumber("fifo_dlq", _("DLQ, FIFO")),
+                LiveNumber("fifo_blocked_groups", _("FIFO groups waiting")),
+            ),
+            fifo_live_charts.live_chart,
+        ),
+        try_next=(
+            TryNext(
+                _("Resend each copy 1.5 s later, past the dedup window: what does FIFO do?"),
+                {"resend_after_s": 1.5},
+            ),
+            TryNext(
+                _("Set maxReceiveCount to 5: how long does the poison update hold its student?"),
+                {"max_receives": 5},
+            ),
+        ),
+        in_production=production.sqs_fifo,
     ),
     Lab.from_runner(
         retention_runner,
@@ -407,6 +483,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=timeouts_charts.build,
+        in_production=production_calls.timeouts,
         try_next=(
             TryNext(
                 _("Lower the timeout to 200 ms: which calls time out now?"),
@@ -425,6 +502,7 @@ LABS: tuple[Lab, ...] = (
             "working after its caller has given up."
         ),
         charts=deadline_charts.build,
+        in_production=production_calls.deadline,
         try_next=(
             TryNext(
                 _("Give the service a timeout of 1.5 s: how much wasted work is left?"),
@@ -535,6 +613,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=degradation_charts.build,
+        in_production=production_calls.degradation,
         try_next=(
             TryNext(
                 _("Refuse pages older than 2 minutes: what do parents see during the outage?"),
@@ -592,6 +671,7 @@ LABS: tuple[Lab, ...] = (
             "that also asks the database."
         ),
         charts=health_checks_charts.build,
+        in_production=production_calls.health_checks,
         try_next=(
             TryNext(
                 _(
@@ -646,6 +726,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=poison_live_charts.build,
+        in_production=production_queues.poison_live,
         try_next=(
             TryNext(
                 _("Poison three PDFs instead of two: does anything but them reach the DLQ?"),
@@ -680,6 +761,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=retries_live_charts.build,
+        in_production=production_queues.retries_live,
         try_next=(
             TryNext(
                 _("Make 8 in 10 calls to the service fail: how many payments end in the DLQ?"),
@@ -708,6 +790,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=breaker_live_charts.build,
+        in_production=production_calls.breaker_live,
         try_next=(
             TryNext(
                 _("Open after 2 failures: how many calls reach the failing service?"),
@@ -759,6 +842,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=trapped_service_charts.build,
+        in_production=production_calls.trapped,
         before_after=True,
         links=capstone_links.run_links,
         try_next=TRAPPED_TRY_NEXT,
@@ -767,14 +851,15 @@ LABS: tuple[Lab, ...] = (
         trapped_live_runner,
         slug="trapped-live",
         unit="assignment-05",
-        title="The trapped service, live: rescue it from the operator panel",
-        intro=(
+        title=gettext_noop("The trapped service, live: rescue it from the operator panel"),
+        intro=gettext_noop(
             "The same service on a real Redis: callers that really time out and retry, a real "
             "queue and real workers. Watch it stay stuck after the spike, then switch the "
             "controls from the panel while it drowns and see it recover without losing a "
             "payment. Time runs four times faster than in the model (set below)."
         ),
         charts=trapped_live_charts.build,
+        in_production=production_calls.trapped,
         try_next=(
             TryNext(
                 _("Let no layer retry (1 attempt a call): does the live service recover?"),
@@ -790,20 +875,20 @@ LABS: tuple[Lab, ...] = (
         operator_panel=control_panel.panel_for,
         live=LiveView(
             (
-                LiveNumber("second", "Simulated second"),
-                LiveNumber("backlog", "Backlog", "requests"),
-                LiveNumber("oldest_age_s", "Oldest request has waited", "s"),
-                LiveNumber("useful", "Useful answers this second"),
-                LiveNumber("wasted", "Wasted answers this second"),
-                LiveNumber("retries", "Retries this second"),
+                LiveNumber("second", gettext_noop("Simulated second")),
+                LiveNumber("backlog", gettext_noop("Backlog"), gettext_noop("requests")),
+                LiveNumber("oldest_age_s", gettext_noop("Oldest request has waited"), "s"),
+                LiveNumber("useful", gettext_noop("Useful answers this second")),
+                LiveNumber("wasted", gettext_noop("Wasted answers this second")),
+                LiveNumber("retries", gettext_noop("Retries this second")),
                 LiveNumber(
                     "latency_p99_ms",
-                    "p99 wait of answered requests",
+                    gettext_noop("p99 wait of answered requests"),
                     "ms",
-                    none_text="nobody answered",
+                    none_text=gettext_noop("nobody answered"),
                 ),
-                LiveNumber("payments_unknown", "Payments nobody owns"),
-                LiveNumber("payments_lost", "Payments lost"),
+                LiveNumber("payments_unknown", gettext_noop("Payments nobody owns")),
+                LiveNumber("payments_lost", gettext_noop("Payments lost")),
             ),
             trapped_live_charts.live_chart,
         ),
@@ -821,6 +906,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=phase_map_charts.build,
+        in_production=production_calls.phase_map,
         try_next=(
             TryNext(
                 _("Let no layer retry (1 attempt per call): how many spikes still trap it?"),
@@ -845,6 +931,7 @@ LABS: tuple[Lab, ...] = (
             )
         ),
         charts=cold_cache_charts.build,
+        in_production=production_calls.cold_cache,
         try_next=(
             TryNext(
                 _("Switch the origin's budget off: how many fetches reach it in one second?"),

@@ -39,7 +39,8 @@ class LiveNumber:
             shown = f"{value:,.2f}"
         else:
             shown = f"{int(value):,}" if isinstance(value, int | float) else str(value)
-        return f"{shown} {self.unit}".strip()
+        # The unit is a msgid too ("requests", "lesson s"): said in the reader's words.
+        return f"{shown} {gettext(self.unit) if self.unit else ''}".strip()
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,9 @@ class Param:
     max_items: int | None = None  # for list kinds: how many values at most
     group: str = ""  # a heading the form shows above this field
     unit: str = ""
+    # A limit this field shares with others (`labs.text.phrase` or a msgid): the form's help
+    # says it, so nobody learns it only from the error.
+    limit: Any = None
 
     def __post_init__(self) -> None:
         if self.kind == "choice" and not self.choices:
@@ -55,7 +58,7 @@ class Param:
         if self.max_items:
             out["max_items"] = self.max_items
         if self.unit:
-            out["unit"] = self.unit
+            out["unit"] = str(self.unit)  # a lazy translation becomes text here
         return out
 
     def refusal(self, value: Any) -> str | None:

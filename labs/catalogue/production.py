@@ -96,10 +96,31 @@ def keda_backlog(values: Mapping[str, Any]) -> list[Snippet]:
     return [Snippet("KEDA", "yaml", keda), Snippet("AWS Lambda", "python", mapping)]
 
 
+# tenacity's waits for the labs' jitters. `wait_random_exponential` is full jitter (a
+# uniform draw up to min(max, multiplier * 2 ** n)); `wait_exponential_jitter` is not: it
+# adds up to `jitter` seconds (1 by default) to the plain wait. Equal jitter is half the
+# plain wait plus a full-jitter draw over the other half; tenacity sums two waits with +.
+# It has no decorrelated jitter: full jitter, its nearest, is written for that one.
+_TENACITY_IMPORTS = {
+    "full": "wait_random_exponential",
+    "equal": "wait_exponential, wait_random_exponential",
+    "decorrelated": "wait_random_exponential",
+}
+
+
+def _tenacity_wait(jitter: str, base_s: float, cap_s: float) -> str:
+    if jitter == "equal":
+        half = f"multiplier={base_s / 2:g}, max={cap_s / 2:g}"
+        return f"wait_exponential({half}) + wait_random_exponential({half})"
+    return f"wait_random_exponential(multiplier={base_s:g}, max={cap_s:g})"
+
+
 def retries(values: Mapping[str, Any]) -> list[Snippet]:
-    """A retrying client: botocore's standard mode and tenacity's capped, jittered waits."""
+    """A retrying client: botocore's standard mode and tenacity's capped, jittered waits
+    (the retry storm's jitter kind where it has one)."""
     retries_n = int(values["attempts"])
     base_s, cap_s = values["base_ms"] / 1000, values["cap_ms"] / 1000
+    jitter = values.get("jitter", "full")  # the backoff lab draws full jitter
     botocore = (
         "from botocore.config import Config\n\n"
         "config = Config(retries={\n"
@@ -109,11 +130,13 @@ def retries(values: Mapping[str, Any]) -> list[Snippet]:
         "# botocore picks its own waits (full jitter, capped at 20 s).\n"
     )
     tenacity = (
-        "from tenacity import retry, stop_after_attempt, wait_exponential_jitter\n\n"
+        f"from tenacity import retry, stop_after_attempt, {_TENACITY_IMPORTS[jitter]}\n\n"
         f"@retry(stop=stop_after_attempt({retries_n + 1}),\n"
-        f"       wait=wait_exponential_jitter(initial={base_s:g}, max={cap_s:g}))\n"
+        f"       wait={_tenacity_wait(jitter, base_s, cap_s)})\n"
         "def call_provider(): ...\n"
     )
+    if jitter == "decorrelated":
+        tenacity += "# tenacity has no decorrelated jitter: full jitter is the nearest.\n"
     return [Snippet("botocore", "python", botocore), Snippet("tenacity", "python", tenacity)]
 
 
@@ -259,6 +282,41 @@ def sqs_retention(values: Mapping[str, Any]) -> list[Snippet]:
     return [Snippet("Amazon SQS (boto3)", "python", text)]
 
 
+def sqs_fifo(values: Mapping[str, Any]) -> list[Snippet]:
+    """The FIFO lab's queue: a FIFO queue with a FIFO DLQ, and a send with a group and a
+    deduplication id (SQS keeps one for 5 minutes; the lab's window is shorter)."""
+    receives = int(values["max_receives"])
+    visibility = max(1, round(float(values["visibility_timeout_s"])))
+    policy = json.dumps(
+        {
+            "deadLetterTargetArn": "arn:aws:sqs:REGION:ACCOUNT_ID:updates-dlq.fifo",
+            "maxReceiveCount": receives,
+        }
+    )
+    text = (
+        "import boto3\n\n"
+        'sqs = boto3.client("sqs")\n'
+        "# A FIFO queue's DLQ must be a FIFO queue too.\n"
+        'sqs.create_queue(QueueName="updates-dlq.fifo", Attributes={"FifoQueue": "true"})\n'
+        "sqs.create_queue(\n"
+        '    QueueName="updates.fifo",\n'
+        "    Attributes={\n"
+        '        "FifoQueue": "true",\n'
+        '        "ContentBasedDeduplication": "false",  # we send our own ids\n'
+        f'        "VisibilityTimeout": "{visibility}",  # whole seconds in SQS\n'
+        f"        \"RedrivePolicy\": '{policy}',\n"
+        "    },\n"
+        ")\n"
+        "sqs.send_message(\n"
+        f'    QueueUrl="{QUEUE_URL.replace("/jobs", "/updates.fifo")}",\n'
+        '    MessageBody=\'{"student": 1, "update": 2}\',\n'
+        '    MessageGroupId="student-1",  # order is kept within one student\n'
+        '    MessageDeduplicationId="student-1#2",  # a resend within 5 minutes is dropped\n'
+        ")\n"
+    )
+    return [Snippet("Amazon SQS FIFO (boto3)", "python", text)]
+
+
 def worker_cap(values: Mapping[str, Any]) -> list[Snippet]:
     """The database-knee lab's cap: Lambda's maximum concurrency, KEDA's ceiling, and a
     PgBouncer pool that lets no more than the knee's queries reach the database."""
@@ -337,4 +395,46 @@ def pool_wait(values: Mapping[str, Any]) -> list[Snippet]:
         Snippet("SQLAlchemy", "python", sqlalchemy),
         Snippet("HikariCP", "properties", hikari),
         Snippet("resilience4j", "yaml", bulkhead),
+    ]
+
+
+def oldest_age_alarm(values: Mapping[str, Any]) -> list[Snippet]:
+    """The provider-outage lab: a CloudWatch alarm on the oldest message's age, and a Lambda
+    consumer held to the provider's limit on calls at once."""
+    threshold_s = int(values["alarm_age_min"]) * 60
+    alarm = (
+        "import boto3\n\n"
+        'boto3.client("cloudwatch").put_metric_alarm(\n'
+        '    AlarmName="urgent-sms-oldest-job",\n'
+        '    Namespace="AWS/SQS",\n'
+        '    MetricName="ApproximateAgeOfOldestMessage",  # seconds\n'
+        '    Dimensions=[{"Name": "QueueName", "Value": "urgent-sms"}],\n'
+        '    Statistic="Maximum",\n'
+        "    Period=60,\n"
+        "    EvaluationPeriods=1,\n"
+        f"    Threshold={threshold_s},  # {values['alarm_age_min']} minutes\n"
+        '    ComparisonOperator="GreaterThanOrEqualToThreshold",\n'
+        '    TreatMissingData="notBreaching",  # an empty queue sends no age\n'
+        '    AlarmActions=["arn:aws:sns:REGION:ACCOUNT_ID:on-call"],\n'
+        ")\n"
+    )
+    most = min(max(int(values["provider_limit"]), LAMBDA_CONCURRENCY[0]), LAMBDA_CONCURRENCY[1])
+    policy = json.dumps(
+        {"deadLetterTargetArn": DLQ_ARN, "maxReceiveCount": int(values["max_receives"])}
+    )
+    mapping = (
+        'boto3.client("sqs").set_queue_attributes(\n'
+        f'    QueueUrl="{QUEUE_URL}",\n'
+        f"    Attributes={{\"RedrivePolicy\": '{policy}'}},  # outlast an outage\n"
+        ")\n"
+        'boto3.client("lambda").create_event_source_mapping(\n'
+        '    FunctionName="send-sms",\n'
+        f'    EventSourceArn="{QUEUE_ARN}",\n'
+        '    FunctionResponseTypes=["ReportBatchItemFailures"],\n'
+        f'    ScalingConfig={{"MaximumConcurrency": {most}}},  # no more than the provider allows\n'
+        ")\n"
+    )
+    return [
+        Snippet("Amazon CloudWatch (boto3)", "python", alarm),
+        Snippet("AWS Lambda", "python", mapping),
     ]

@@ -12,6 +12,7 @@ from labs.charts.base import FAILED, FAST_FAIL, figure, line, window
 from labs.text import gettext_noop
 
 LEVEL = {pybreaker.STATE_CLOSED: 0, pybreaker.STATE_HALF_OPEN: 1, pybreaker.STATE_OPEN: 2}
+# The states as pybreaker names them (Latin script in both languages, like the lesson).
 STATE_AXIS = {"tickvals": [0, 1, 2], "ticktext": ["closed", "half-open", "open"]}
 LINES = tuple(entry for entry in live.QUEUE_LINES if entry[0] != "duplicates_delivered")
 
@@ -72,7 +73,7 @@ def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) 
         [s.get("t_s") for s in samples],
         [LEVEL.get(s.get("breaker_state"), 0) for s in samples],
         _down_from_samples(samples),
-        "Live: the shared breaker and the queue",
+        gettext_noop("Live: the shared breaker and the queue"),
     )
 
 
@@ -91,6 +92,6 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
             xs,
             ys,
             (s["down_from_s"], s["down_until_s"]),
-            "The breaker's real state changes (top) and the queue (bottom)",
+            gettext_noop("The breaker's real state changes (top) and the queue (bottom)"),
         )
     ]

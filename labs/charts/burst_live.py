@@ -12,10 +12,10 @@ from typing import Any
 from labs.charts.base import COLORS, GREY, figure, line
 from labs.charts.live import rows as as_rows
 from labs.charts.live import with_age_axis
-from labs.text import gettext_noop
+from labs.text import gettext, gettext_noop
 
 POLICY_COLOURS = {"fixed": GREY, "scaled": COLORS["workers"]}
-POLICY_NAMES = {"fixed": "fixed pool", "scaled": "scaled on backlog"}
+POLICY_NAMES = {"fixed": gettext_noop("fixed pool"), "scaled": gettext_noop("scaled on backlog")}
 
 
 def backlog(samples: Sequence[Mapping[str, Any]], sim: Mapping[str, list[Any]], title: str):
@@ -23,15 +23,18 @@ def backlog(samples: Sequence[Mapping[str, Any]], sim: Mapping[str, list[Any]], 
     x = [s.get("second") for s in samples]
     traces = []
     for p in ("fixed", "scaled"):
-        colour, name = POLICY_COLOURS[p], POLICY_NAMES[p]
+        colour, name = POLICY_COLOURS[p], {"policy": gettext(POLICY_NAMES[p])}
         traces += [
             line(
-                x, [s.get(f"backlog_{p}") for s in samples], f"{name}: real backlog", color=colour
+                x,
+                [s.get(f"backlog_{p}") for s in samples],
+                gettext("%(policy)s: real backlog") % name,
+                color=colour,
             ),
             line(
                 sim["second"],
                 sim[f"backlog_{p}"],
-                f"{name}: simulated backlog",
+                gettext("%(policy)s: simulated backlog") % name,
                 color=colour,
                 dash="dash",
                 with_markers=True,
@@ -39,7 +42,7 @@ def backlog(samples: Sequence[Mapping[str, Any]], sim: Mapping[str, list[Any]], 
             line(
                 x,
                 [s.get(f"oldest_age_lesson_s_{p}") for s in samples],
-                f"{name}: oldest message age (right axis)",
+                gettext("%(policy)s: oldest message age (right axis)") % name,
                 color=colour,
                 dash="dot",
                 yaxis="y2",
@@ -59,19 +62,19 @@ def workers(samples: Sequence[Mapping[str, Any]], sim: Mapping[str, list[Any]]):
     x = [s.get("second") for s in samples]
     traces = []
     for p in ("fixed", "scaled"):
-        colour, name = POLICY_COLOURS[p], POLICY_NAMES[p]
+        colour, name = POLICY_COLOURS[p], {"policy": gettext(POLICY_NAMES[p])}
         traces += [
             line(
                 x,
                 [s.get(f"workers_{p}") for s in samples],
-                f"{name}: real workers",
+                gettext("%(policy)s: real workers") % name,
                 color=colour,
                 shape="hv",
             ),
             line(
                 [s - 1 for s in sim["second"]],
                 sim[f"workers_{p}"],
-                f"{name}: simulated workers",
+                gettext("%(policy)s: simulated workers") % name,
                 color=colour,
                 dash="dash",
                 shape="hv",
@@ -87,12 +90,18 @@ def workers(samples: Sequence[Mapping[str, Any]], sim: Mapping[str, list[Any]]):
 
 
 def live_chart(samples: Sequence[Mapping[str, Any]], sim: Mapping[str, list[Any]]):
-    return backlog(samples, sim, "Live: the real backlogs, with the simulation of the same input")
+    return backlog(
+        samples, sim, gettext_noop("Live: the real backlogs, with the simulation of the same input")
+    )
 
 
 def build(result: Mapping[str, Any], sim: Mapping[str, list[Any]]) -> list[dict[str, Any]]:
     samples = as_rows(result["series"])
     return [
-        backlog(samples, sim, "Backlog and oldest message: real queues against the simulation"),
+        backlog(
+            samples,
+            sim,
+            gettext_noop("Backlog and oldest message: real queues against the simulation"),
+        ),
         workers(samples, sim),
     ]

@@ -7,7 +7,7 @@ from typing import Any
 
 from labs.charts import live
 from labs.charts.base import GREY, OK, figure, line, window
-from labs.text import gettext_noop, num
+from labs.text import gettext, gettext_noop, num
 
 
 def progress(samples: Sequence[Mapping[str, Any]], summary: Mapping[str, Any] | None = None):
@@ -37,7 +37,7 @@ def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) 
     t = [s.get("t_s") for s in samples]
     return live.queue(
         samples,
-        title="Live: the queue, and jobs done against the formula",
+        title=gettext_noop("Live: the queue, and jobs done against the formula"),
         extra=[line(t, expected, gettext_noop("done by the formula"), color=GREY, dash="dash")],
     )
 
@@ -49,7 +49,7 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
         progress(samples, s),
         live.queue(
             samples,
-            title=f"The queue: {num(s['duplicates_delivered'])} duplicate deliveries, "
-            f"{num(s['duplicate_effects'])} duplicate SMS",
+            title=gettext("The queue: %(deliveries)s duplicate deliveries, %(sms)s duplicate SMS")
+            % {"deliveries": num(s["duplicates_delivered"]), "sms": num(s["duplicate_effects"])},
         ),
     ]

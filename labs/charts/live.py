@@ -14,12 +14,12 @@ from labs.text import gettext, gettext_noop
 
 # (key, name, colour, dash) of each count drawn against the left axis.
 QUEUE_LINES = (
-    ("visible", "visible (waiting)", COLORS["backlog"], None),
-    ("in_flight", "in flight", "#1f6feb", None),
-    ("dlq_depth", "DLQ depth", FAILED, None),
-    ("done", "done", OK, None),
-    ("duplicates_delivered", "duplicates delivered", FAST_FAIL, "dash"),
-    ("duplicate_effects", "duplicate effects", FAILED, "dot"),
+    ("visible", gettext_noop("visible (waiting)"), COLORS["backlog"], None),
+    ("in_flight", gettext_noop("in flight"), "#1f6feb", None),
+    ("dlq_depth", gettext_noop("DLQ depth"), FAILED, None),
+    ("done", gettext_noop("done"), OK, None),
+    ("duplicates_delivered", gettext_noop("duplicates delivered"), FAST_FAIL, "dash"),
+    ("duplicate_effects", gettext_noop("duplicate effects"), FAILED, "dot"),
 )
 
 
@@ -47,7 +47,7 @@ def with_age_axis(
 def queue(
     samples: Sequence[Mapping[str, Any]],
     *,
-    title: str = "The real queue, reading by reading",
+    title: str = gettext_noop("The real queue, reading by reading"),
     lines: Sequence[tuple[str, str, str, str | None]] = QUEUE_LINES,
     extra: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:

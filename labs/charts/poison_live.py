@@ -12,7 +12,7 @@ from labs.text import gettext_noop
 
 LINES = (
     *(entry for entry in live.QUEUE_LINES if entry[0] != "duplicate_effects"),
-    ("receives", "receives", COLORS["arrived"], "dash"),
+    ("receives", gettext_noop("receives"), COLORS["arrived"], "dash"),
 )
 
 

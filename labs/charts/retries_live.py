@@ -7,14 +7,17 @@ from typing import Any
 
 from labs.charts import live
 from labs.charts.base import FAILED, GREY, OK, bar, figure
-from labs.text import gettext_noop
+from labs.text import gettext, gettext_noop
 
-LINES = (*live.QUEUE_LINES, ("receives", "receives", "#0a7ea4", "dash"))
+LINES = (*live.QUEUE_LINES, ("receives", gettext_noop("receives"), "#0a7ea4", "dash"))
 
 
 def attempts(result: Mapping[str, Any]) -> dict[str, Any]:
     rows = result["tables"]["attempts"]["rows"]
-    labels = [f"try {r[0]}" if isinstance(r[0], int) else str(r[0]) for r in rows]
+    labels = [
+        gettext("try %(n)s") % {"n": r[0]} if isinstance(r[0], int) else gettext(str(r[0]))
+        for r in rows
+    ]
     colours = [OK if isinstance(r[0], int) else FAILED for r in rows]
     measured = bar(
         labels, [r[1] for r in rows], gettext_noop("measured"), text=[r[1] for r in rows]
@@ -30,11 +33,15 @@ def attempts(result: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) -> dict[str, Any]:
-    return live.queue(samples, title="Live: the queue while fees are charged", lines=LINES)
+    return live.queue(
+        samples, title=gettext_noop("Live: the queue while fees are charged"), lines=LINES
+    )
 
 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [
         attempts(result),
-        live.queue(live.rows(result["series"]), title="The queue over time", lines=LINES),
+        live.queue(
+            live.rows(result["series"]), title=gettext_noop("The queue over time"), lines=LINES
+        ),
     ]

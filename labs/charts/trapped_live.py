@@ -13,6 +13,7 @@ from typing import Any
 from labs.charts import trapped_service as model_charts
 from labs.charts.base import COLORS, GREY, OK, figure, line, right_axis, vline, window
 from labs.charts.live import rows as as_rows
+from labs.text import gettext_noop, said
 
 AGE = model_charts.AGE
 SWITCH = "#0a7ea4"
@@ -21,14 +22,18 @@ SWITCH = "#0a7ea4"
 def _switches(timeline: Sequence[Mapping[str, Any]]) -> tuple[list, list]:
     shapes, notes = [], []
     for event in timeline:
-        shape, note = vline(event["t_s"], event["label"], color=SWITCH if event["on"] else GREY)
+        # The runner saved each switch in words (`words`); a live sample has its label only.
+        words = said(event.get("words") or event["label"])
+        shape, note = vline(event["t_s"], words, color=SWITCH if event["on"] else GREY)
         shapes.append(shape)
         notes.append(note)
     return shapes, notes
 
 
 def _marks(params: Mapping[str, Any], timeline: Sequence[Mapping[str, Any]]):
-    shape, note = window(params["trigger_start_s"], params["trigger_end_s"], "trigger")
+    shape, note = window(
+        params["trigger_start_s"], params["trigger_end_s"], gettext_noop("trigger")
+    )
     shapes, notes = _switches(timeline)
     return [shape, *shapes], [note, *notes]
 
@@ -38,44 +43,79 @@ def flows(samples: Sequence[Mapping[str, Any]], params, timeline, title: str) ->
     shapes, notes = _marks(params, timeline)
     return figure(
         title=title,
-        x_title="simulated second",
-        y_title="requests per second",
+        x_title=gettext_noop("simulated second"),
+        y_title=gettext_noop("requests per second"),
         traces=[
-            line(x, [s.get("arrivals") for s in samples], "new requests", color=COLORS["arrived"]),
-            line(x, [s.get("retries") for s in samples], "retries", color=COLORS["retries"]),
-            line(x, [s.get("useful") for s in samples], "useful (caller still waiting)", color=OK),
-            line(x, [s.get("wasted") for s in samples], "wasted (caller gone)",
-                 color=model_charts.FAILED, dash="dot"),
+            line(
+                x,
+                [s.get("arrivals") for s in samples],
+                gettext_noop("new requests"),
+                color=COLORS["arrived"],
+            ),
+            line(
+                x,
+                [s.get("retries") for s in samples],
+                gettext_noop("retries"),
+                color=COLORS["retries"],
+            ),
+            line(
+                x,
+                [s.get("useful") for s in samples],
+                gettext_noop("useful (caller still waiting)"),
+                color=OK,
+            ),
+            line(
+                x,
+                [s.get("wasted") for s in samples],
+                gettext_noop("wasted (caller gone)"),
+                color=model_charts.FAILED,
+                dash="dot",
+            ),
         ],
         shapes=shapes,
         annotations=notes,
-    )  # fmt: skip
+    )
 
 
 def backlog(samples, params, timeline, title: str, *, model: bool = True) -> dict:
     x = [s.get("second") for s in samples]
     shapes, notes = _marks(params, timeline)
     traces = [
-        line(x, [s.get("backlog") for s in samples], "backlog (real)", color=COLORS["backlog"],
-             fill=True),
-        line(x, [s.get("oldest_age_s") for s in samples], "age of the oldest request (s)",
-             color=AGE, yaxis="y2"),
-    ]  # fmt: skip
+        line(
+            x,
+            [s.get("backlog") for s in samples],
+            gettext_noop("backlog (real)"),
+            color=COLORS["backlog"],
+            fill=True,
+        ),
+        line(
+            x,
+            [s.get("oldest_age_s") for s in samples],
+            gettext_noop("age of the oldest request (s)"),
+            color=AGE,
+            yaxis="y2",
+        ),
+    ]
     if model and any("model_backlog" in s for s in samples):
         traces.insert(
             1,
-            line(x, [s.get("model_backlog") for s in samples], "backlog in the model",
-                 color=GREY, dash="dash"),
-        )  # fmt: skip
+            line(
+                x,
+                [s.get("model_backlog") for s in samples],
+                gettext_noop("backlog in the model"),
+                color=GREY,
+                dash="dash",
+            ),
+        )
     fig = figure(
         title=title,
-        x_title="simulated second",
-        y_title="requests waiting or in service",
+        x_title=gettext_noop("simulated second"),
+        y_title=gettext_noop("requests waiting or in service"),
         traces=traces,
         shapes=shapes,
         annotations=notes,
     )
-    right_axis(fig, "seconds")
+    right_axis(fig, gettext_noop("seconds"))
     return fig
 
 
@@ -83,11 +123,18 @@ def latency(samples, params, timeline) -> dict:
     x = [s.get("second") for s in samples]
     shapes, notes = _marks(params, timeline)
     return figure(
-        title="How long answered requests waited (a gap: nobody was answered that second)",
-        x_title="simulated second",
-        y_title="ms (simulated)",
+        title=gettext_noop(
+            "How long answered requests waited (a gap: nobody was answered that second)"
+        ),
+        x_title=gettext_noop("simulated second"),
+        y_title=gettext_noop("ms (simulated)"),
         traces=[
-            line(x, [s.get("latency_p50_ms") for s in samples], "median (p50)", color=OK),
+            line(
+                x,
+                [s.get("latency_p50_ms") for s in samples],
+                gettext_noop("median (p50)"),
+                color=OK,
+            ),
             line(x, [s.get("latency_p99_ms") for s in samples], "p99", color=AGE, dash="dash"),
         ],
         shapes=shapes,
@@ -108,25 +155,57 @@ def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) 
         for label in (s.get("switched") or "").split("; ")
         if label
     ]
-    fig = backlog(samples, params, timeline, "Live: the flows, the queue and how long callers wait",
-                  model=False)  # fmt: skip
+    fig = backlog(
+        samples,
+        params,
+        timeline,
+        gettext_noop("Live: the flows, the queue and how long callers wait"),
+        model=False,
+    )
     x = [s.get("second") for s in samples]
 
     def seconds(key: str) -> list[float | None]:
         return [None if s.get(key) is None else s[key] / 1000.0 for s in samples]
 
     fig["data"] += [
-        line(x, [s.get("arrivals") for s in samples], "new requests a second",
-             color=COLORS["arrived"]),
-        line(x, [s.get("retries") for s in samples], "retries a second", color=COLORS["retries"]),
-        line(x, [s.get("useful") for s in samples], "useful answers a second", color=OK),
-        line(x, [s.get("wasted") for s in samples], "wasted answers a second",
-             color=model_charts.FAILED, dash="dot"),
-        line(x, seconds("latency_p50_ms"), "wait of answered, p50 (s, right)", color=GREY,
-             yaxis="y2"),
-        line(x, seconds("latency_p99_ms"), "wait of answered, p99 (s, right)", color=AGE,
-             dash="dash", yaxis="y2"),
-    ]  # fmt: skip
+        line(
+            x,
+            [s.get("arrivals") for s in samples],
+            gettext_noop("new requests a second"),
+            color=COLORS["arrived"],
+        ),
+        line(
+            x,
+            [s.get("retries") for s in samples],
+            gettext_noop("retries a second"),
+            color=COLORS["retries"],
+        ),
+        line(
+            x, [s.get("useful") for s in samples], gettext_noop("useful answers a second"), color=OK
+        ),
+        line(
+            x,
+            [s.get("wasted") for s in samples],
+            gettext_noop("wasted answers a second"),
+            color=model_charts.FAILED,
+            dash="dot",
+        ),
+        line(
+            x,
+            seconds("latency_p50_ms"),
+            gettext_noop("wait of answered, p50 (s, right)"),
+            color=GREY,
+            yaxis="y2",
+        ),
+        line(
+            x,
+            seconds("latency_p99_ms"),
+            gettext_noop("wait of answered, p99 (s, right)"),
+            color=AGE,
+            dash="dash",
+            yaxis="y2",
+        ),
+    ]
     fig["layout"]["height"] = 460
     return fig
 
@@ -136,9 +215,18 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     params = result["tables"].get("effective_params", result["params"])
     timeline = result["tables"].get("timeline_data", [])
     return [
-        flows(samples, params, timeline, "Each second: new requests, retries, useful and wasted"),
-        backlog(samples, params, timeline,
-                "Backlog (left, with the model's) and the oldest request's age (right)"),
+        flows(
+            samples,
+            params,
+            timeline,
+            gettext_noop("Each second: new requests, retries, useful and wasted"),
+        ),
+        backlog(
+            samples,
+            params,
+            timeline,
+            gettext_noop("Backlog (left, with the model's) and the oldest request's age (right)"),
+        ),
         latency(samples, params, timeline),
         model_charts.payments({**result, "params": params}),
-    ]  # fmt: skip
+    ]

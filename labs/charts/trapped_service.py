@@ -50,7 +50,11 @@ def marks(params: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[dict[st
         at = num(params["recover_at_s"])
         line_shape, line_note = vline(
             params["recover_at_s"],
-            f"controls on at {at} s" if on else f"recover_at_s = {at} s (no control on)",
+            (
+                gettext("controls on at %(t)s s") % {"t": at}
+                if on
+                else gettext("recover_at_s = %(t)s s (no control on)") % {"t": at}
+            ),
             color=OK if on else GREY,
         )
         shapes.append(line_shape)
@@ -89,7 +93,11 @@ def backlog(result: Mapping[str, Any]) -> dict[str, Any]:
     shapes, notes = marks(p)
     # Healthy means the oldest request is younger than half the timeout (the model's rule).
     half_timeout_s = p["client_timeout_ms"] / 2000
-    level, level_note = hline(half_timeout_s, f"half the timeout ({num(half_timeout_s)} s)", AGE)
+    level, level_note = hline(
+        half_timeout_s,
+        gettext("half the timeout (%(t)s s)") % {"t": num(half_timeout_s)},
+        AGE,
+    )
     level["yref"] = level_note["yref"] = "y2"
     fig = figure(
         title=gettext_noop("Backlog (left) and how long the oldest request has waited (right)"),

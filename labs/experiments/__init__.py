@@ -1,9 +1,10 @@
 """Real queue experiments on a real Redis server, importable without Django.
 
 `RedisQueue` gives SQS's rules (visibility timeout, receive count, dead-letter queue,
-redrive, retention) on one Redis stream; `WorkerPool` runs consumer threads with injected
-faults; `Sampler` and `queue_panel` read the live queue. The lab entry points (`fanout`,
-`burst`, `poison`, `flaky`, `outage`, `failure`) each take plain parameters, a seed and
+redrive, retention) on one Redis stream, and `FifoQueue` SQS FIFO's message groups and
+deduplication; `WorkerPool` runs consumer threads with injected faults; `Sampler` and
+`queue_panel` read the live queue. The lab entry points (`fanout`, `burst`, `poison`,
+`flaky`, `outage`, `failure`, `fifo_vs_standard`) each take plain parameters, a seed and
 a `context` (`ExperimentContext`: live samples, stop, server, namespace, where to keep the
 DLQ; default `LOCAL`), and return the lab result dict `{"summary", "series", "tables"}`.
 Every run owns a key namespace that it deletes at the end: a random one, or the context's
@@ -26,6 +27,8 @@ from labs.experiments.effects import Effects
 from labs.experiments.failure import failure
 from labs.experiments.fanout import fanout
 from labs.experiments.faults import CrashAt, CrashPlan, Poison, StandInService, WorkerCrash
+from labs.experiments.fifo import fifo_vs_standard
+from labs.experiments.fifo_queue import FifoQueue
 from labs.experiments.flaky import flaky
 from labs.experiments.harness import Run
 from labs.experiments.metrics import Sampler, drain_estimate_s, queue_panel, queue_reader
@@ -44,6 +47,7 @@ __all__ = [
     "CrashPlan",
     "DeadLetter",
     "Effects",
+    "FifoQueue",
     "FullJitter",
     "Message",
     "Namespace",
@@ -63,6 +67,7 @@ __all__ = [
     "drain_estimate_s",
     "failure",
     "fanout",
+    "fifo_vs_standard",
     "keep_dead_letters",
     "flaky",
     "open_kept",

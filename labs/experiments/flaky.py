@@ -27,6 +27,7 @@ from labs.experiments.metrics import Sampler, queue_reader
 from labs.experiments.queue import Message, RedisQueue
 from labs.experiments.retries import backoff_ceiling_s, retrying
 from labs.experiments.workers import Handle, WorkerContext, WorkerPool
+from labs.text import gettext_noop
 
 MAX_FLAKY_MESSAGES = 2000
 
@@ -146,7 +147,7 @@ def flaky(
         } | run.footer()
         histogram = [
             {"attempt": n, "receives_ok": first_ok_at.get(n, 0)} for n in range(1, attempts + 1)
-        ] + [{"attempt": "gave up", "receives_ok": pool.failed}]
+        ] + [{"attempt": gettext_noop("gave up"), "receives_ok": pool.failed}]
         result = {
             "summary": summary,
             "series": sampler.series(

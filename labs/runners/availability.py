@@ -100,10 +100,14 @@ PARAMS = (
 
 def check(params: Mapping[str, Any]) -> dict[str, str]:
     errors = {}
-    for name, what in (("one_copy_pct", "availability"), ("chain_lengths", "chain length")):
+    once = {
+        "one_copy_pct": gettext_noop("Give each availability only once."),
+        "chain_lengths": gettext_noop("Give each chain length only once."),
+    }
+    for name, message in once.items():
         values = params[name]
         if len(set(values)) != len(values):
-            errors[name] = f"Give each {what} only once."
+            errors[name] = gettext(message)
     return errors
 
 

@@ -54,8 +54,8 @@ PARAMS = (
 def check(params: Mapping[str, Any]) -> dict[str, str]:
     if params["cap_ms"] < params["base_ms"]:
         return {
-            "cap_ms": f"The longest wait must be at least the first wait "
-            f"({num(params['base_ms'])} ms)."
+            "cap_ms": gettext("The longest wait must be at least the first wait (%(ms)s ms).")
+            % {"ms": num(params["base_ms"])}
         }
     return {}
 

@@ -107,10 +107,9 @@ def check(params: Mapping[str, Any]) -> dict[str, str]:
     errors = outage_errors(params)
     thresholds, open_times = params["other_thresholds"], params["other_open_s"]
     if len(thresholds) != len(open_times):
-        errors["other_open_s"] = (
-            f"Give one open time for each failure count: {len(thresholds)} counts but "
-            f"{len(open_times)} open times."
-        )
+        errors["other_open_s"] = gettext(
+            "Give one open time for each failure count: %(counts)s counts but %(times)s open times."
+        ) % {"counts": len(thresholds), "times": len(open_times)}
     return errors
 
 

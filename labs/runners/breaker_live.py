@@ -12,7 +12,7 @@ from labs.experiments import outage
 from labs.runners.common import table
 from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer, stopped_early
 from labs.runs.progress import Progress
-from labs.text import gettext, gettext_noop, ngettext, num
+from labs.text import gettext, gettext_noop, ngettext, num, phrase
 
 MAX_SENDING_S = 30.0
 
@@ -30,6 +30,13 @@ PARAMS = (
         min=1,
         max=1000,
         group=gettext_noop("Payments"),
+        limit=phrase(
+            gettext_noop(
+                "Together with the rate: payments ÷ payments per second (the time they take to "
+                "arrive) may be at most %(most)s s."
+            ),
+            most=num(MAX_SENDING_S),
+        ),
     ),
     Param(
         "arrival_rate_per_s",
@@ -85,6 +92,10 @@ PARAMS = (
         max=20,
         group=gettext_noop("Outage"),
         unit=gettext_noop("s"),
+        limit=gettext_noop(
+            "It must start while payments still arrive (before payments ÷ rate), or no call "
+            "meets it."
+        ),
     ),
     Param(
         "down_for_s",
@@ -127,15 +138,19 @@ def check(params: Mapping[str, Any]) -> dict[str, str]:
     errors = {}
     sending_s = params["messages"] / params["arrival_rate_per_s"]
     if sending_s > MAX_SENDING_S:
-        errors["messages"] = (
-            f"{params['messages']} payments at {params['arrival_rate_per_s']:g}/s take "
-            f"{sending_s:.1f} s to arrive; keep it at most {MAX_SENDING_S:g} s."
-        )
+        errors["messages"] = gettext(
+            "%(n)s payments at %(rate)s/s take %(s)s s to arrive; keep it at most %(most)s s."
+        ) % {
+            "n": params["messages"],
+            "rate": f"{params['arrival_rate_per_s']:g}",
+            "s": f"{sending_s:.1f}",
+            "most": f"{MAX_SENDING_S:g}",
+        }
     elif params["down_from_s"] >= sending_s:
-        errors["down_from_s"] = (
-            f"The outage must start while payments still arrive (before {sending_s:.1f} s), "
-            "or no call meets it."
-        )
+        errors["down_from_s"] = gettext(
+            "The outage must start while payments still arrive (before %(s)s s), or no call "
+            "meets it."
+        ) % {"s": f"{sending_s:.1f}"}
     return errors
 
 

@@ -12,7 +12,7 @@ from labs.runners.common import table
 from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer, stopped_early
 from labs.runs.progress import Progress
 from labs.sim import drain, fixed, per_backlog
-from labs.text import gettext, gettext_noop, num
+from labs.text import gettext, gettext_noop, num, phrase
 
 EXTRA_SECONDS = 2  # quiet lesson seconds after the arrivals, so the drain shows
 MAX_WALL_S = 40.0
@@ -38,6 +38,7 @@ PARAMS = (
         max_items=30,
         group=gettext_noop("Workload"),
         unit=gettext_noop("jobs"),
+        limit=phrase(gettext_noop("At most %(most)s jobs in all."), most=num(MAX_MESSAGES)),
     ),
     Param(
         "per_worker",
@@ -49,6 +50,13 @@ PARAMS = (
         max=1000,
         group=gettext_noop("Workload"),
         unit=gettext_noop("jobs"),
+        limit=phrase(
+            gettext_noop(
+                "Together with the lesson second: this ÷ the lesson second may be at most "
+                "%(most)s jobs/s per worker."
+            ),
+            most=num(MAX_WORKER_RATE_PER_S),
+        ),
     ),
     Param(
         "lesson_second_s",
@@ -62,6 +70,14 @@ PARAMS = (
         max=2.0,
         group=gettext_noop("Workload"),
         unit=gettext_noop("s"),
+        limit=phrase(
+            gettext_noop(
+                "Together with the arrivals: (seconds of arrivals + %(extra)s to drain) × this "
+                "may be at most %(most)s s."
+            ),
+            extra=EXTRA_SECONDS,
+            most=num(MAX_WALL_S),
+        ),
     ),
     Param(
         "fixed_workers",
@@ -106,6 +122,13 @@ PARAMS = (
         min=1,
         max=16,
         group=gettext_noop("Workers"),
+        limit=phrase(
+            gettext_noop(
+                "Together: (fixed workers + most workers) × jobs a worker does a second may be "
+                "at most %(most)s jobs/s on the shared Redis."
+            ),
+            most=num(MAX_TOTAL_RATE_PER_S),
+        ),
     ),
 )
 
@@ -120,31 +143,44 @@ def check(params: Mapping[str, Any]) -> dict[str, str]:
     errors = {}
     arrivals, lss = params["arrivals"], params["lesson_second_s"]
     if not arrivals:
-        errors["arrivals"] = "Give at least one second of arrivals."
+        errors["arrivals"] = gettext("Give at least one second of arrivals.")
     if sum(arrivals) > MAX_MESSAGES:
-        errors["arrivals"] = f"At most {MAX_MESSAGES:,} jobs in all, got {sum(arrivals):,}."
+        errors["arrivals"] = gettext("At most %(most)s jobs in all, got %(n)s.") % {
+            "most": num(MAX_MESSAGES),
+            "n": num(sum(arrivals)),
+        }
     wall_s = (len(arrivals) + EXTRA_SECONDS) * lss
     if wall_s > MAX_WALL_S:
-        errors["lesson_second_s"] = (
-            f"{len(arrivals)} seconds of arrivals + {EXTRA_SECONDS} to drain, at {lss:g} s "
-            f"each, take {wall_s:.1f} s; keep it at most {MAX_WALL_S:g} s."
-        )
+        errors["lesson_second_s"] = gettext(
+            "%(n)s seconds of arrivals + %(extra)s to drain, at %(lss)s s each, take %(s)s s; "
+            "keep it at most %(most)s s."
+        ) % {
+            "n": len(arrivals),
+            "extra": EXTRA_SECONDS,
+            "lss": f"{lss:g}",
+            "s": f"{wall_s:.1f}",
+            "most": f"{MAX_WALL_S:g}",
+        }
     worker_rate = params["per_worker"] / lss
     if worker_rate > MAX_WORKER_RATE_PER_S:
-        errors["per_worker"] = (
-            f"{params['per_worker']} jobs per {lss:g} s is {worker_rate:,.0f} jobs/s per worker; "
-            f"a worker here does at most {MAX_WORKER_RATE_PER_S:,.0f}. Lengthen the lesson "
-            "second or lower the rate."
-        )
+        errors["per_worker"] = gettext(
+            "%(n)s jobs per %(lss)s s is %(rate)s jobs/s per worker; a worker here does at most "
+            "%(most)s. Lengthen the lesson second or lower the rate."
+        ) % {
+            "n": params["per_worker"],
+            "lss": f"{lss:g}",
+            "rate": f"{worker_rate:,.0f}",
+            "most": f"{MAX_WORKER_RATE_PER_S:,.0f}",
+        }
     elif (total := (params["fixed_workers"] + params["max_workers"]) * worker_rate) > (
         MAX_TOTAL_RATE_PER_S
     ):
-        errors["max_workers"] = (
-            f"Both pools at full size would do {total:,.0f} jobs/s; the shared Redis allows "
-            f"{MAX_TOTAL_RATE_PER_S:,.0f}. Use fewer workers or a longer lesson second."
-        )
+        errors["max_workers"] = gettext(
+            "Both pools at full size would do %(rate)s jobs/s; the shared Redis allows "
+            "%(most)s. Use fewer workers or a longer lesson second."
+        ) % {"rate": f"{total:,.0f}", "most": f"{MAX_TOTAL_RATE_PER_S:,.0f}"}
     if params["min_workers"] > params["max_workers"]:
-        errors["min_workers"] = "The floor must not be above the ceiling."
+        errors["min_workers"] = gettext("The floor must not be above the ceiling.")
     return errors
 
 

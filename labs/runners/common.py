@@ -6,9 +6,17 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from labs.text import gettext
 
-def table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> dict[str, Any]:
-    """A table the run page shows under the headline (see `labs.web.presenters.shown_tables`)."""
+
+def table(
+    title: str | dict[str, Any], columns: Sequence[Any], rows: Sequence[Sequence[Any]]
+) -> dict[str, Any]:
+    """A table the run page shows under the headline (see `labs.web.presenters.shown_tables`).
+
+    Title, headings and word cells are English msgids (`gettext_noop`), or `phrase`s when
+    a number sits inside the words: the page says them in the reader's language.
+    """
     width = len(columns)
     if any(len(row) != width for row in rows):
         raise ValueError(f"every row of table {title!r} needs {width} cells")
@@ -27,14 +35,14 @@ def outage_errors(params: Mapping[str, Any]) -> dict[str, str]:
     errors = {}
     start, end = params["down_from_s"], params["down_until_s"]
     if end <= start:
-        errors["down_until_s"] = (
-            f"The outage must end after it starts: it starts at second {start}, "
-            f"so it must end at second {start + 1} or later."
-        )
+        errors["down_until_s"] = gettext(
+            "The outage must end after it starts: it starts at second %(start)s, so it must "
+            "end at second %(next)s or later."
+        ) % {"start": start, "next": start + 1}
     if start >= params["duration_s"]:
-        errors["down_from_s"] = (
-            f"The outage must start before the watching ends (second {params['duration_s']})."
-        )
+        errors["down_from_s"] = gettext(
+            "The outage must start before the watching ends (second %(end)s)."
+        ) % {"end": params["duration_s"]}
     return errors
 
 

@@ -124,7 +124,7 @@ FIGURES = (
 def check(params: Mapping[str, Any]) -> dict[str, str]:
     """Cross-field rules a single field cannot check on its own."""
     if params["min_workers"] > params["max_workers"]:
-        return {"min_workers": "Fewest workers must not be more than most workers."}
+        return {"min_workers": gettext("Fewest workers must not be more than most workers.")}
     return {}
 
 

@@ -73,14 +73,18 @@ def check(params: Mapping[str, Any]) -> dict[str, str]:
     per_waiting, ceilings = params["per_waiting"], params["max_workers"]
     if len(per_waiting) != len(ceilings):
         return {
-            "max_workers": f"Give one ceiling for each K: {len(per_waiting)} K values but "
-            f"{len(ceilings)} ceilings."
+            "max_workers": gettext(
+                "Give one ceiling for each K: %(k)s K values but %(ceilings)s ceilings."
+            )
+            % {"k": len(per_waiting), "ceilings": len(ceilings)}
         }
     low = [c for c in ceilings if c < params["min_workers"]]
     if low:
         return {
-            "min_workers": f"Fewest workers ({params['min_workers']}) must not be more than "
-            f"a rule's most workers ({min(low)})."
+            "min_workers": gettext(
+                "Fewest workers (%(least)s) must not be more than a rule's most workers (%(most)s)."
+            )
+            % {"least": params["min_workers"], "most": min(low)}
         }
     return {}
 

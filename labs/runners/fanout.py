@@ -69,10 +69,14 @@ PARAMS = (
 def check(params: Mapping[str, Any]) -> dict[str, str]:
     """Each compared value once, so no two bars say the same thing."""
     errors = {}
-    for name, what in (("workers", "worker count"), ("rates", "rate")):
+    once = {
+        "workers": gettext_noop("Give each worker count only once."),
+        "rates": gettext_noop("Give each rate only once."),
+    }
+    for name, message in once.items():
         values = params[name]
         if len(set(values)) != len(values):
-            errors[name] = f"Give each {what} only once."
+            errors[name] = gettext(message)
     return errors
 
 

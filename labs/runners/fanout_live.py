@@ -12,7 +12,7 @@ from labs.experiments import fanout
 from labs.runners.common import table
 from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer, stopped_early
 from labs.runs.progress import Progress
-from labs.text import gettext, gettext_noop, ngettext, num
+from labs.text import gettext, gettext_noop, ngettext, num, phrase
 
 MAX_FORMULA_S = 40  # N / (W × R): with the redeliveries, a run stays under a minute
 
@@ -31,6 +31,13 @@ PARAMS = (
         min=1,
         max=2000,
         group=gettext_noop("The fan-out"),
+        limit=phrase(
+            gettext_noop(
+                "Together with the workers and their rate: jobs ÷ (workers × rate) may be at "
+                "most %(most)s s, so the run stays under a minute."
+            ),
+            most=MAX_FORMULA_S,
+        ),
     ),
     Param(
         "workers",
@@ -66,6 +73,7 @@ PARAMS = (
         min=0,
         max=10,
         group=gettext_noop("A worker dies"),
+        limit=gettext_noop("At most one crash per job."),
     ),
     Param(
         "crash_point",
@@ -111,12 +119,14 @@ def check(params: Mapping[str, Any]) -> dict[str, str]:
     errors = {}
     formula_s = params["jobs"] / (params["workers"] * params["rate_per_worker"])
     if formula_s > MAX_FORMULA_S:
-        errors["jobs"] = (
-            f"jobs ÷ (workers × rate) is {formula_s:,.1f} s; keep it at most {MAX_FORMULA_S} s "
-            "(fewer jobs, more workers or a higher rate) so the run stays under a minute."
-        )
+        errors["jobs"] = gettext(
+            "jobs ÷ (workers × rate) is %(s)s s; keep it at most %(most)s s (fewer jobs, more "
+            "workers or a higher rate) so the run stays under a minute."
+        ) % {"s": f"{formula_s:,.1f}", "most": MAX_FORMULA_S}
     if params["crashes"] > params["jobs"]:
-        errors["crashes"] = f"At most one crash per job: {params['jobs']} here."
+        errors["crashes"] = gettext("At most one crash per job: %(n)s here.") % {
+            "n": params["jobs"]
+        }
     return errors
 
 

@@ -12,7 +12,7 @@ from labs.experiments import poison
 from labs.runners.common import table
 from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer, stopped_early
 from labs.runs.progress import Progress
-from labs.text import gettext, gettext_noop, num
+from labs.text import gettext, gettext_noop, num, phrase
 
 COUNTS = (1, 3, 5)  # the lesson's maxReceiveCounts, one real queue each
 
@@ -75,11 +75,13 @@ def check(params: Mapping[str, Any]) -> dict[str, str]:
     unknown = sorted({n for n in params["poison"] if n >= params["messages"]})
     if unknown:
         return {
-            "poison": f"There is no pdf-{unknown[0]}: the {params['messages']} PDFs are "
-            f"pdf-0 to pdf-{params['messages'] - 1}."
+            "poison": gettext(
+                "There is no pdf-%(first)s: the %(n)s PDFs are pdf-0 to pdf-%(last)s."
+            )
+            % {"first": unknown[0], "n": params["messages"], "last": params["messages"] - 1}
         }
     if len(set(params["poison"])) != len(params["poison"]):
-        return {"poison": "Name each poison PDF once."}
+        return {"poison": gettext("Name each poison PDF once.")}
     return {}
 
 
@@ -145,7 +147,10 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
                 ],
             ),
             "parked": table(
-                f"Parked in the DLQ with maxReceiveCount {last['max_receives'] if last else '-'}",
+                phrase(
+                    gettext_noop("Parked in the DLQ with maxReceiveCount %(n)s"),
+                    n=last["max_receives"] if last else "-",
+                ),
                 [gettext_noop("message"), gettext_noop("receives"), gettext_noop("last error")],
                 [[p["id"], p["receives"], p["last_error"]] for p in (last or {}).get("parked", [])],
             ),

@@ -64,8 +64,10 @@ def check(params: Mapping[str, Any]) -> dict[str, str]:
     unknown = sorted({n for n in params["poison"] if n >= params["messages"]})
     if unknown:
         return {
-            "poison": f"There is no pdf-{unknown[0]}: the {params['messages']} PDFs are "
-            f"pdf-0 to pdf-{params['messages'] - 1}."
+            "poison": gettext(
+                "There is no pdf-%(first)s: the %(n)s PDFs are pdf-0 to pdf-%(last)s."
+            )
+            % {"first": unknown[0], "n": params["messages"], "last": params["messages"] - 1}
         }
     return {}
 

@@ -11,9 +11,9 @@ from labs.catalogue.lazy import gettext_lazy as _
 from labs.catalogue.params import Param
 from labs.runs.progress import Progress
 from labs.sim.retention import DEFAULT_RETENTION_H, MAX_RETENTION_H, simulate
-from labs.text import gettext, num
+from labs.text import gettext, gettext_noop, num
 
-HOUR = _("h")
+HOUR = gettext_noop("h")
 
 
 def _hours(name: str, label: str, default: int, help_text: str, low: int, high: int, group: str):
@@ -114,7 +114,7 @@ PARAMS = (
         min=1,
         max=30,
         group=_("The outage"),
-        unit=_("days"),
+        unit=gettext_noop("days"),
     ),
 )
 

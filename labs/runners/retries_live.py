@@ -13,7 +13,7 @@ from labs.experiments.retries import backoff_ceiling_s
 from labs.runners.common import table
 from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer, stopped_early
 from labs.runs.progress import Progress
-from labs.text import gettext, gettext_noop, num
+from labs.text import gettext, gettext_noop, num, phrase
 
 LATENCY_S = 0.002  # one call to the stand-in payments service
 MAX_WORST_S = 50.0
@@ -33,6 +33,13 @@ PARAMS = (
         min=1,
         max=1000,
         group=gettext_noop("The queue"),
+        limit=phrase(
+            gettext_noop(
+                "Together with the tries, workers and waits: if every call failed, the run "
+                "would take at most %(most)s s."
+            ),
+            most=num(MAX_WORST_S),
+        ),
     ),
     Param(
         "workers",
@@ -134,8 +141,11 @@ def check(params: Mapping[str, Any]) -> dict[str, str]:
     worst = worst_case_s(params)
     if worst > MAX_WORST_S:
         return {
-            "messages": f"If every call failed this run would take {worst:,.0f} s; keep it under "
-            f"{MAX_WORST_S:g} s: fewer payments or tries, more workers, or shorter waits."
+            "messages": gettext(
+                "If every call failed this run would take %(s)s s; keep it under %(most)s s: "
+                "fewer payments or tries, more workers, or shorter waits."
+            )
+            % {"s": f"{worst:,.0f}", "most": f"{MAX_WORST_S:g}"}
         }
     return {}
 

@@ -102,12 +102,12 @@ PARAMS = (
 def check(params: Mapping[str, Any]) -> dict[str, str]:
     errors = {}
     if params["cap_ms"] < params["base_ms"]:
-        errors["cap_ms"] = (
-            f"The longest wait must be at least the first wait ({num(params['base_ms'])} ms)."
-        )
+        errors["cap_ms"] = gettext(
+            "The longest wait must be at least the first wait (%(ms)s ms)."
+        ) % {"ms": num(params["base_ms"])}
     counts = params["compare_clients"]
     if len(set(counts)) != len(counts):
-        errors["compare_clients"] = "Give each client count only once."
+        errors["compare_clients"] = gettext("Give each client count only once.")
     return errors
 
 

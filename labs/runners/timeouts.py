@@ -65,10 +65,14 @@ PARAMS = (
 def check(params: Mapping[str, Any]) -> dict[str, str]:
     """Each compared value once, so no two bars say the same thing."""
     errors = {}
-    for name, what in (("waits_s", "wait"), ("latencies_ms", "answer time")):
+    once = {
+        "waits_s": gettext_noop("Give each wait only once."),
+        "latencies_ms": gettext_noop("Give each answer time only once."),
+    }
+    for name, message in once.items():
         values = params[name]
         if len(set(values)) != len(values):
-            errors[name] = f"Give each {what} only once."
+            errors[name] = gettext(message)
     return errors
 
 

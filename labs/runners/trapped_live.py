@@ -16,14 +16,20 @@ from labs.catalogue.params import Param, params_from_specs
 from labs.experiments.limits import MAX_MESSAGES
 from labs.experiments.trapped import LIVE_DEFAULTS, trapped_live
 from labs.experiments.trapped import params as live
+from labs.experiments.trapped.controls import switch_phrase
 from labs.runners import trapped_service as model_runner
 from labs.runners.common import model_errors, table
-from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer
+from labs.runners.experiment import (
+    FOOTER_FIGURES,
+    experiment_context,
+    run_footer,
+    stopped_early,
+)
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS
 from labs.sim.capstone.params import TrappedParams
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
-from labs.text import num
+from labs.text import gettext, gettext_noop, ngettext, num
 
 KIND = "experiment"
 USES_SEED = True
@@ -35,10 +41,12 @@ TIME_LIMIT_S = 115
 NOT_LIVE = ("cost_spread", "discipline")
 LIVE_MAX = {"workers": live.MAX_WORKERS, "queue_limit": live.MAX_QUEUE_LIMIT, "horizon_s": 1000}
 TIME_SCALE = Param(
-    "time_scale", "One model second lasts", "float", live.DEFAULT_TIME_SCALE,
-    "Wall time of one simulated second. 0.25: the 300 s run takes 75 s, and every rate "
-    "on the queue is four times the model's.",
-    min=live.MIN_TIME_SCALE, max=live.MAX_TIME_SCALE, group="Workload", unit="s",
+    "time_scale", gettext_noop("One model second lasts"), "float", live.DEFAULT_TIME_SCALE,
+    gettext_noop(
+        "Wall time of one simulated second. 0.25: the 300 s run takes 75 s, and every rate "
+        "on the queue is four times the model's."
+    ),
+    min=live.MIN_TIME_SCALE, max=live.MAX_TIME_SCALE, group=gettext_noop("Workload"), unit="s",
 )  # fmt: skip
 
 
@@ -83,41 +91,62 @@ def check(params: Mapping[str, Any]) -> dict[str, str]:
     wall_s = p.horizon_s * scale
     if wall_s > live.MAX_WALL_S:
         return {
-            "time_scale": f"{num(p.horizon_s)} simulated seconds at {num(scale)} s each take "
-            f"{num(round(wall_s))} s; a live run may take at most {num(live.MAX_WALL_S)} s. "
-            "Shorten the run or the time scale."
+            "time_scale": gettext(
+                "%(horizon)s simulated seconds at %(scale)s s each take %(wall)s s; a live run "
+                "may take at most %(most)s s. Shorten the run or the time scale."
+            )
+            % {
+                "horizon": num(p.horizon_s),
+                "scale": num(scale),
+                "wall": num(round(wall_s)),
+                "most": num(live.MAX_WALL_S),
+            }
         }
     top = max(p.base_rps, p.spike_rps) / scale
     if top > live.MAX_NEW_PER_WALL_S:
         return {
-            "spike_rps": f"At this time scale that is {num(round(top))} new requests a second "
-            f"of real time; the shared Redis takes at most {num(live.MAX_NEW_PER_WALL_S)}. "
-            "Lower the rate or raise the time scale."
+            "spike_rps": gettext(
+                "At this time scale that is %(rate)s new requests a second of real time; the "
+                "shared Redis takes at most %(most)s. Lower the rate or raise the time scale."
+            )
+            % {"rate": num(round(top)), "most": num(live.MAX_NEW_PER_WALL_S)}
         }
     capacity = p.capacity_rps / scale
     if capacity > live.MAX_CAPACITY_PER_WALL_S:
         return {
-            "workers": f"These workers would finish {num(round(capacity))} requests a second "
-            f"of real time; the shared Redis takes at most {num(live.MAX_CAPACITY_PER_WALL_S)}. "
-            "Use fewer workers, a longer service time or a larger time scale."
+            "workers": gettext(
+                "These workers would finish %(rate)s requests a second of real time; the shared "
+                "Redis takes at most %(most)s. Use fewer workers, a longer service time or a "
+                "larger time scale."
+            )
+            % {"rate": num(round(capacity)), "most": num(live.MAX_CAPACITY_PER_WALL_S)}
         }
     if p.service_ms * scale < live.MIN_SERVICE_WALL_MS:
         return {
-            "service_ms": f"One request would take {num(round(p.service_ms * scale, 2))} ms of "
-            f"real time; a worker thread cannot be timed below {num(live.MIN_SERVICE_WALL_MS)} "
-            "ms. Lengthen it or raise the time scale."
+            "service_ms": gettext(
+                "One request would take %(ms)s ms of real time; a worker thread cannot be timed "
+                "below %(least)s ms. Lengthen it or raise the time scale."
+            )
+            % {"ms": num(round(p.service_ms * scale, 2)), "least": num(live.MIN_SERVICE_WALL_MS)}
         }
     if p.client_timeout_ms * scale < live.MIN_TIMEOUT_WALL_MS:
         return {
-            "client_timeout_ms": "The timeout would last "
-            f"{num(round(p.client_timeout_ms * scale, 2))} ms of real time; keep it at least "
-            f"{num(live.MIN_TIMEOUT_WALL_MS)} ms. Lengthen it or raise the time scale."
+            "client_timeout_ms": gettext(
+                "The timeout would last %(ms)s ms of real time; keep it at least %(least)s ms. "
+                "Lengthen it or raise the time scale."
+            )
+            % {
+                "ms": num(round(p.client_timeout_ms * scale, 2)),
+                "least": num(live.MIN_TIMEOUT_WALL_MS),
+            }
         }
     if p.expected_requests > MAX_MESSAGES:
         return {
-            "horizon_s": f"About {num(round(p.expected_requests))} new requests would arrive; "
-            f"a live run takes at most {num(MAX_MESSAGES)}. Shorten the run or lower "
-            "the rates."
+            "horizon_s": gettext(
+                "About %(n)s new requests would arrive; a live run takes at most %(most)s. "
+                "Shorten the run or lower the rates."
+            )
+            % {"n": num(round(p.expected_requests)), "most": num(MAX_MESSAGES)}
         }
     return {}
 
@@ -142,24 +171,37 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
             "obligations": result["tables"]["obligations"],
             "drain_reasons": result["tables"]["drain_reasons"],
             "timeline": table(
-                "Every control switched, when, by whom, and how long it took to act",
-                ["second", "control", "by", "applied after", "first worker step after"],
+                gettext_noop("Every control switched, when, by whom, and how long it took to act"),
+                [
+                    gettext_noop("second"),
+                    gettext_noop("control"),
+                    gettext_noop("by"),
+                    gettext_noop("applied after"),
+                    gettext_noop("first worker step after"),
+                ],
                 [
                     [
                         e["t_s"],
-                        e["label"],
-                        e["source"],
+                        switch_phrase(e["label"]),
+                        SOURCE_WORDS.get(e["source"], e["source"]),
                         "" if e["latency_ms"] is None else f"{e['latency_ms']} ms",
                         "" if e["effect_ms"] is None else f"{e['effect_ms']} ms",
                     ]
                     for e in timeline
                 ],
             ),
-            "timeline_data": timeline,
+            "timeline_data": [e | {"words": switch_phrase(e["label"])} for e in timeline],
             "effective_params": effective_params(params, s, timeline),
         },
     }
 
+
+# Who switched a control, as the timeline's "by" column says it.
+SOURCE_WORDS = {
+    "operator": gettext_noop("the operator"),
+    "schedule": gettext_noop("the schedule"),
+    "ramp": gettext_noop("the reopen ramp"),
+}
 
 # Control name on the channel -> (the model's switch param, the model's value param).
 SWITCHES = {
@@ -201,8 +243,15 @@ def effective_params(
 def headline(result: Mapping[str, Any]) -> list[str]:
     s, p = result["summary"], result["params"]
     lines = [
-        f"Live on the real Redis: one simulated second lasted {num(p['time_scale'])} s, so "
-        f"{num(p['horizon_s'])} simulated seconds took {num(round(s['wall_s']))} s."
+        gettext(
+            "Live on the real Redis: one simulated second lasted %(scale)s s, so %(horizon)s "
+            "simulated seconds took %(wall)s s."
+        )
+        % {
+            "scale": num(p["time_scale"]),
+            "horizon": num(p["horizon_s"]),
+            "wall": num(round(s["wall_s"])),
+        }
     ]
     effective = result["tables"].get("effective_params", p)
     lines += model_runner.headline({**result, "params": effective})
@@ -210,38 +259,64 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     if switched:
         worst = max(e["latency_ms"] for e in switched)
         lines.append(
-            f"The operator switched {len(switched)} control(s) from the panel, the first at "
-            f"{num(switched[0]['t_s'])} s; each acted within {num(worst)} ms."
+            ngettext(
+                "The operator switched %(n)s control from the panel, at %(first)s s; it acted "
+                "within %(worst)s ms.",
+                "The operator switched %(n)s controls from the panel, the first at %(first)s s; "
+                "each acted within %(worst)s ms.",
+                len(switched),
+            )
+            % {"n": len(switched), "first": num(switched[0]["t_s"]), "worst": num(worst)}
         )
-    model = "recovered" if s["model_recovered"] else "stayed trapped"
+    model = (
+        gettext(
+            "The model, given the same params, recovered: peak backlog %(peak)s (live "
+            "%(live_peak)s), %(attempts)s attempts per request (live %(live_attempts)s)."
+        )
+        if s["model_recovered"]
+        else gettext(
+            "The model, given the same params, stayed trapped: peak backlog %(peak)s (live "
+            "%(live_peak)s), %(attempts)s attempts per request (live %(live_attempts)s)."
+        )
+    )
     lines.append(
-        f"The model, given the same params, {model}: peak backlog "
-        f"{num(s['model_peak_backlog'])} (live {num(s['peak_backlog'])}), "
-        f"{num(s['model_amplification'])} attempts per request (live {num(s['amplification'])})."
+        model
+        % {
+            "peak": num(s["model_peak_backlog"]),
+            "live_peak": num(s["peak_backlog"]),
+            "attempts": num(s["model_amplification"]),
+            "live_attempts": num(s["amplification"]),
+        }
     )
     if s["stopped_early"]:
-        lines.append(f"The run stopped early ({s['stop_reason']}).")
+        lines.append(stopped_early(s))
     return lines
 
 
 FIGURES = (
     *(f for f in model_runner.FIGURES if f.name != "events"),
-    Figure("events", "Attempts sent", "int"),
-    Figure("time_scale", "Wall time of one simulated second", "float", "s"),
-    Figure("recover_at_s", "Second the first control went on", "float", "s", nullable=True),
-    Figure("latency_p50_ms", "Median wait of answered requests", "float", "ms", nullable=True),
-    Figure("latency_p99_ms", "99th percentile wait of answered requests", "float", "ms",
+    Figure("events", gettext_noop("Attempts sent"), "int"),
+    Figure("time_scale", gettext_noop("Wall time of one simulated second"), "float", "s"),
+    Figure("recover_at_s", gettext_noop("Second the first control went on"), "float", "s",
            nullable=True),
-    Figure("controls_switched", "Controls switched", "int"),
-    Figure("control_latency_ms_p95", "Command to applied, 95th percentile", "float", "ms",
+    Figure("latency_p50_ms", gettext_noop("Median wait of answered requests"), "float", "ms",
            nullable=True),
-    Figure("control_latency_ms_max", "Command to applied, slowest", "int", "ms", nullable=True),
-    Figure("model_recovered", "The model recovered", "bool"),
-    Figure("model_recovered_at_s", "Second the model recovered", "float", "s", nullable=True),
-    Figure("model_peak_backlog", "Peak backlog in the model", "int", "requests"),
-    Figure("model_goodput_after_rps", "Useful answers after the trigger in the model", "float",
-           "req/s"),
-    Figure("model_amplification", "Attempts per original request in the model", "float"),
-    Figure("model_obligations_lost", "Payments lost in the model", "int"),
+    Figure("latency_p99_ms", gettext_noop("99th percentile wait of answered requests"), "float",
+           "ms", nullable=True),
+    Figure("controls_switched", gettext_noop("Controls switched"), "int"),
+    Figure("control_latency_ms_p95", gettext_noop("Command to applied, 95th percentile"),
+           "float", "ms", nullable=True),
+    Figure("control_latency_ms_max", gettext_noop("Command to applied, slowest"), "int", "ms",
+           nullable=True),
+    Figure("model_recovered", gettext_noop("The model recovered"), "bool"),
+    Figure("model_recovered_at_s", gettext_noop("Second the model recovered"), "float", "s",
+           nullable=True),
+    Figure("model_peak_backlog", gettext_noop("Peak backlog in the model"), "int",
+           gettext_noop("requests")),
+    Figure("model_goodput_after_rps", gettext_noop("Useful answers after the trigger in the model"),
+           "float", "req/s"),
+    Figure("model_amplification", gettext_noop("Attempts per original request in the model"),
+           "float"),
+    Figure("model_obligations_lost", gettext_noop("Payments lost in the model"), "int"),
     *FOOTER_FIGURES,
 )  # fmt: skip

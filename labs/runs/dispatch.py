@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from datetime import timedelta
 from typing import Any
@@ -34,15 +35,17 @@ class RunRefused(Exception):
 
 def check_broker(timeout_s: float = 1.0) -> None:
     """Raise RunnerOffline unless Redis answers a PING within `timeout_s`."""
-    client = redis.Redis.from_url(
-        settings.CELERY_BROKER_URL, socket_connect_timeout=timeout_s, socket_timeout=timeout_s
-    )
     try:
-        client.ping()
+        _broker_client(settings.CELERY_BROKER_URL, timeout_s).ping()
     except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
         raise RunnerOffline(failures.said("offline", {"url": broker_address()}, "")) from exc
-    finally:
-        client.close()
+
+
+@functools.cache
+def _broker_client(url: str, timeout_s: float) -> redis.Redis:
+    # One connection pool per process: a class pressing Run at once would otherwise open
+    # (and close) a connection to Redis per press.
+    return redis.Redis.from_url(url, socket_connect_timeout=timeout_s, socket_timeout=timeout_s)
 
 
 def broker_address() -> str:
@@ -77,7 +80,12 @@ def start_runs(user, lab: Lab, runs: list[tuple[dict[str, Any], int]]) -> list[R
     keys = [result_store.result_key(lab, params, seed) for params, seed in runs]
     with transaction.atomic():
         admission.lock_user(user)
-        for key in sorted(set(keys)):  # in one order, so two requests cannot deadlock
+        # Only a key nobody has computed or is computing takes the key's lock: it elects
+        # the one run that computes. A run that copies a stored result or waits on a
+        # running twin needs no turn (a leader that ends meanwhile settles it on commit),
+        # so a class pressing Run together does not queue up behind one lock.
+        electing = {key for key in keys if key and not result_store.known(key)}
+        for key in sorted(electing):  # in one order, so two requests cannot deadlock
             result_store.lock_key(key)
         stored = [result_store.stored_run(key) for key in keys]
         computing = sum(1 for found in stored if found is None)
@@ -103,7 +111,7 @@ def _make(user, lab: Lab, params, seed: int, key: str, stored: Run | None) -> Ru
         return Run.objects.create(
             **fields,
             status=Run.Status.SUCCEEDED,
-            result=stored.result,
+            **stored.result_fields(),  # a reference to the stored result, not a copy
             same_as=stored,
             started_at=now,
             finished_at=now,

@@ -82,6 +82,28 @@ class RunManager(_RunManagerBase["Run"]):
         return self.get(pk=run_id)
 
 
+class StoredResult(models.Model):
+    """A simulation's result, kept once under its result-store key however many runs show it.
+
+    A class pressing Run on a lab's defaults makes one result and a hundred runs that point
+    at it (`Run.stored_result`), not a hundred copies of tens to hundreds of KB of JSON. A
+    result no run points at any more is deleted with the last of them (`sweeps.prune`).
+    """
+
+    key = models.CharField(max_length=64, unique=True)  # labs.runs.result_store.result_key
+    data = models.JSONField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"result {self.key[:12]}"
+
+    @classmethod
+    def keep(cls, key: str, data: dict[str, Any]) -> StoredResult:
+        """The stored result for `key`, saving `data` under it if there is none yet."""
+        stored, _created = cls.objects.get_or_create(key=key, defaults={"data": data})
+        return stored
+
+
 class Run(models.Model):
     """One press of Run: parameters in, result out, with its lifecycle and timings."""
 
@@ -103,7 +125,12 @@ class Run(models.Model):
     params = models.JSONField()
     seed = models.BigIntegerField()
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
-    result = models.JSONField(null=True, blank=True)
+    # The result: a simulation's in the result store (`stored_result`, shared by every
+    # identical run), anything else's here (an experiment's). Read both as `run.result`.
+    own_result = models.JSONField(null=True, blank=True)
+    stored_result = models.ForeignKey(
+        StoredResult, null=True, blank=True, on_delete=models.PROTECT, related_name="runs"
+    )
     # Why it failed: a code and its values (`labs.runs.failures`), said in the reader's
     # language when shown (`error_text`); `error` holds the English, and is all that runs
     # saved before codes existed have.
@@ -149,6 +176,25 @@ class Run(models.Model):
         return reverse("run-detail", args=[self.id])
 
     @property
+    def result(self) -> Any:
+        """What the run computed (None until it succeeds), wherever it is kept."""
+        if self.own_result is not None:
+            return self.own_result
+        stored = self.stored_result if self.stored_result_id is not None else None
+        return stored.data if stored is not None else None
+
+    @result.setter
+    def result(self, value: Any) -> None:
+        # Lets `Run(result=...)` and `Run.objects.create(result=...)` keep working.
+        self.own_result = value
+
+    def result_fields(self) -> dict[str, Any]:
+        """The fields that give another run this run's result (a reference, not a copy)."""
+        if self.stored_result_id is not None:
+            return {"stored_result_id": self.stored_result_id, "own_result": None}
+        return {"stored_result_id": None, "own_result": self.own_result}
+
+    @property
     def is_finished(self) -> bool:
         return self.status in self.FINISHED
 
@@ -158,10 +204,19 @@ class Run(models.Model):
             return self.finished_at - self.started_at
         return None
 
-    def mark_succeeded(self, result: dict, *, same_as: Run | None = None) -> None:
-        """Save the result, unless the run was already ended by someone else."""
-        extra = {"same_as": same_as} if same_as is not None else {}
-        self._finish(status=Run.Status.SUCCEEDED, result=result, **NO_ERROR, **extra)
+    def mark_succeeded(self, result: dict | None = None, *, same_as: Run | None = None) -> None:
+        """Save the result, unless the run was already ended by someone else.
+
+        A run with a result-store key keeps it in the store (once per key); `same_as` an
+        earlier identical run takes that run's result as it is kept.
+        """
+        if same_as is not None:
+            fields = {"same_as": same_as, **same_as.result_fields()}
+        elif self.result_key and result is not None:
+            fields = {"stored_result": StoredResult.keep(self.result_key, result)}
+        else:
+            fields = {"own_result": result}
+        self._finish(status=Run.Status.SUCCEEDED, **fields, **NO_ERROR)
 
     def mark_failed(self, code: str, **args) -> None:
         """End the run as failed, for the reason `code` (`labs.runs.failures.MESSAGES`)."""

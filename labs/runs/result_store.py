@@ -118,10 +118,16 @@ def running_twin(key: str):
     )
 
 
+def known(key: str) -> bool:
+    """Whether a run with this key has succeeded or is being computed (a leader)."""
+    return stored_run(key) is not None or running_twin(key) is not None
+
+
 def settle_followers(leader_ids) -> int:
     """Finish the runs waiting on `leader_ids` the way their leader finished.
 
-    A follower of a succeeded leader gets its result; of a failed one, its error. Called
+    A follower of a succeeded leader points at its stored result; of a failed one, gets
+    its error. Called
     wherever a leader ends (the task, the sweeps), so no follower waits on a finished run.
     """
     from labs.runs.models import Run
@@ -129,12 +135,13 @@ def settle_followers(leader_ids) -> int:
     settled = 0
     now = timezone.now()
     leaders = Run.objects.filter(pk__in=list(leader_ids), status__in=Run.FINISHED)
-    for leader in leaders.only("pk", "status", "result", "error", "error_code", "error_args"):
+    fields = ("pk", "status", "own_result", "stored_result", "error", "error_code", "error_args")
+    for leader in leaders.only(*fields):
         waiting = Run.objects.filter(same_as=leader, status=Run.Status.QUEUED)
         if leader.status == Run.Status.SUCCEEDED:
             settled += waiting.update(
                 status=Run.Status.SUCCEEDED,
-                result=leader.result,
+                **leader.result_fields(),  # the stored result, referenced: never copied
                 started_at=now,
                 finished_at=now,
                 error="",

@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import models
+from django.db import IntegrityError, models, transaction
+from django.db.models import ProtectedError
 from django.utils import timezone
 
 from labs.runs import failures
 from labs.runs import stale as stale_runs
 from labs.runs.admission import overdue_queued
-from labs.runs.models import Run
+from labs.runs.models import Run, StoredResult
 from labs.runs.result_store import settle_followers
 
 logger = logging.getLogger(__name__)
@@ -72,7 +73,31 @@ def prune(now=None, batch: int = 500) -> int:
         ids = list(prunable(now).values_list("pk", flat=True)[:batch])
         if not ids:
             return deleted
+        results = set(
+            Run.objects.filter(pk__in=ids, stored_result__isnull=False).values_list(
+                "stored_result_id", flat=True
+            )
+        )
         deleted += Run.objects.filter(pk__in=ids).delete()[1].get(Run._meta.label, 0)
+        drop_unused_results(results)
+
+
+def drop_unused_results(ids) -> int:
+    """Delete the stored results among `ids` that no run shows any more.
+
+    A run made this instant that points at one (PROTECT) keeps it: the delete then fails
+    for that result alone and it stays until the next prune finds it unused.
+    """
+    dropped = 0
+    for pk in StoredResult.objects.filter(pk__in=list(ids), runs__isnull=True).values_list(
+        "pk", flat=True
+    ):
+        try:
+            with transaction.atomic():
+                dropped += StoredResult.objects.filter(pk=pk, runs__isnull=True).delete()[0]
+        except (IntegrityError, ProtectedError):
+            continue
+    return dropped
 
 
 @dataclass

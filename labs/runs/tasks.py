@@ -55,7 +55,7 @@ def execute_run(self, run_id: str) -> str:
     stored = result_store.stored_run(run.result_key)
     if stored is not None and stored.pk != run.pk:
         # An identical run finished while this one waited: its result is this one's.
-        run.mark_succeeded(stored.result, same_as=stored)
+        run.mark_succeeded(same_as=stored)
         result_store.settle_followers([run.pk])
         return "stored"
     if lab.kind == "experiment":

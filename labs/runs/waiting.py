@@ -5,6 +5,11 @@ will take a worker: a run waiting on an identical one does not) and, once it has
 while, that the runners may be busy or down and when it will give up. The page polls
 soon after Run and less often as the run ages, so a 10 ms lab shows within a few tenths
 of a second while a minute-long one costs no more requests than a poll a second did.
+
+When a whole class waits at once, the pages share a budget of polls a second
+(`LAB_POLLS_PER_S`): with 100 runs waiting, each page looks about once a second rather
+than six times. A class's polls would otherwise take the CPU its runs, its presses and
+its charts need (measured: bench/burst.py, docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -23,13 +28,23 @@ POLL_SLOWEST_MS = 2000
 SLOW_AFTER_S = 20
 
 
-def poll_delay_ms(run: Run, now=None) -> int:
-    """How long the page waits before it asks about `run` again."""
+def poll_delay_ms(run: Run, now=None, waiting_runs: int | None = None) -> int:
+    """How long the page waits before it asks about `run` again.
+
+    The longer of the run's own pace (by its age) and its share of the site's poll budget
+    (`waiting_runs` pages polling; counted here when not given), at most 2 s.
+    """
     age_s = ((now or timezone.now()) - run.created_at).total_seconds()
-    for below_s, delay_ms in POLL_STEPS_MS:
-        if age_s < below_s:
-            return delay_ms
-    return POLL_SLOWEST_MS
+    own_ms = next((ms for below_s, ms in POLL_STEPS_MS if age_s < below_s), POLL_SLOWEST_MS)
+    if waiting_runs is None:
+        waiting_runs = waiting_count()
+    share_ms = int(1000 * waiting_runs / settings.LAB_POLLS_PER_S)
+    return min(max(own_ms, share_ms), POLL_SLOWEST_MS)
+
+
+def waiting_count() -> int:
+    """Runs queued or running on the whole site: the pages polling now (one indexed COUNT)."""
+    return Run.objects.active().count()
 
 
 def runs_ahead(run: Run) -> int:

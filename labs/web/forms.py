@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -12,9 +13,9 @@ from django.utils.translation import gettext_lazy
 from labs.catalogue.entries import LABS
 from labs.catalogue.lab import Lab
 from labs.catalogue.params import Param
-from labs.runs.admission import over_budget
+from labs.runs.admission import lab_cost, over_budget
 from labs.runs.models import Run
-from labs.text import SEED_MAX, num
+from labs.text import SEED_MAX, listed, num, said
 from labs.web.plain_input import (
     decimal_message,
     parse_decimal,
@@ -125,11 +126,18 @@ def plain(value: Any) -> Any:
     return value
 
 
-def field_for(param: Param) -> forms.Field:
-    """The Django form field that converts and bounds one parameter."""
+def field_for(param: Param, shared: str = "") -> forms.Field:
+    """The Django form field that converts and bounds one parameter.
+
+    `shared` is a limit the field shares with others (the run's cost budget), said after
+    the field's own limit in its help.
+    """
     help_text = _(param.help) if param.help else ""
     if param.range_text():
         help_text = f"{help_text} ({param.range_text()})"
+    for limit in (said(param.limit) if param.limit else "", shared):
+        if limit:
+            help_text = f"{help_text} {limit}".strip()
     common: dict[str, Any] = {
         "label": _(param.label),
         "help_text": help_text,
@@ -153,6 +161,24 @@ def field_for(param: Param) -> forms.Field:
     )
 
 
+def budget_drivers(lab: Lab) -> tuple[str, ...]:
+    """The params that set a run's worker time together, for a lab with a cost bound."""
+    estimate = lab_cost(lab, lab.defaults())
+    return tuple(estimate.drivers) if estimate is not None else ()
+
+
+def budget_words(lab: Lab, drivers: tuple[str, ...], name: str) -> str:
+    """The shared budget, in the help of each field that counts towards it."""
+    if name not in drivers:
+        return ""
+    labels = {p.name: p.label for p in lab.params}
+    others = [f"“{_(labels[d])}”" for d in drivers if d != name and d in labels]
+    return _(
+        "With %(others)s, this sets how long the run holds a worker: at most %(budget)s s a "
+        "run, so the whole class gets its turn."
+    ) % {"others": listed(others, _("and")), "budget": num(settings.LAB_RUN_BUDGET_S)}
+
+
 class LabForm(forms.Form):
     """The parameters of one lab, plus the seed when the lab draws random numbers."""
 
@@ -160,8 +186,9 @@ class LabForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.lab = lab
         self.locked = dict(locked or {})
+        drivers = budget_drivers(lab)
         for param in lab.params:
-            self.fields[param.name] = field_for(param)
+            self.fields[param.name] = field_for(param, budget_words(lab, drivers, param.name))
         if lab.uses_seed:
             self.fields["seed"] = PlainIntegerField(
                 label=_("Seed"),

@@ -3,7 +3,11 @@
 A class polls its runs at once: when 100 students' runs finish, each web process would
 otherwise render the same charts for each of its workers. The rendered HTML goes into
 Django's cache (Redis database 2 by default, apart from the broker and the experiments:
-`CACHE_REDIS_URL`), so one render serves every process, once per language.
+`CACHE_REDIS_URL`), so one render serves every process, once per language. Two levels:
+a run's whole fragment (its id, links and timings are its own), and inside it the tables
+and charts, which are most of the work and depend only on the result: they are kept by
+the result store's key, so 100 students pressing Run on the same defaults get one render
+of the charts between them.
 
 The key names the code that renders it (templates, presenters, charts, catalogues), so a
 new deploy never serves a fragment rendered by older code; each entry expires after an
@@ -46,23 +50,29 @@ def render_version() -> str:
 
 
 def key(run_pk, language: str) -> str:
+    """A run's whole fragment."""
     return f"run-body:{render_version()}:{run_pk}:{language}"
 
 
-def cached_html(run_pk, language: str, render: Callable[[], str]) -> str:
-    """The run's fragment in `language`: from the shared cache, else `render()`ed and kept."""
-    name = key(run_pk, language)
+def charts_key(run, language: str) -> str:
+    """A result's tables and charts: one per result-store key (else per run)."""
+    result = run.result_key or f"run-{run.pk}"
+    return f"run-charts:{render_version()}:{result}:{language}"
+
+
+def cached_html(name: str, render: Callable[[], str]) -> str:
+    """The HTML kept under `name`: from the shared cache, else `render()`ed and kept."""
     try:
         html = django_cache.get(name)
     except (redis.RedisError, OSError) as exc:
-        logger.warning("fragment cache unavailable, rendering run %s: %s", run_pk, exc)
+        logger.warning("fragment cache unavailable, rendering %s: %s", name, exc)
         return render()
     if html is None:
         html = render()
         try:
             django_cache.set(name, html, TTL_S)
         except (redis.RedisError, OSError) as exc:
-            logger.warning("could not cache run %s's fragment: %s", run_pk, exc)
+            logger.warning("could not cache %s: %s", name, exc)
     return html
 
 

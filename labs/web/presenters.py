@@ -12,6 +12,7 @@ from labs.catalogue.advice import Snippet, try_next_links
 from labs.catalogue.lab import Lab
 from labs.runs import kept_caps, kept_queue, waiting
 from labs.runs.models import Run
+from labs.text import said
 from labs.web.exports import series_rows
 
 
@@ -31,18 +32,21 @@ class RunView:
     has_table: bool = False  # the per-step table exists (fetched when opened: run-numbers)
     waiting: str = ""  # a queued run: what is ahead of it, and for how long it has waited
     poll_ms: int = 1000  # an unfinished run: when the page looks again
+    charts_html: str = ""  # the tables and figures, already rendered (fragment_cache)
 
 
-def present_run(run: Run, lab: Lab | None) -> RunView:
+def present_run(run: Run, lab: Lab | None, *, charts: bool = True) -> RunView:
+    """The run page's view of `run`; `charts=False` leaves out the tables and figures, for
+    a caller that has them rendered already."""
     view = RunView(status=run.status)
     if lab is None:
         view.hint = _("This lab no longer exists; the saved parameters and result are kept.")
         return view
     if run.status == Run.Status.SUCCEEDED and run.result:
         view.headline = lab.headline(run.result)
-        view.figures = lab.charts(run.result)
         view.has_table = bool(run.result.get("series"))
-        view.tables = shown_tables(run.result)
+        if charts:
+            view.figures, view.tables = present_charts(run.result, lab)
         if lab.links is not None:
             view.links = lab.links(run)
         view.try_next = try_next_links(lab.slug, lab.params, lab.try_next, run.params)
@@ -56,6 +60,11 @@ def present_run(run: Run, lab: Lab | None) -> RunView:
         view.poll_ms = waiting.poll_delay_ms(run)
         view.waiting = waiting.waiting_text(run)
     return view
+
+
+def present_charts(result: dict[str, Any], lab: Lab) -> tuple[list[dict[str, Any]], list]:
+    """A result's figures and shown tables, in the reader's language."""
+    return lab.charts(result), shown_tables(result)
 
 
 def series_table(result: dict[str, Any], max_rows: int = 400) -> dict[str, Any] | None:
@@ -82,14 +91,16 @@ def shown_tables(result: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _in_reader_words(shown: dict[str, Any]) -> dict[str, Any]:
-    """A saved table's title and headings are English msgids: show them translated.
+    """A saved table in the reader's words: its title, headings and word cells.
 
-    The worker saved them in English (it has no reader); a title or heading made with a
-    number in it stays as saved.
+    The worker saved English msgids (it has no reader), or `phrase`s where a number sits
+    inside the words (`labs.text.said`); ids and numbers are shown as saved, and so is the
+    English of a result saved before its words were marked.
     """
     return shown | {
-        "title": _(shown["title"]) if shown["title"] else "",
-        "columns": [_(c) if isinstance(c, str) and c else c for c in shown["columns"]],
+        "title": said(shown["title"]),
+        "columns": [said(c) for c in shown["columns"]],
+        "rows": [[said(cell) for cell in row] for row in shown["rows"]],
     }
 
 

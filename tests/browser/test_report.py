@@ -45,3 +45,24 @@ def test_the_report_reads_on_screen_and_prints_without_cutting_anything(site):
     shot(page, "report-print")
     assert page.pdf(format="A4")[:4] == b"%PDF"
     assert not site.seen.errors, "\n".join(site.seen.errors)
+
+
+def test_the_report_in_marathi_fits_the_screen_and_the_paper(site):
+    """Marathi sentences run longer than English ones: nothing may be cut off either way."""
+    page = site.page(make_user("meera"), width=WIDE)
+    page.context.add_cookies([{"name": "django_language", "value": "mr", "url": site.url}])
+    open_lab(page, site, "trapped-service")
+    page.get_by_role("button", name="आधी/नंतर चालवा").click()
+    page.locator("#report .outcome").wait_for(timeout=RUN_TIMEOUT_MS)
+    wait_charts_drawn(page)
+    assert "controls चालू झाल्यावर" in page.locator("#report .outcome").inner_text()
+    assert page.evaluate(OVERFLOWING_JS) == []
+    page.emulate_media(media="print")
+    page.set_viewport_size({"width": 794, "height": 1123})
+    page.wait_for_function(
+        "() => Array.from(document.querySelectorAll('figure.chart .main-svg'))"
+        ".every((s) => s.getBoundingClientRect().right <= document.documentElement.clientWidth)"
+    )
+    assert page.evaluate(OVERFLOWING_JS) == []
+    shot(page, "report-print-mr")
+    assert not site.seen.errors, "\n".join(site.seen.errors)

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
 import redis
 
 from labs.experiments.namespace import Namespace
+from labs.text import gettext_noop, phrase
 
 SOURCES = ("operator", "schedule")
 STREAM_MAXLEN = 1000  # commands kept on the channel; a run sees a few dozen at most
@@ -74,6 +76,24 @@ class Command:
         """A short line for the timeline: 'drop_expired on', 'admission_limit on (60)'."""
         value = "" if self.value is None else f" ({self.value:g})"
         return f"{self.control} {'on' if self.on else 'off'}{value}"
+
+
+SWITCH_LABEL = re.compile(r"^(?P<control>\w+) (?P<on>on|off)(?: \((?P<value>[^)]*)\))?$")
+
+
+def switch_phrase(label: str) -> dict[str, Any] | str:
+    """A timeline label ('admission_limit on (60)') as a `phrase` the page says in the
+    reader's words ('Admission limit on (60)'); an unknown label as it is."""
+    found = SWITCH_LABEL.match(label)
+    if found is None or found["control"] not in CONTROL_NAMES:
+        return label
+    name = phrase(control_spec(found["control"]).label)
+    on = found["on"] == "on"
+    if found["value"] is None:
+        words = gettext_noop("%(control)s on") if on else gettext_noop("%(control)s off")
+        return phrase(words, control=name)
+    words = gettext_noop("%(control)s on (%(value)s)") if on else gettext_noop("%(control)s off")
+    return phrase(words, control=name, value=found["value"])
 
 
 def parse_command(control: Any, on: Any, value: Any = None, source: Any = "operator") -> Command:

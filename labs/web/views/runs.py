@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -28,7 +29,13 @@ from labs.web.forms import (
     RunFilterForm,
     RunLabelForm,
 )
-from labs.web.presenters import present_panel, present_run, series_table
+from labs.web.presenters import (
+    RunView,
+    present_charts,
+    present_panel,
+    present_run,
+    series_table,
+)
 
 NO_LAB = gettext_lazy("This lab no longer exists, so the run cannot be repeated.")
 
@@ -44,7 +51,7 @@ def run_detail(request: HttpRequest, run_id) -> HttpResponse:
     (`labs.web.fragment_cache`); an experiment's carries its live queue panel and is
     rendered each time.
     """
-    run = get_object_or_404(Run.objects.visible_to(request.user).defer("progress"), pk=run_id)
+    run = visible_run(request, run_id)
     lab = get_lab(run.lab)
     if not request.htmx:
         return run_page(request, run)
@@ -63,14 +70,44 @@ def run_detail(request: HttpRequest, run_id) -> HttpResponse:
     return response
 
 
+def visible_run(request: HttpRequest, run_id) -> Run:
+    """The run, if this user may see it; 404 otherwise. Cheap for what a poll needs.
+
+    The result (tens to hundreds of KB of JSON) is loaded only when the fragment is
+    rendered, not on every poll; and the owner, who does nearly all the polling, is
+    checked on the row itself before the teacher's subqueries are built.
+    """
+    run = Run.objects.defer("own_result", "progress").filter(pk=run_id).first()
+    if run is None or not request.user.is_authenticated:
+        raise Http404(_("No such run, or it is not yours to see."))
+    if run.owner_id != request.user.pk and not (
+        Run.objects.visible_to(request.user).filter(pk=run_id).exists()
+    ):
+        raise Http404(_("No such run, or it is not yours to see."))
+    return run
+
+
 def finished_fragment(request: HttpRequest, run: Run, lab) -> str:
     """A finished simulation's run body, rendered once per language for every process."""
 
+    language = get_language()
+
+    def render_charts() -> str:
+        figures, tables = present_charts(run.result or {}, lab)
+        view = RunView(status=run.status, figures=figures, tables=tables)
+        return render_to_string("labs/run.html#run-charts", {"view": view})
+
     def render() -> str:
-        context = {"run": run, "lab": lab, "view": present_run(run, lab), "panel": None}
+        view = present_run(run, lab, charts=False)
+        if run.status == Run.Status.SUCCEEDED and run.result:
+            charts_html = fragment_cache.cached_html(
+                fragment_cache.charts_key(run, language), render_charts
+            )
+            view.charts_html = mark_safe(charts_html)  # noqa: S308 - our own template's output
+        context = {"run": run, "lab": lab, "view": view, "panel": None}
         return render_to_string("labs/run.html#run-body", context, request=request)
 
-    return fragment_cache.cached_html(run.pk, get_language(), render)
+    return fragment_cache.cached_html(fragment_cache.key(run.pk, language), render)
 
 
 @login_required
@@ -126,7 +163,7 @@ def download_name(run: Run) -> str:
 def my_runs(request: HttpRequest) -> HttpResponse:
     """A student's history: their own runs only, newest first, optionally of one lab."""
     form = RunFilterForm(request.GET or None)
-    runs = Run.objects.filter(owner=request.user).defer("result", "progress")
+    runs = Run.objects.filter(owner=request.user).defer("own_result", "progress")
     status = 200
     if form.is_bound and not form.is_valid():
         runs, status = runs.none(), 400

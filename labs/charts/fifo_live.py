@@ -1,0 +1,145 @@
+"""Charts for standard against FIFO on the real Redis: each student's updates as they were
+applied (numbered in the order they were sent), and when each student was done."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from labs.charts.base import COLORS, FAILED, FAST_FAIL, OK, bar, figure, line, markers
+from labs.text import gettext_noop
+
+TITLES = {
+    "standard": gettext_noop("Standard queue: updates as they were applied"),
+    "fifo": gettext_noop("FIFO queue: updates as they were applied"),
+}
+
+
+def applied(rows: Sequence[Mapping[str, Any]], kind: str) -> dict[str, Any]:
+    """One point per applied update at (time, student), labelled with its place in the
+    student's sends: red when an earlier one was not yet done, amber for a second copy."""
+    groups = sorted({r["group"] for r in rows}, key=lambda g: int(g.split("-")[1]))
+    traces = []
+    for name, colour, keep in (
+        (gettext_noop("in order"), OK, lambda r: not r["out_of_order"]),
+        (gettext_noop("before an earlier update"), FAILED, lambda r: r["out_of_order"]),
+    ):
+        chosen = [r for r in rows if keep(r)]
+        trace = markers(
+            [r["t_s"] for r in chosen],
+            [r["group"] for r in chosen],
+            name,
+            color=colour,
+            symbol=["diamond" if r["copy"] else "circle" for r in chosen],
+            size=12,
+            text=[f"{r['group']} #{r['pos']}" for r in chosen],
+        )
+        trace["mode"] = "markers+text"
+        trace["hovertext"] = trace["text"]
+        trace["text"] = [str(r["pos"]) for r in chosen]
+        trace["textposition"] = "top center"
+        traces.append(trace)
+    fig = figure(
+        title=TITLES[kind],
+        x_title=gettext_noop("seconds since the run started"),
+        y_title="",
+        traces=traces,
+        height=120 + 45 * max(1, len(groups)),
+        hovermode="closest",
+    )
+    fig["layout"]["yaxis"] = {
+        "type": "category",
+        "categoryorder": "array",
+        "categoryarray": groups[::-1],
+        "automargin": True,
+    }
+    return fig
+
+
+def finished(result: Mapping[str, Any]) -> dict[str, Any]:
+    rows = result["tables"]["groups"]["rows"]
+    by_kind: dict[str, list[Sequence[Any]]] = {"standard": [], "FIFO": []}
+    for row in rows:
+        by_kind[row[0]].append(row)
+    groups = [r[1] for r in by_kind["FIFO"]]
+    return figure(
+        title=gettext_noop("When each student's last update was applied"),
+        x_title="",
+        y_title=gettext_noop("seconds since the run started"),
+        traces=[
+            bar(
+                groups,
+                [r[5] for r in by_kind["standard"]],
+                gettext_noop("standard"),
+                color=FAST_FAIL,
+            ),
+            bar(
+                groups,
+                [r[5] for r in by_kind["FIFO"]],
+                gettext_noop("FIFO"),
+                color=COLORS["workers"],
+            ),
+        ],
+        barmode="group",
+        x_category=True,
+        height=320,
+    )
+
+
+def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) -> dict[str, Any]:
+    t = [s.get("t_s") for s in samples]
+    return figure(
+        title=gettext_noop("Updates applied, and in the DLQ"),
+        x_title=gettext_noop("seconds since the run started"),
+        y_title=gettext_noop("messages"),
+        traces=[
+            line(
+                t,
+                [s.get("standard_done") for s in samples],
+                gettext_noop("applied, standard"),
+                color=FAST_FAIL,
+            ),
+            line(
+                t,
+                [s.get("fifo_done") for s in samples],
+                gettext_noop("applied, FIFO"),
+                color=COLORS["workers"],
+            ),
+            line(
+                t,
+                [s.get("standard_dlq") for s in samples],
+                gettext_noop("DLQ, standard"),
+                color=FAILED,
+                dash="dot",
+            ),
+            line(
+                t,
+                [s.get("fifo_dlq") for s in samples],
+                gettext_noop("DLQ, FIFO"),
+                color=FAILED,
+                dash="dash",
+            ),
+            line(
+                t,
+                [s.get("fifo_blocked_groups") for s in samples],
+                gettext_noop("FIFO groups waiting on a message in flight"),
+                color=COLORS["backlog"],
+                shape="hv",
+            ),
+        ],
+        height=340,
+    )
+
+
+def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    tables = result["tables"]
+    rows = [
+        dict(zip(result["series"], values, strict=True))
+        for values in zip(*result["series"].values(), strict=True)
+    ]
+    return [
+        applied(tables["standard_done"], "standard"),
+        applied(tables["fifo_done"], "fifo"),
+        finished(result),
+        live_chart(rows, result["params"]),
+    ]
