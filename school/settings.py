@@ -239,6 +239,10 @@ LAB_QUEUE_TIMEOUT_S = env_int("LAB_QUEUE_TIMEOUT_S", 300, low=10, high=86400)
 # The most worker time one run may cost, estimated from its parameters before it is
 # queued (labs' `cost`); a form asking for more is refused in words, next to the fields.
 LAB_RUN_BUDGET_S = env_int("LAB_RUN_BUDGET_S", 10, low=1, high=600)
+# The same for a real-queue experiment: the wall seconds it may hold a heavy worker
+# process (its `cost`: its own timeline plus start-up and clean-up). The longest allowed
+# now is a trapped-live run of 100 s; the experiments' Celery limits sit above this.
+LAB_EXPERIMENT_BUDGET_S = env_int("LAB_EXPERIMENT_BUDGET_S", 110, low=5, high=600)
 # A run estimated to cost more than this goes to the heavy queue.
 LAB_HEAVY_FROM_S = env_int("LAB_HEAVY_FROM_S", 1, low=0, high=600)
 # Kept dead-letter queues (an hour each): at most this many per student and in all.

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from labs.runners import burst_live
+from labs.runners.experiment import SETUP_S
 from tests.lab_helpers import default_result, lab, refusal
 
 
@@ -42,3 +44,24 @@ def test_it_refuses_a_burst_too_long_or_too_fast_for_the_shared_redis():
         in refusal("burst-live", min_workers=5, max_workers=2)["min_workers"]
     )
     assert "At most 10,000 jobs" in refusal("burst-live", arrivals=[2000] * 6)["arrivals"][0]
+
+
+def test_the_longest_burst_the_form_allows_fits_its_documented_40_s():
+    """The bound's arithmetic: lesson seconds (arrivals + drain) x their length + start-up is
+    the run's cost, the form refuses any cost over 40 s, so no allowed burst is longer."""
+    burst = lab("burst-live")
+    base = burst.defaults()
+    longest = base | {"arrivals": [50] * 30, "lesson_second_s": 38 / 32}
+    assert burst.cost(longest).seconds == pytest.approx(
+        (30 + burst_live.EXTRA_SECONDS) * 38 / 32 + SETUP_S
+    )
+    assert burst.cost(longest).seconds <= burst_live.MAX_WALL_S == 40
+    assert "lesson_second_s" not in burst.check(longest)
+    over = longest | {"lesson_second_s": 1.19}
+    assert burst.cost(over).seconds > 40
+    assert "plus 2 s to start and clean up" in burst.check(over)["lesson_second_s"]
+    for seconds in range(1, 31):
+        for tenths in range(1, 21):
+            params = base | {"arrivals": [1] * seconds, "lesson_second_s": tenths / 10}
+            allowed = "lesson_second_s" not in burst.check(params)
+            assert allowed == (burst.cost(params).seconds <= 40)

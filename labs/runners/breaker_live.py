@@ -10,8 +10,15 @@ from labs.catalogue.live import QUEUE_KEYS
 from labs.catalogue.params import Param
 from labs.experiments import outage
 from labs.runners.common import table
-from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer, stopped_early
+from labs.runners.experiment import (
+    FOOTER_FIGURES,
+    experiment_context,
+    run_footer,
+    stopped_early,
+    wall_cost,
+)
 from labs.runs.progress import Progress
+from labs.sim.capstone.cost import Cost
 from labs.text import gettext, gettext_noop, ngettext, num, phrase
 
 MAX_SENDING_S = 30.0
@@ -258,3 +265,11 @@ FIGURES = (
     Figure("duplicate_effects", gettext_noop("Fees charged twice"), "int"),
     *FOOTER_FIGURES,
 )
+
+
+def cost(params: Mapping[str, Any]) -> Cost:
+    """Wall seconds: the payments arriving, or the outage and one open time after it if it
+    ends later (the last payments wait for the service to come back)."""
+    sending_s = params["messages"] / params["arrival_rate_per_s"]
+    outage_s = params["down_from_s"] + params["down_for_s"] + params["reset_timeout_s"]
+    return wall_cost(max(sending_s, outage_s), ("messages", "down_for_s"))

@@ -15,6 +15,7 @@ from labs.experiments.context import ExperimentContext
 from labs.experiments.metrics import OnSample
 from labs.experiments.namespace import kept_namespace, run_namespace
 from labs.runs.progress import Progress
+from labs.sim.capstone.cost import Cost
 from labs.text import gettext, gettext_noop
 
 # One reading of the queue every 0.1 s: 600 samples in the longest run.
@@ -87,3 +88,19 @@ def stopped_early(summary: Mapping[str, Any]) -> str:
 def run_footer(summary: dict[str, Any]) -> dict[str, Any]:
     """The run's own figures from an experiment's summary, in `FOOTER_FIGURES` order."""
     return {f.name: summary[f.name] for f in FOOTER_FIGURES}
+
+
+# Seconds an experiment holds its worker beyond its own timeline: opening the run's Redis
+# namespace, starting and joining its worker threads and sampler, deleting its keys (up to
+# 2 x 10,000 messages) and keeping its DLQ. Measured by `bench/bench_worst_case.py
+# --experiments` (docs/benchmarks.md), with room for a loaded machine.
+SETUP_S = 2.0
+
+
+def wall_cost(timeline_s: float, drivers: tuple[str, ...]) -> Cost:
+    """An experiment's cost: the wall seconds of one heavy worker process it holds.
+
+    `timeline_s` is what its parameters ask for (arrivals, retries, outages, all in real
+    seconds); the fields in `drivers` are the ones a student lowers to shorten it.
+    """
+    return Cost(round(timeline_s + SETUP_S, 1), drivers)

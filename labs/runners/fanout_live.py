@@ -10,8 +10,15 @@ from labs.catalogue.live import QUEUE_KEYS
 from labs.catalogue.params import Param
 from labs.experiments import fanout
 from labs.runners.common import table
-from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer, stopped_early
+from labs.runners.experiment import (
+    FOOTER_FIGURES,
+    experiment_context,
+    run_footer,
+    stopped_early,
+    wall_cost,
+)
 from labs.runs.progress import Progress
+from labs.sim.capstone.cost import Cost
 from labs.text import gettext, gettext_noop, ngettext, num, phrase
 
 MAX_FORMULA_S = 40  # N / (W × R): with the redeliveries, a run stays under a minute
@@ -274,3 +281,11 @@ FIGURES = (
     Figure("visibility_timeout_s", gettext_noop("Visibility timeout"), "float", gettext_noop("s")),
     *FOOTER_FIGURES,
 )
+
+
+def cost(params: Mapping[str, Any]) -> Cost:
+    """Wall seconds: the formula N / (W x R), plus one visibility timeout for the crashed
+    jobs to come back (crashes overlap: the others wait out the same timeout)."""
+    formula_s = params["jobs"] / (params["workers"] * params["rate_per_worker"])
+    comeback_s = params["visibility_timeout_s"] if params["crashes"] else 0.0
+    return wall_cost(formula_s + comeback_s, ("jobs", "visibility_timeout_s"))

@@ -9,8 +9,15 @@ from labs.catalogue.figures import Figure
 from labs.catalogue.params import Param
 from labs.experiments import fifo_vs_standard
 from labs.runners.common import table
-from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer, stopped_early
+from labs.runners.experiment import (
+    FOOTER_FIGURES,
+    experiment_context,
+    run_footer,
+    stopped_early,
+    wall_cost,
+)
 from labs.runs.progress import Progress
+from labs.sim.capstone.cost import Cost
 from labs.sim.fifo import measure, poison_job, simulate
 from labs.text import gettext, gettext_noop, num
 
@@ -375,3 +382,21 @@ FIGURES = (
     _figure("matches_model", gettext_noop("The exact counts match the model"), "bool"),
     *FOOTER_FIGURES,
 )
+
+
+# What one update costs a worker at most (the experiment's 40 ms, up to 150% of it).
+WORK_S_AT_MOST = 0.06
+
+
+def cost(params: Mapping[str, Any]) -> Cost:
+    """Wall seconds: every update (and resent copy) at its longest, one group per worker at
+    a time, then the late copies' delay and the poison update's receives, a visibility
+    timeout apart, while its group waits."""
+    updates = params["students"] * params["per_group"]
+    if params["resend_every"]:
+        updates += updates // params["resend_every"]
+    working_s = updates * WORK_S_AT_MOST / min(params["workers"], params["students"])
+    poison_s = params["max_receives"] * params["visibility_timeout_s"] if params["poison"] else 0
+    return wall_cost(
+        working_s + params["resend_after_s"] + poison_s, ("per_group", "students", "max_receives")
+    )

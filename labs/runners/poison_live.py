@@ -10,8 +10,15 @@ from labs.catalogue.live import QUEUE_KEYS
 from labs.catalogue.params import Param
 from labs.experiments import poison
 from labs.runners.common import table
-from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer, stopped_early
+from labs.runners.experiment import (
+    FOOTER_FIGURES,
+    experiment_context,
+    run_footer,
+    stopped_early,
+    wall_cost,
+)
 from labs.runs.progress import Progress
+from labs.sim.capstone.cost import Cost
 from labs.text import gettext, gettext_noop, num, phrase
 
 COUNTS = (1, 3, 5)  # the lesson's maxReceiveCounts, one real queue each
@@ -211,3 +218,9 @@ FIGURES = (
     ),
     *FOOTER_FIGURES,
 )
+
+
+def cost(params: Mapping[str, Any]) -> Cost:
+    """Wall seconds: one queue per maxReceiveCount, one after the other, each waiting for its
+    poison messages to come back that many times, a visibility timeout apart."""
+    return wall_cost(sum(COUNTS) * params["visibility_timeout_s"], ("visibility_timeout_s",))

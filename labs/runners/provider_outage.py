@@ -9,8 +9,15 @@ from typing import Any
 from labs.catalogue.figures import Figure
 from labs.catalogue.params import Param
 from labs.experiments.isolation import provider_outage
-from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer, stopped_early
+from labs.runners.experiment import (
+    FOOTER_FIGURES,
+    experiment_context,
+    run_footer,
+    stopped_early,
+    wall_cost,
+)
 from labs.runs.progress import Progress
+from labs.sim.capstone.cost import Cost
 from labs.text import gettext, gettext_noop, num
 
 KIND = "experiment"
@@ -255,3 +262,12 @@ FIGURES = (
     ),
     *FOOTER_FIGURES,
 )
+
+
+def cost(params: Mapping[str, Any]) -> Cost:
+    """Wall seconds: twenty lesson minutes of arrivals, or the outage and the backlog after
+    it if they need longer, up to the run's cap of `MAX_RUN_MIN` lesson minutes."""
+    jobs = params["arrivals_per_min"] * 20
+    sending = min(params["workers"], params["provider_limit"]) * params["rate_per_worker_per_min"]
+    minutes = min(MAX_RUN_MIN, max(20.0, jobs / sending + params["down_for_min"]))
+    return wall_cost(minutes * MINUTE_S, ("arrivals_per_min", "down_for_min"))

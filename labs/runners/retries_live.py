@@ -11,8 +11,15 @@ from labs.catalogue.params import Param
 from labs.experiments import flaky
 from labs.experiments.retries import backoff_ceiling_s
 from labs.runners.common import table
-from labs.runners.experiment import FOOTER_FIGURES, experiment_context, run_footer, stopped_early
+from labs.runners.experiment import (
+    FOOTER_FIGURES,
+    experiment_context,
+    run_footer,
+    stopped_early,
+    wall_cost,
+)
 from labs.runs.progress import Progress
+from labs.sim.capstone.cost import Cost
 from labs.text import gettext, gettext_noop, num, phrase
 
 LATENCY_S = 0.002  # one call to the stand-in payments service
@@ -265,3 +272,8 @@ FIGURES = (
     Figure("duplicate_effects", gettext_noop("Fees charged twice"), "int"),
     *FOOTER_FIGURES,
 )
+
+
+def cost(params: Mapping[str, Any]) -> Cost:
+    """Wall seconds at worst: every call fails, every wait is its longest (`worst_case_s`)."""
+    return wall_cost(worst_case_s(params), ("messages", "attempts", "max_receives"))

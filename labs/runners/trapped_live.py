@@ -24,9 +24,11 @@ from labs.runners.experiment import (
     experiment_context,
     run_footer,
     stopped_early,
+    wall_cost,
 )
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS
+from labs.sim.capstone.cost import Cost
 from labs.sim.capstone.params import TrappedParams
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 from labs.text import gettext, gettext_noop, ngettext, num
@@ -320,3 +322,9 @@ FIGURES = (
     Figure("model_obligations_lost", gettext_noop("Payments lost in the model"), "int"),
     *FOOTER_FIGURES,
 )  # fmt: skip
+
+
+def cost(params: Mapping[str, Any]) -> Cost:
+    """Wall seconds: the simulated horizon played at the time scale (the run ends there)."""
+    horizon_s = params.get("horizon_s", LIVE_DEFAULTS["horizon_s"])
+    return wall_cost(horizon_s * params["time_scale"], ("horizon_s", "time_scale"))

@@ -104,16 +104,29 @@ def lab_cost(lab, params: dict[str, Any]):
 
 
 def over_budget(lab, params: dict[str, Any]) -> tuple[str, Sequence[str]] | None:
-    """(a plain-words reason, the fields to lower) when a run would cost over the budget."""
+    """(a plain-words reason, the fields to change) when a run would cost over the budget.
+
+    A simulation is held to `LAB_RUN_BUDGET_S` of a worker's CPU, a real-queue experiment
+    to `LAB_EXPERIMENT_BUDGET_S` of a heavy worker's wall time.
+    """
     cost = lab_cost(lab, params)
-    budget = settings.LAB_RUN_BUDGET_S
+    experiment = lab.kind == "experiment"
+    budget = settings.LAB_EXPERIMENT_BUDGET_S if experiment else settings.LAB_RUN_BUDGET_S
     if cost is None or cost.seconds <= budget:
         return None
-    message = _(
-        "This run could take up to %(need)s s of a worker's time, and one run may use at "
-        "most %(budget)d s, so that the whole class gets its turn. Make it smaller: lower "
-        "one of the fields marked."
-    ) % {"need": f"{cost.seconds:,.0f}", "budget": budget}
+    need = f"{cost.seconds:,.0f}"
+    if experiment:
+        message = _(
+            "This experiment would hold one of the shared workers for about %(need)s s of "
+            "real time, and one experiment may take at most %(budget)d s, so that the whole "
+            "class gets its turn. Make it shorter: lower one of the fields marked."
+        ) % {"need": need, "budget": budget}
+    else:
+        message = _(
+            "This run could take up to %(need)s s of a worker's time, and one run may use at "
+            "most %(budget)d s, so that the whole class gets its turn. Make it smaller: lower "
+            "one of the fields marked."
+        ) % {"need": need, "budget": budget}
     return message, cost.drivers
 
 

@@ -168,6 +168,18 @@ def test_it_resizes_the_pool_and_paces_each_worker(r, ns):
     assert pool.active_workers == 0
 
 
+def test_stop_wakes_a_worker_pacing_a_slow_batch(r, ns):
+    """A worker at 1 job a second that took a batch of 20 owes 20 s of pace; stop() must not
+    wait them out (burst-live's slow pools ran 10 s past their end this way)."""
+    q = RedisQueue(r, ns, visibility_timeout_s=60)
+    q.send_many((f"m-{i}", "") for i in range(40))
+    pool = WorkerPool(q, workers=1, batch=20, rate_per_worker=1.0).start()
+    assert wait_for(lambda: q.stats().in_flight == 20)
+    pool.stop(timeout_s=5.0)
+    assert not any(thread.is_alive() for thread in pool._threads)
+    assert q.stats().done == 20  # the batch it had handled is acknowledged, not lost
+
+
 def test_it_refuses_more_workers_than_the_cap(r, ns):
     q = RedisQueue(r, ns, create=False)
     with pytest.raises(ValueError, match="workers"):
