@@ -53,6 +53,7 @@ LESSON_LABS = {
         "phase-map",
         "cold-cache",
         "job-cost",
+        "pool-trap",
     ],
 }
 

@@ -361,6 +361,43 @@ def worker_cap(values: Mapping[str, Any]) -> list[Snippet]:
     ]
 
 
+def pool_wait(values: Mapping[str, Any]) -> list[Snippet]:
+    """The pool-trap lab's pool: its size and the longest wait for a connection in
+    SQLAlchemy and HikariCP, and a bulkhead's waiting room in resilience4j."""
+    size = int(values["pool_size"])
+    wait_ms = float(
+        values["short_wait_ms"] if values["control"] == "short_wait" else values["pool_wait_ms"]
+    )
+    sqlalchemy = (
+        "from sqlalchemy import create_engine\n\n"
+        "engine = create_engine(\n"
+        '    "postgresql+psycopg://USER@DB_HOST/jobs",\n'
+        f"    pool_size={size},\n"
+        "    max_overflow=0,  # never more connections than the pool\n"
+        f"    pool_timeout={wait_ms / 1000:g},  # seconds to wait for a connection\n"
+        ")\n"
+    )
+    hikari_ms = max(250, round(wait_ms))
+    hikari = (
+        f"maximumPoolSize={size}\n"
+        f"# milliseconds to wait for a connection; HikariCP accepts 250 or more\n"
+        f"connectionTimeout={hikari_ms}\n"
+    )
+    bulkhead = (
+        "resilience4j.thread-pool-bulkhead:\n"
+        "  instances:\n"
+        "    database:\n"
+        f"      maxThreadPoolSize: {size}\n"
+        f"      coreThreadPoolSize: {size}\n"
+        f"      queueCapacity: {int(values['bulkhead_waiters'])}  # more waiting are refused\n"
+    )
+    return [
+        Snippet("SQLAlchemy", "python", sqlalchemy),
+        Snippet("HikariCP", "properties", hikari),
+        Snippet("resilience4j", "yaml", bulkhead),
+    ]
+
+
 def oldest_age_alarm(values: Mapping[str, Any]) -> list[Snippet]:
     """The provider-outage lab: a CloudWatch alarm on the oldest message's age, and a Lambda
     consumer held to the provider's limit on calls at once."""
