@@ -412,6 +412,25 @@ def _assignment_05() -> tuple[Question, ...]:
             ),
         ),
         Question(
+            "pool-wait",
+            _(
+                "Callers give up after 1 s, but the connection pool lets a request wait 30 s "
+                "for a connection. The database is fast again, yet no caller gets an answer. "
+                "Which change frees the pool soonest?"
+            ),
+            _(
+                "%(answer)s: a request then leaves the line while its caller still waits, so "
+                "no connection is spent on a caller who has gone (the pool-trap lab)."
+            ),
+            "short_wait",
+            kind=CHOICE,
+            choices=(
+                ("short_wait", _("A wait for a connection shorter than the caller's timeout")),
+                ("more_retries", _("Let each caller retry more often")),
+                ("longer_wait", _("A longer wait for a connection")),
+            ),
+        ),
+        Question(
             "reopen",
             _("Once the queue is short again, how should the admission limit go back up?"),
             _("%(answer)s: opening at once can refill the queue and start the loop again."),
