@@ -31,6 +31,9 @@ from labs.sim import (
     serial,
 )
 from labs.sim.capstone.report import drain_estimate_s
+from labs.sim.fifo import measure, poison_job
+from labs.sim.fifo import simulate as simulate_queue
+from labs.sim.retention import simulate as simulate_retention
 
 NUMBER = "number"
 CHOICE = "choice"
@@ -151,6 +154,24 @@ def _lesson_07() -> tuple[Question, ...]:
             kind=CHOICE,
             choices=YES_NO,
         ),
+        Question(
+            "provider-down",
+            _(
+                "The SMS provider stops answering for 10 minutes. What happens to a teacher "
+                "who posts a notice during those minutes?"
+            ),
+            _(
+                "%(answer)s. The front only writes the job to the queue; an alarm on the age "
+                "of the oldest job tells the operators."
+            ),
+            "answered",
+            kind=CHOICE,
+            choices=(
+                ("answered", _("Gets the answer at once; the job waits in the queue")),
+                ("fails", _("Gets an error until the provider is back")),
+                ("waits", _("Waits until the provider answers")),
+            ),
+        ),
     )
 
 
@@ -158,6 +179,10 @@ def _lesson_12() -> tuple[Question, ...]:
     fixed_4 = drain_summary(drain(BURST, 100, fixed(4)))
     keen = drain_summary(drain(BURST, 100, per_backlog(50, 1, 10)))
     _done, _dlq, receives = redrive(["a", "b", "c"], {"b"}, max_receives=4)
+    # A poison message parked after a day in a standard queue, in a DLQ that keeps 4 days.
+    parked = simulate_retention(outage_from_h=0, outage_h=24, dlq_retention_h=96, horizon_h=48)
+    log, accepted = simulate_queue("fifo", max_receives=5, visibility_timeout_s=0.3)
+    held_s = measure(log, accepted, poison_job(True))[0]["blocked_s"]
     return (
         Question(
             "fixed-4-peak",
@@ -218,6 +243,32 @@ def _lesson_12() -> tuple[Question, ...]:
                 ("workers", _("The number of workers")),
                 ("dlq", _("The size of each message")),
             ),
+        ),
+        Question(
+            "dlq-days-left",
+            _(
+                "A poison message waits 1 day in a standard queue before it is moved to a "
+                "DLQ whose retention is 4 days. How many days does it stay in the DLQ?"
+            ),
+            _(
+                "The DLQ counts from the day the message was first sent, not from the move: "
+                "4 − 1 = %(answer)s days. Give the DLQ a longer retention than its queue."
+            ),
+            _round(parked.parked[0].left_in_dlq_h / 24, 2),
+        ),
+        Question(
+            "fifo-group-held",
+            _(
+                "On a FIFO queue, one student's update fails every time. The visibility "
+                "timeout is 0.3 s and maxReceiveCount is 5. For how many seconds are that "
+                "student's later updates held back? (one decimal)"
+            ),
+            _(
+                "It is received 5 times, each followed by a 0.3 s visibility timeout, and "
+                "then goes to the DLQ: %(answer)s s. The other students' updates are not held."
+            ),
+            _round(held_s, 1),
+            tolerance=0.05,
         ),
     )
 
@@ -358,6 +409,25 @@ def _assignment_05() -> tuple[Question, ...]:
                 ("drop", _("Drop it with the other expired work")),
                 ("retry", _("Charge it again straight away")),
                 ("reconcile", _("Send it to reconciliation")),
+            ),
+        ),
+        Question(
+            "pool-wait",
+            _(
+                "Callers give up after 1 s, but the connection pool lets a request wait 30 s "
+                "for a connection. The database is fast again, yet no caller gets an answer. "
+                "Which change frees the pool soonest?"
+            ),
+            _(
+                "%(answer)s: a request then leaves the line while its caller still waits, so "
+                "no connection is spent on a caller who has gone (the pool-trap lab)."
+            ),
+            "short_wait",
+            kind=CHOICE,
+            choices=(
+                ("short_wait", _("A wait for a connection shorter than the caller's timeout")),
+                ("more_retries", _("Let each caller retry more often")),
+                ("longer_wait", _("A longer wait for a connection")),
             ),
         ),
         Question(

@@ -109,3 +109,42 @@ def test_runs_with_one_result_key_share_one_render_of_the_charts(client, people,
         == two.content.decode().count('class="chart"')
         > 0
     )
+
+
+@pytest.mark.redis
+def test_a_class_pressing_run_on_the_same_values_gets_one_render_of_the_form(
+    client, people, published, monkeypatch
+):
+    from labs.web.views import pages
+    from tests.test_run_caps import defaults_form
+
+    data = defaults_form("drain") | {"per_worker": str(100 + uuid.uuid4().int % 50)}
+    rendered = []
+    real = pages.render_to_string
+
+    def counted(name, context=None, **kwargs):
+        rendered.append(name)
+        return real(name, context, **kwargs)
+
+    monkeypatch.setattr(pages, "render_to_string", counted)
+    answers = []
+    for person in (people.alice, people.bob):
+        client.force_login(person)
+        answer = client.post(reverse("lab-detail", args=["drain"]), data, **HX)
+        assert answer.status_code == 200
+        answers.append(answer.content.decode())
+    assert rendered == ["labs/lab.html#lab-fields"]
+    fields = [html[html.index("<fieldset>") : html.rindex("</fieldset>")] for html in answers]
+    assert fields[0] == fields[1] and "<input" in fields[0]
+    assert f'value="{data["per_worker"]}"' in answers[1]
+
+
+def test_a_form_with_errors_is_rendered_for_its_sender(client, people, published, monkeypatch):
+    from labs.web.views import pages
+    from tests.test_run_caps import defaults_form
+
+    monkeypatch.setattr(pages, "valid_fields_html", lambda *a: pytest.fail("cached"))
+    client.force_login(people.alice)
+    bad = defaults_form("drain") | {"per_worker": "-5"}
+    answer = client.post(reverse("lab-detail", args=["drain"]), bad, **HX)
+    assert answer.status_code == 422 and 'class="error"' in answer.content.decode()

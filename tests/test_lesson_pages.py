@@ -53,6 +53,7 @@ LESSON_LABS = {
         "phase-map",
         "cold-cache",
         "job-cost",
+        "pool-trap",
     ],
 }
 
@@ -107,7 +108,7 @@ def test_it_writes_the_explanation_in_the_readers_language(client, db, unit):
 @pytest.mark.parametrize(
     ("unit", "figures"),
     [
-        ("lesson-07", ["33", "16.7", "333.3", "30,000", "12"]),
+        ("lesson-07", ["33", "16.7", "333.3", "30,000", "12", "10", "429"]),
         ("lesson-12", ["1,500", "150", "800", "8", "14", "700", "30", "4", "14"]),
         (
             "lesson-13",

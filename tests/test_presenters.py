@@ -85,3 +85,28 @@ def test_an_unknown_switch_label_is_kept_as_it_is():
         "msgid": "%(control)s off",
         "values": {"control": {"msgid": "Drop expired work", "values": {}}},
     }
+
+
+def test_every_chart_and_table_title_reads_in_marathi_numbers_in_western_digits():
+    """Titles built around a number ("... 5,000,000 jobs", "... at 2,000 req/s") included."""
+    import json
+    import re
+
+    from django.utils import translation
+
+    from labs.catalogue.entries import LABS
+    from tests.base import EXPERIMENT_RESULTS
+
+    devanagari = re.compile("[\u0900-\u097f]")
+    missing = []
+    for lab in LABS:
+        if lab.kind == "experiment":
+            result = json.loads((EXPERIMENT_RESULTS / f"{lab.slug}.json").read_text())
+        else:
+            result = run_lab(lab, lab.defaults(), lab.default_seed, SilentProgress())
+        with translation.override("mr"):
+            titles = [fig["layout"]["title"]["text"] for fig in lab.charts(result)]
+            titles += [t["title"] for t in shown_tables(result)]
+        missing += [f"{lab.slug}: {t!r}" for t in titles if t and not devanagari.search(t)]
+        assert not any(re.search("[\u0966-\u096f]", t) for t in titles), lab.slug
+    assert not missing, "\n".join(missing)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from labs.web.presenters import shown_tables as shown
 from tests.lab_helpers import headline, lab, refusal, run
 
 
@@ -21,7 +22,7 @@ def test_it_plays_the_lessons_four_calls_against_a_one_second_timeout():
         "outcome": ["ok", "ok", "timeout", "timeout"],
         "held_ms": [120, 900, 1000, 1000],
     }
-    assert result["tables"]["calls"]["rows"][3] == ["30,000 ms", "timeout", "1,000 ms"]
+    assert shown(result)[0]["rows"][3] == ["30,000 ms", "timed out", "1,000 ms"]
     s = result["summary"]
     assert (s["calls_ok"], s["calls_timed_out"], s["longest_hold_ms"]) == (2, 2, 1000)
     text = headline("timeouts", result)

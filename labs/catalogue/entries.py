@@ -40,6 +40,7 @@ from labs.charts import job_cost as job_cost_charts
 from labs.charts import layered_retries as layered_retries_charts
 from labs.charts import phase_map as phase_map_charts
 from labs.charts import poison_live as poison_live_charts
+from labs.charts import pool_trap as pool_trap_charts
 from labs.charts import provider_outage as provider_outage_charts
 from labs.charts import redrive as redrive_charts
 from labs.charts import retention as retention_charts
@@ -72,6 +73,7 @@ from labs.runners import job_cost as job_cost_runner
 from labs.runners import layered_retries as layered_retries_runner
 from labs.runners import phase_map as phase_map_runner
 from labs.runners import poison_live as poison_live_runner
+from labs.runners import pool_trap as pool_trap_runner
 from labs.runners import provider_outage as provider_outage_runner
 from labs.runners import redrive as redrive_runner
 from labs.runners import retention as retention_runner
@@ -963,6 +965,30 @@ LABS: tuple[Lab, ...] = (
                 {"cost_ratio": 10.0},
             ),
         ),
+    ),
+    Lab.from_runner(
+        pool_trap_runner,
+        slug="pool-trap",
+        unit="assignment-05",
+        title=_("A second loop: the connection pool that traps the service"),
+        intro=_(
+            "Every request needs a database connection. While the database is slow, "
+            "requests queue for one; callers give up and retry, but their old requests "
+            "stay in line and still take a connection. Watch the pool stay busy for "
+            "nobody, then switch on one control and watch it recover."
+        ),
+        charts=pool_trap_charts.build,
+        try_next=(
+            TryNext(
+                _("Stop the retries instead: is the line gone within 100 s?"),
+                {"control": "no_retries", "horizon_s": 100},
+            ),
+            TryNext(
+                _("Put a bulkhead of 20 waiters in from the start: does the trap even form?"),
+                {"control": "bulkhead", "switch_at_s": 0},
+            ),
+        ),
+        in_production=production.pool_wait,
     ),
 )
 

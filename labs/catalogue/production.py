@@ -5,8 +5,12 @@ names follow each project's documentation: Amazon SQS `RedrivePolicy` (`maxRecei
 KEDA's `aws-sqs-queue` trigger (`queueLength`), Lambda's event source mapping
 (`FunctionResponseTypes`, `ScalingConfig.MaximumConcurrency`), botocore's `retries`
 (`total_max_attempts` counts the first call), pybreaker (`fail_max`, `reset_timeout`) and
-resilience4j (`slidingWindowSize`, `waitDurationInOpenState`). Names, ARNs and URLs are
-placeholders; the page marks every snippet as an example.
+resilience4j (`slidingWindowSize`, `waitDurationInOpenState`; a thread-pool bulkhead's
+`queueCapacity`), CloudWatch's `put_metric_alarm` (`ApproximateAgeOfOldestMessage`,
+`DatabaseConnections`), Application Auto Scaling's target tracking (`ScaleOutCooldown`),
+SQLAlchemy's `pool_timeout` (seconds), HikariCP's `connectionTimeout` (milliseconds, 250 at
+least) and PgBouncer's `default_pool_size`. Names, ARNs and URLs are placeholders; the page
+marks every snippet as an example.
 """
 
 from __future__ import annotations
@@ -354,10 +358,62 @@ def worker_cap(values: Mapping[str, Any]) -> list[Snippet]:
         f"max_client_conn = {max(int(values['max_workers']), cap)}"
         "  # workers that may connect; past the pool they wait here\n"
     )
+    near_limit = max(1, int(values["max_connections"]) * 8 // 10)
+    alarm = (
+        'boto3.client("cloudwatch").put_metric_alarm(\n'
+        '    AlarmName="jobs-db-connections-near-limit",\n'
+        '    Namespace="AWS/RDS",\n'
+        '    MetricName="DatabaseConnections",\n'
+        '    Dimensions=[{"Name": "DBInstanceIdentifier", "Value": "jobs-db"}],\n'
+        '    Statistic="Maximum",\n'
+        "    Period=60,\n"
+        "    EvaluationPeriods=1,\n"
+        f"    Threshold={near_limit},  # 80% of max_connections\n"
+        '    ComparisonOperator="GreaterThanThreshold",\n'
+        ")\n"
+    )
     return [
         Snippet("AWS Lambda", "python", mapping),
         Snippet("KEDA", "yaml", keda),
         Snippet("PgBouncer", "ini", pgbouncer),
+        Snippet("Amazon CloudWatch (boto3)", "python", alarm),
+    ]
+
+
+def pool_wait(values: Mapping[str, Any]) -> list[Snippet]:
+    """The pool-trap lab's pool: its size and the longest wait for a connection in
+    SQLAlchemy and HikariCP, and a bulkhead's waiting room in resilience4j."""
+    size = int(values["pool_size"])
+    wait_ms = float(
+        values["short_wait_ms"] if values["control"] == "short_wait" else values["pool_wait_ms"]
+    )
+    sqlalchemy = (
+        "from sqlalchemy import create_engine\n\n"
+        "engine = create_engine(\n"
+        '    "postgresql+psycopg://USER@DB_HOST/jobs",\n'
+        f"    pool_size={size},\n"
+        "    max_overflow=0,  # never more connections than the pool\n"
+        f"    pool_timeout={wait_ms / 1000:g},  # seconds to wait for a connection\n"
+        ")\n"
+    )
+    hikari_ms = max(250, round(wait_ms))
+    hikari = (
+        f"maximumPoolSize={size}\n"
+        f"# milliseconds to wait for a connection; HikariCP accepts 250 or more\n"
+        f"connectionTimeout={hikari_ms}\n"
+    )
+    bulkhead = (
+        "resilience4j.thread-pool-bulkhead:\n"
+        "  instances:\n"
+        "    database:\n"
+        f"      maxThreadPoolSize: {size}\n"
+        f"      coreThreadPoolSize: {size}\n"
+        f"      queueCapacity: {int(values['bulkhead_waiters'])}  # more waiting are refused\n"
+    )
+    return [
+        Snippet("SQLAlchemy", "python", sqlalchemy),
+        Snippet("HikariCP", "properties", hikari),
+        Snippet("resilience4j", "yaml", bulkhead),
     ]
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import figure, hline, line
-from labs.text import gettext, gettext_noop, given
+from labs.text import gettext, gettext_noop, given, ngettext
 
 # A log axis cannot show zero: a perfect 100% is drawn at a millionth of a second a year.
 FLOOR_MIN = 1e-6 / 60
@@ -26,7 +26,7 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
             line(
                 s["copies"],
                 _floor(s[f"down_min_per_year_at_{one:g}"]),
-                f"one copy {given(one)}%",
+                gettext("one copy %(pct)s%%") % {"pct": given(one)},
                 with_markers=True,
             )
             for one in p["one_copy_pct"]
@@ -49,7 +49,8 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
             line(
                 data["links"],
                 _floor(data["copied"]),
-                f"{p['link_copies']} copies of each link",
+                ngettext("%(n)s copy of each link", "%(n)s copies of each link", p["link_copies"])
+                % {"n": p["link_copies"]},
                 with_markers=True,
             ),
         ],

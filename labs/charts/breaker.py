@@ -16,10 +16,17 @@ from labs.charts.base import (
     figure,
     markers,
 )
-from labs.text import gettext_noop
+from labs.text import gettext, gettext_noop
 
 STATE_COLOURS = {"closed": "#d0d7de", "open": FAST_FAIL, "half-open": "#1f6feb"}
 LANES = {"service": 0, "breaker": 1, "calls": 2}
+# A call's outcome in words (the series keeps the key); the service lane says up or down.
+OUTCOME_WORDS = {
+    "ok": gettext_noop("ok"),
+    "failed": gettext_noop("failed"),
+    "fast-fail": gettext_noop("fast-fail"),
+}
+SERVICE_WORDS = (gettext_noop("up"), gettext_noop("down"))
 
 
 def timeline(result: Mapping[str, Any]) -> dict[str, Any]:
@@ -32,11 +39,16 @@ def timeline(result: Mapping[str, Any]) -> dict[str, Any]:
             markers(
                 [seconds[i] for i in picked],
                 [LANES["calls"]] * len(picked),
-                outcome,
+                OUTCOME_WORDS[outcome],
                 color=colour,
                 symbol=["diamond" if s["trial"][i] else "circle" for i in picked],
                 text=[
-                    f"second {seconds[i]}: {outcome}" + (" (trial call)" if s["trial"][i] else "")
+                    (
+                        gettext("second %(s)s: %(outcome)s (trial call)")
+                        if s["trial"][i]
+                        else gettext("second %(s)s: %(outcome)s")
+                    )
+                    % {"s": seconds[i], "outcome": gettext(OUTCOME_WORDS[outcome])}
                     for i in picked
                 ],
             )
@@ -56,7 +68,13 @@ def timeline(result: Mapping[str, Any]) -> dict[str, Any]:
         length = len(list(stretch))
         x0, x1 = position - 0.5, position + length - 0.5
         shapes.append(band(x0, x1, -0.3, 0.3, OK if healthy else FAILED, opacity=0.35))
-        notes.append(_label((x0 + x1) / 2, LANES["service"], "up" if healthy else "down"))
+        notes.append(
+            _label(
+                (x0 + x1) / 2,
+                LANES["service"],
+                gettext("up") if healthy else gettext("down"),
+            )
+        )
         position += length
     fig = figure(
         title=gettext_noop(
@@ -84,8 +102,20 @@ def _label(x: float, y: float, text: str) -> dict[str, Any]:
 def comparison(result: Mapping[str, Any]) -> dict[str, Any]:
     data = result["tables"]["compare_data"]
     labels = [
-        f"{label}<br>first ok {'never' if first is None else f'{first} s'}"
-        for label, first in zip(data["label"], data["first_ok_s"], strict=True)
+        gettext("%(setting)s<br>first ok %(when)s")
+        % {
+            "setting": label
+            if "fails" not in data  # a result saved before the settings were numbers
+            else gettext("%(fails)s fails, open %(open)s s") % {"fails": fails, "open": open_s},
+            "when": gettext("never") if first is None else f"{first} s",
+        }
+        for label, first, fails, open_s in zip(
+            data["label"],
+            data["first_ok_s"],
+            data.get("fails", data["label"]),
+            data.get("open_s", data["label"]),
+            strict=True,
+        )
     ]
     return figure(
         title=gettext_noop("Calls by outcome for each breaker setting"),

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import figure, line, pointer, window
-from labs.text import gettext_noop
+from labs.text import gettext, gettext_noop
 
 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -15,7 +15,8 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     spell, spell_note = window(-0.5, p["busy_s"] - 0.5, gettext_noop("busy spell"), color="#d4a72c")
     notes = [spell_note]
     if summary["cleared_at_s"] is not None and summary["peak_backlog"]:
-        notes.append(pointer(summary["cleared_at_s"], 0, f"empty at {summary['cleared_at_s']} s"))
+        empty = gettext("empty at %(t)s s") % {"t": summary["cleared_at_s"]}
+        notes.append(pointer(summary["cleared_at_s"], 0, empty))
     return [
         figure(
             title=gettext_noop("Jobs waiting in the queue, second by second"),

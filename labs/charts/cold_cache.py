@@ -6,15 +6,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import FAILED, FAST_FAIL, GREY, OK, figure, hline, line, stacked
-from labs.text import gettext_noop, num
+from labs.text import gettext, gettext_noop, num
 
 # Hits are the full answer (green), stale a degraded one (amber), 429 a refusal (red).
 OUTCOMES = {
-    "hit": ("fresh hit", OK),
-    "stale": ("bounded-stale copy", FAST_FAIL),
-    "coalesced": ("joined a fetch on its way", "#0a7ea4"),
-    "fetched": ("fetched from the origin", "#1f6feb"),
-    "rejected": ("fast 429", FAILED),
+    "hit": (gettext_noop("fresh hit"), OK),
+    "stale": (gettext_noop("bounded-stale copy"), FAST_FAIL),
+    "coalesced": (gettext_noop("joined a fetch on its way"), "#0a7ea4"),
+    "fetched": (gettext_noop("fetched from the origin"), "#1f6feb"),
+    "rejected": (gettext_noop("fast 429"), FAILED),
 }
 
 
@@ -43,14 +43,16 @@ def origin(result: Mapping[str, Any]) -> dict[str, Any]:
     shapes, notes = [], []
     capacity, capacity_note = hline(
         summary["origin_capacity_rps"],
-        f"origin can do {num(summary['origin_capacity_rps'])}/s",
+        gettext("origin can do %(rate)s/s") % {"rate": num(summary["origin_capacity_rps"])},
         FAILED,
     )
     shapes.append(capacity)
     notes.append(capacity_note)
     if p["origin_budget"]:
         budget, budget_note = hline(
-            summary["origin_budget_rps"], f"budget {num(summary['origin_budget_rps'])}/s", GREY
+            summary["origin_budget_rps"],
+            gettext("budget %(rate)s/s") % {"rate": num(summary["origin_budget_rps"])},
+            GREY,
         )
         budget_note["yanchor"] = "top"
         shapes.append(budget)

@@ -6,14 +6,25 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import COLORS, figure, line
-from labs.text import gettext_noop
+from labs.text import gettext, gettext_noop
+
+
+def rule_words(params: Mapping[str, Any]) -> str:
+    """The run's worker rule in the reader's words ("fixed 3", "1 per 100 waiting, ...")."""
+    if params.get("rule") == "fixed":
+        return gettext("fixed %(n)s") % {"n": params["fixed_workers"]}
+    return gettext("1 per %(k)s waiting, min %(low)s, max %(high)s") % {
+        "k": params["per_waiting"],
+        "low": params["min_workers"],
+        "high": params["max_workers"],
+    }
 
 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     s = result["series"]
     x = s["second"]
     jobs = figure(
-        title=f"Jobs per second — {result.get('tables', {}).get('rule', '')}",
+        title=gettext("Jobs per second — %(rule)s") % {"rule": rule_words(result["params"])},
         x_title=gettext_noop("second"),
         y_title=gettext_noop("jobs"),
         traces=[

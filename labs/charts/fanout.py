@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import bar, figure, hline
-from labs.text import gettext_noop, num
+from labs.text import gettext, gettext_noop, num
 
 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -16,18 +16,21 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
         picked = [i for i, r in enumerate(s["rate_per_s"]) if r == rate]
         traces.append(
             bar(
-                [f"{num(s['workers'][i])} workers" for i in picked],
+                [gettext("%(n)s workers") % {"n": num(s["workers"][i])} for i in picked],
                 [s["time_min"][i] for i in picked],
-                f"{num(rate)} jobs/s each",
+                gettext("%(rate)s jobs/s each") % {"rate": num(rate)},
                 text=[f"{s['time_min'][i]:,.1f}" for i in picked],
             )
         )
     deadline, note = hline(
-        summary["deadline_min"], f"deadline {num(summary['deadline_min'])} min", y_log=True
+        summary["deadline_min"],
+        gettext("deadline %(min)s min") % {"min": num(summary["deadline_min"])},
+        y_log=True,
     )
     return [
         figure(
-            title=f"Minutes to finish {num(summary['jobs'])} jobs (log scale)",
+            title=gettext("Minutes to finish %(jobs)s jobs (log scale)")
+            % {"jobs": num(summary["jobs"])},
             x_title=gettext_noop("workers"),
             y_title=gettext_noop("minutes"),
             traces=traces,

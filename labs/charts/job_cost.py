@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import COLORS, FAILED, GREY, OK, figure, line, right_axis, vline, window
-from labs.text import gettext_noop, num
+from labs.text import gettext, gettext_noop, num
 
 UNITS = "#8250df"
 
@@ -24,12 +24,13 @@ def backlog(result: Mapping[str, Any]) -> dict[str, Any]:
     shapes, notes = [shape], [note]
     end = p["incident_end_s"]
     for key, words, colour in (
-        ("count_estimate_s", "count estimate", FAILED),
-        ("work_estimate_s", "work-unit estimate", GREY),
-        ("actual_drain_s", "actually drained", OK),
+        ("count_estimate_s", gettext_noop("count estimate: %(s)s s"), FAILED),
+        ("work_estimate_s", gettext_noop("work-unit estimate: %(s)s s"), GREY),
+        ("actual_drain_s", gettext_noop("actually drained: %(s)s s"), OK),
     ):
         if summary[key] is not None and end + summary[key] <= p["horizon_s"]:
-            mark, mark_note = vline(end + summary[key], f"{words}: {num(round(summary[key]))} s")
+            said_ = gettext(words) % {"s": num(round(summary[key]))}
+            mark, mark_note = vline(end + summary[key], said_)
             mark["line"]["color"] = colour
             shapes.append(mark)
             notes.append(mark_note)
@@ -61,8 +62,15 @@ def ages(result: Mapping[str, Any]) -> dict[str, Any]:
     shape, note = _incident(p)
     name = summary["oldest_expensive_job"]
     return figure(
-        title="How long the oldest job, and the oldest expensive job, had waited"
-        + (f" ({name} named at {num(p['incident_end_s'])} s)" if name else ""),
+        title=(
+            gettext(
+                "How long the oldest job, and the oldest expensive job, had waited (%(job)s "
+                "named at %(t)s s)"
+            )
+            % {"job": name, "t": num(p["incident_end_s"])}
+            if name
+            else gettext("How long the oldest job, and the oldest expensive job, had waited")
+        ),
         x_title=gettext_noop("second"),
         y_title=gettext_noop("seconds waited"),
         traces=[

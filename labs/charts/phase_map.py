@@ -8,7 +8,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from labs.charts.base import FAILED, GREY, OK, figure, line, markers, vline
-from labs.text import gettext_noop, num
+from labs.text import gettext, gettext_noop, num
 
 
 def grid(result: Mapping[str, Any], plane: int) -> dict[str, Any]:
@@ -31,17 +31,17 @@ def grid(result: Mapping[str, Any], plane: int) -> dict[str, Any]:
         "name": "runs",
         "showlegend": False,
         "text": [
-            [
-                f"{num(spike)}/s for {num(duration)} s: {'recovered' if ok else 'trapped'}"
-                for spike, ok in zip(spikes, row, strict=True)
-            ]
+            [cell_words(spike, duration, ok) for spike, ok in zip(spikes, row, strict=True)]
             for duration, row in zip(durations, cells, strict=True)
         ],
         "hoverinfo": "text",
     }
     traces: list[dict[str, Any]] = [heat]
     # Not by colour alone: a ring marks a cell that recovered, a cross one that stayed trapped.
-    for ok, name, symbol in ((True, "recovered", "circle-open"), (False, "trapped", "x-thin-open")):
+    for ok, name, symbol in (
+        (True, gettext_noop("recovered"), "circle-open"),
+        (False, gettext_noop("trapped"), "x-thin-open"),
+    ):
         at = [
             (spike, duration)
             for duration, row in zip(durations, cells, strict=True)
@@ -64,14 +64,14 @@ def grid(result: Mapping[str, Any], plane: int) -> dict[str, Any]:
             line(
                 [x for x, _ in curve],
                 [y for _, y in curve],
-                f"{num(limit)} extra requests (one timeout's worth of queue)",
+                gettext("%(n)s extra requests (one timeout's worth of queue)") % {"n": num(limit)},
                 color="#1f2328",
                 dash="dash",
             )
         )
     title = _("Green ○: recovered by itself. Red ×: stayed trapped.")
     if len(g["base_rps"]) > 1:
-        title += f" Normal load {num(base)}/s."
+        title += " " + gettext("Normal load %(rate)s/s.") % {"rate": num(base)}
     fig = figure(
         title=title,
         x_title=gettext_noop("spike size (new requests per second)"),
@@ -82,6 +82,16 @@ def grid(result: Mapping[str, Any], plane: int) -> dict[str, Any]:
     fig["layout"]["yaxis"].pop("rangemode")
     fig["layout"]["showlegend"] = True  # name the dashed line and the cells' marks
     return fig
+
+
+def cell_words(spike: float, duration: float, recovered: bool) -> str:
+    """A cell's hover text: the spike, and whether the service recovered from it."""
+    words = (
+        gettext("%(spike)s/s for %(s)s s: recovered")
+        if recovered
+        else gettext("%(spike)s/s for %(s)s s: trapped")
+    )
+    return words % {"spike": num(spike), "s": num(duration)}
 
 
 def _fine(values: list[float], steps: int = 60) -> list[float]:
@@ -96,8 +106,8 @@ def threshold(result: Mapping[str, Any]) -> dict[str, Any]:
     rows, s = result["series"], result["summary"]
     traces = []
     for ok, name, colour, symbol in (
-        (True, "recovered", OK, "circle"),
-        (False, "trapped", FAILED, "x"),
+        (True, gettext_noop("recovered"), OK, "circle"),
+        (False, gettext_noop("trapped"), FAILED, "x"),
     ):
         picked = [i for i, r in enumerate(rows["recovered"]) if r is ok]
         traces.append(
@@ -109,9 +119,17 @@ def threshold(result: Mapping[str, Any]) -> dict[str, Any]:
                 symbol=symbol,
                 size=8,
                 text=[
-                    f"{num(rows['spike_rps'][i])}/s for {num(rows['duration_s'][i])} s "
-                    f"(normal {num(rows['base_rps'][i])}/s): {name}, "
-                    f"backlog at the end {num(rows['final_backlog'][i])}"
+                    gettext(
+                        "%(spike)s/s for %(s)s s (normal %(base)s/s): %(outcome)s, backlog at the "
+                        "end %(backlog)s"
+                    )
+                    % {
+                        "spike": num(rows["spike_rps"][i]),
+                        "s": num(rows["duration_s"][i]),
+                        "base": num(rows["base_rps"][i]),
+                        "outcome": gettext(name),
+                        "backlog": num(rows["final_backlog"][i]),
+                    }
                     for i in picked
                 ],
             )

@@ -86,5 +86,5 @@ def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [
         counts(result),
-        queues(live.rows(result["series"]), "The three queues, one after the other"),
+        queues(live.rows(result["series"]), gettext_noop("The three queues, one after the other")),
     ]

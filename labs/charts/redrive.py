@@ -6,9 +6,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import FAILED, GREY, OK, bar, figure, markers
-from labs.text import gettext_noop
+from labs.text import gettext, gettext_noop
 
-OUTCOMES = {"done": ("made", OK), "retry": ("failed, back in the queue", FAILED)}
+OUTCOMES = {
+    "done": (gettext_noop("made"), OK),
+    "retry": (gettext_noop("failed, back in the queue"), FAILED),
+}
 DLQ_COLOUR = "#8250df"
 
 
@@ -17,7 +20,7 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     traces = []
     for outcome, (label, colour) in {
         **OUTCOMES,
-        "dlq": ("failed, moved to the DLQ", DLQ_COLOUR),
+        "dlq": (gettext_noop("failed, moved to the DLQ"), DLQ_COLOUR),
     }.items():
         picked = [i for i, o in enumerate(s["outcome"]) if o == outcome]
         traces.append(
@@ -29,14 +32,18 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
                 symbol="x" if outcome == "dlq" else "circle",
                 size=12,
                 text=[
-                    f"receive {s['receive'][i]}: {s['message'][i]}, its receive "
-                    f"{s['receive_count'][i]}"
+                    gettext("receive %(n)s: %(message)s, its receive %(count)s")
+                    % {
+                        "n": s["receive"][i],
+                        "message": s["message"][i],
+                        "count": s["receive_count"][i],
+                    }
                     for i in picked
                 ],
             )
         )
     log = figure(
-        title=f"Every receive with maxReceiveCount {summary['max_receives']}",
+        title=gettext("Every receive with maxReceiveCount %(n)s") % {"n": summary["max_receives"]},
         x_title=gettext_noop("receive number"),
         y_title=gettext_noop("message"),
         traces=traces,
@@ -47,7 +54,7 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     log["layout"]["yaxis"]["categoryorder"] = "array"
     log["layout"]["yaxis"]["categoryarray"] = sorted(set(s["message"]), key=_number)
     data = result["tables"]["compare_data"]
-    labels = [f"max {n}" for n in data["max_receives"]]
+    labels = [gettext("max %(n)s") % {"n": n} for n in data["max_receives"]]
     wasted = [r - m for r, m in zip(data["receives"], data["made"], strict=True)]
     compare = figure(
         title=gettext_noop("Receives for each maxReceiveCount"),

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import JITTER_COLOURS, JITTER_LABELS, bar, figure, pointer
-from labs.text import gettext_noop, num
+from labs.text import gettext, gettext_noop, num
 
 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -18,18 +18,20 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
         pointer(
             summary["busiest_slot_no_jitter_at_ms"] + width / 2,
             summary["busiest_slot_no_jitter"],
-            f"no jitter: {num(summary['busiest_slot_no_jitter'])} at once",
+            gettext("no jitter: %(n)s at once") % {"n": num(summary["busiest_slot_no_jitter"])},
         ),
         pointer(
             summary["busiest_slot_at_ms"] + width / 2,
             summary["busiest_slot"],
-            f"busiest with {chosen} jitter: {num(summary['busiest_slot'])}",
+            gettext("busiest with %(jitter)s: %(n)s")
+            % {"jitter": gettext(JITTER_LABELS[chosen]), "n": num(summary["busiest_slot"])},
         ),
     ]
     storm = figure(
-        title=f"Retries per {width} ms slot, {num(summary['clients'])} clients",
+        title=gettext("Retries per %(ms)s ms slot, %(n)s clients")
+        % {"ms": width, "n": num(summary["clients"])},
         x_title=gettext_noop("milliseconds after the shared failure"),
-        y_title=f"retries in the {width} ms slot",
+        y_title=gettext("retries in the %(ms)s ms slot") % {"ms": width},
         traces=[
             bar(
                 x, s["no_jitter"], JITTER_LABELS["none"], color=JITTER_COLOURS["none"], width=width
@@ -47,9 +49,9 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
         hovermode="closest",
     )
     data = result["tables"]["compare_data"]
-    clients = [f"{num(n)} clients" for n in data["clients"]]
+    clients = [gettext("%(n)s clients") % {"n": num(n)} for n in data["clients"]]
     compare = figure(
-        title=f"Busiest {width} ms slot for each kind of jitter (log scale)",
+        title=gettext("Busiest %(ms)s ms slot for each kind of jitter (log scale)") % {"ms": width},
         x_title=gettext_noop("clients failing together"),
         y_title=gettext_noop("retries at once"),
         traces=[

@@ -12,9 +12,10 @@ from labs.text import gettext, gettext_noop, num
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     s, held = result["series"], result["tables"]["held"]
     timeout_ms = result["params"]["timeout_ms"]
-    waits = [f"wait {num(w)} s" for w in s["wait_s"]]
+    waits = [gettext("wait %(s)s s") % {"s": num(w)} for w in s["wait_s"]]
     stuck = figure(
-        title=f"Requests stuck at once at {num(result['summary']['rate_per_s'])} req/s",
+        title=gettext("Requests stuck at once at %(rate)s req/s")
+        % {"rate": num(result["summary"]["rate_per_s"])},
         x_title=gettext_noop("longest wait"),
         y_title=gettext_noop("requests stuck"),
         traces=[
@@ -29,7 +30,9 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
         hovermode="closest",
     )
     calls = [f"{num(lat)} ms" for lat in held["latency_ms"]]
-    level, note = hline(timeout_ms, f"timeout {num(timeout_ms)} ms", FAILED, y_log=True)
+    level, note = hline(
+        timeout_ms, gettext("timeout %(ms)s ms") % {"ms": num(timeout_ms)}, FAILED, y_log=True
+    )
     colours = [OK if outcome == "ok" else FAILED for outcome in held["outcome"]]
     # A zero cannot sit on a log axis; show it as 1 ms.
     # Each bar says its outcome in words too: colour alone does not reach every reader.

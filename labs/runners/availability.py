@@ -10,7 +10,7 @@ from labs.catalogue.params import Param
 from labs.runners.common import table
 from labs.runs.progress import Progress
 from labs.sim import downtime_per_year_h, parallel, parallel_sharing, serial
-from labs.text import gettext, gettext_noop, given, ngettext
+from labs.text import gettext, gettext_noop, given, ngettext, phrase
 
 PARAMS = (
     Param(
@@ -145,6 +145,15 @@ def clean(a: float) -> float:
     return round(a * 100, 10)
 
 
+# A cell of the availability tables: the share up, and the downtime a year it means.
+DOWN = gettext_noop("%(share)s (down %(time)s/yr)")
+
+
+def copies_phrase(n: int) -> dict[str, Any]:
+    """'1 copy', '3 copies' as the page says them (a phrase: translated where shown)."""
+    return phrase(gettext_noop("1 copy")) if n == 1 else phrase(gettext_noop("%(n)s copies"), n=n)
+
+
 def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
     """Work out every row; the arithmetic has no randomness."""
     shares = [p / 100 for p in params["one_copy_pct"]]
@@ -159,7 +168,6 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
     mine = serial(*[p / 100 for p in params["my_chain_pct"]])
     longest = max(chains, key=lambda c: c[0])
     progress.update(1, 1)
-    copies_word = f"{params['link_copies']} copies" if params["link_copies"] > 1 else "1 copy"
     return {
         "summary": {
             "one_copy_pct": params["one_copy_pct"][0],
@@ -188,13 +196,13 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
                 gettext_noop("Copies in parallel: up while any one copy is up"),
                 [
                     gettext_noop("one copy"),
-                    *(f"{n} {'copy' if n == 1 else 'copies'}" for n in counts),
+                    *(copies_phrase(n) for n in counts),
                 ],
                 [
                     [
                         f"{given(p)}%",
                         *(
-                            f"{pct(a, n)} (down {downtime(a)}/yr)"
+                            phrase(DOWN, share=pct(a, n), time=downtime(a))
                             for n, a in zip(counts, row, strict=True)
                         ),
                     ]
@@ -202,14 +210,27 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
                 ],
             ),
             "serial": table(
-                f"A chain in series, each link at {given(params['link_pct'])}%: "
-                "up only while every link is up",
-                [gettext_noop("links"), gettext_noop("one copy of each"), f"{copies_word} of each"],
+                phrase(
+                    gettext_noop(
+                        "A chain in series, each link at %(pct)s%%: up only while every link is up"
+                    ),
+                    pct=given(params["link_pct"]),
+                ),
+                [
+                    gettext_noop("links"),
+                    gettext_noop("one copy of each"),
+                    phrase(
+                        gettext_noop("%(copies)s of each"),
+                        copies=copies_phrase(params["link_copies"]),
+                    ),
+                ],
                 [
                     [
                         n,
-                        f"{pct(single)} (down {downtime(single)}/yr)",
-                        f"{pct(copied, params['link_copies'])} (down {downtime(copied)}/yr)",
+                        phrase(DOWN, share=pct(single), time=downtime(single)),
+                        phrase(
+                            DOWN, share=pct(copied, params["link_copies"]), time=downtime(copied)
+                        ),
                     ]
                     for n, single, copied in chains
                 ],

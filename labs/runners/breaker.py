@@ -174,6 +174,9 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
             ),
             "compare_data": {
                 "label": [f"{t} fails, open {o} s" for t, o in settings],
+                # The same settings as numbers, so the page can say them in its own words.
+                "fails": [t for t, _ in settings],
+                "open_s": [o for _, o in settings],
                 **{
                     key: [r[key] for r in rows]
                     for key in ("ok", "failed", "fast_fail", "first_ok_s")
@@ -185,6 +188,18 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
 
 def _at(second: int | None) -> str:
     return "never" if second is None else f"{second} s"
+
+
+def setting_words(data: Mapping[str, Any], label: str) -> str:
+    """A compared setting in the reader's words ("5 fails, open 10 s"); a result saved
+    before the settings were kept as numbers shows its English label."""
+    if "fails" not in data:
+        return label
+    i = data["label"].index(label)
+    return gettext("%(fails)s fails, open %(open)s s") % {
+        "fails": data["fails"][i],
+        "open": data["open_s"][i],
+    }
 
 
 def headline(result: Mapping[str, Any]) -> list[str]:
@@ -232,6 +247,7 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         zip(data["label"], data["failed"], data["fast_fail"], data["first_ok_s"], strict=True)
     )[1:]:
         words = {"label": label, "failed": num(failed), "fast": num(fast), "first": first}
+        words["label"] = setting_words(data, label)
         if first is None:
             line = gettext(
                 "Compare %(label)s: %(failed)s reached the sick service · %(fast)s failed fast "

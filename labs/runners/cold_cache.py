@@ -68,6 +68,22 @@ OUTCOME_WORDS = {
 }
 
 
+# The model's words for the first ten seconds (`labs.sim.capstone.cold_cache` keeps them in
+# English, being pure): marked here so the table's cells are said in the reader's language.
+MODEL_WORDS = (
+    gettext_noop("fetched"),
+    gettext_noop("went to the origin itself (within the budget)"),
+    gettext_noop("hit"),
+    gettext_noop("found a fresh value"),
+    gettext_noop("coalesced"),
+    gettext_noop("joined a fetch for the same key already in flight"),
+    gettext_noop("stale"),
+    gettext_noop("got a bounded-stale copy at once"),
+    gettext_noop("rejected"),
+    gettext_noop("got a fast 429: no safe value and no budget left"),
+)
+
+
 def check(params: Mapping[str, Any]) -> dict[str, str]:
     return cold_cache_errors(params) or model_errors(ColdCacheParams, params)
 

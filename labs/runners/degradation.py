@@ -142,8 +142,8 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
                     gettext_noop("error page"),
                 ],
                 [
-                    ["with a fallback", *_shares(with_fallback)],
-                    ["without a fallback", *_shares(without)],
+                    [gettext_noop("with a fallback"), *_shares(with_fallback)],
+                    [gettext_noop("without a fallback"), *_shares(without)],
                 ],
             ),
         },

@@ -11,7 +11,7 @@ from labs.runners.common import table
 from labs.runners.drain import WORKLOAD_PARAMS
 from labs.runs.progress import Progress
 from labs.sim import drain, drain_summary, fixed, per_backlog
-from labs.text import gettext, gettext_noop, num
+from labs.text import gettext, gettext_noop, num, phrase, said
 
 PARAMS = (
     *WORKLOAD_PARAMS,
@@ -98,6 +98,16 @@ def rules(params: Mapping[str, Any]) -> list[tuple[str, Callable[[int], int]]]:
     return out
 
 
+def rule_words(params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each rule's label (the key the result keeps, in English) as a phrase for the page."""
+    words = {f"fixed {n}": phrase(gettext_noop("fixed %(n)s"), n=n) for n in params["fixed_pools"]}
+    for k, high in zip(params["per_waiting"], params["max_workers"], strict=True):
+        words[f"1 per {k} waiting, max {high}"] = phrase(
+            gettext_noop("1 per %(k)s waiting, max %(high)s"), k=k, high=high
+        )
+    return words
+
+
 def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
     """Play the same arrivals through every rule; the model has no randomness."""
     compared = rules(params)
@@ -122,6 +132,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
     emptied = [r for r in per_rule if r["left_at_end"] == 0]
     cheapest = min(emptied, key=lambda r: r["worker_seconds"]) if emptied else None
     lowest = min(per_rule, key=lambda r: (r["peak_backlog"], r["worker_seconds"]))
+    words = rule_words(params)
     return {
         "summary": {
             "rules": len(per_rule),
@@ -144,18 +155,19 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
             )
         },
         "tables": {
+            "rule_words": words,
             "rules": table(
                 gettext_noop("Each rule"),
                 [
                     gettext_noop("rule"),
                     gettext_noop("peak backlog"),
                     gettext_noop("most workers"),
-                    f"left after {seconds} s",
+                    phrase(gettext_noop("left after %(s)s s"), s=seconds),
                     gettext_noop("worker-seconds"),
                 ],
                 [
                     [
-                        r["rule"],
+                        words[str(r["rule"])],
                         num(r["peak_backlog"]),
                         r["most_workers"],
                         num(r["left_at_end"]),
@@ -176,11 +188,18 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
 def headline(result: Mapping[str, Any]) -> list[str]:
     """One line per rule with the lesson's three figures, then the verdict."""
     s, rows = result["summary"], result["series"]
+    words = result["tables"].get("rule_words", {})
     lines = [
         gettext(
             "%(rule)s: peak backlog %(peak)s · most workers %(most)s · left after %(t)s s %(left)s."
         )
-        % {"rule": label, "peak": num(peak), "most": most, "t": s["seconds"], "left": num(left)}
+        % {
+            "rule": said(words.get(label, label)),
+            "peak": num(peak),
+            "most": most,
+            "t": s["seconds"],
+            "left": num(left),
+        }
         for label, peak, most, left in zip(
             rows["rule"],
             rows["peak_backlog"],
@@ -194,7 +213,10 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     else:
         lines.append(
             gettext("Cheapest rule that empties the queue: %(rule)s (%(ws)s worker-seconds).")
-            % {"rule": s["cheapest_emptying_rule"], "ws": num(s["cheapest_worker_seconds"])}
+            % {
+                "rule": said(words.get(s["cheapest_emptying_rule"], s["cheapest_emptying_rule"])),
+                "ws": num(s["cheapest_worker_seconds"]),
+            }
         )
     return lines
 

@@ -11,7 +11,7 @@ from labs.catalogue.params import Param
 from labs.runners.common import table
 from labs.runs.progress import Progress
 from labs.sim import fanout_time_s
-from labs.text import gettext, gettext_noop, num
+from labs.text import gettext, gettext_noop, num, phrase
 
 LESSON_JOBS = 5_000_000  # one urgent SMS to every parent
 LESSON_WORKERS = [10, 50, 100, 200]
@@ -120,7 +120,11 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         },
         "tables": {
             "deadline": table(
-                f"Workers needed to finish {num(jobs)} jobs within {num(deadline_min)} min",
+                phrase(
+                    gettext_noop("Workers needed to finish %(jobs)s jobs within %(min)s min"),
+                    jobs=num(jobs),
+                    min=num(deadline_min),
+                ),
                 [gettext_noop("jobs per second per worker"), gettext_noop("workers needed")],
                 [[num(rate), num(workers)] for rate, workers in needed],
             ),

@@ -16,7 +16,7 @@ from labs.sim.capstone import LAB_PARAM_SPECS, job_cost
 from labs.sim.capstone import cost as capstone_cost
 from labs.sim.capstone.job_cost import JobCostParams
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
-from labs.text import gettext, gettext_noop, num
+from labs.text import gettext, gettext_noop, num, phrase
 
 # How the catalogue runs this lab (read by `Lab.from_runner`).
 USES_SEED = True
@@ -72,7 +72,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
                 row["job_id"],
                 num(row["cost_units"]),
                 f"{num(round(row['age_s'], 1))} s",
-                f"{num(round(row['work_ahead_units']))} units",
+                phrase(gettext_noop("%(n)s units"), n=num(round(row["work_ahead_units"]))),
                 f"{num(round(row['starts_in_s'], 1))} s",
             ]
             for row in result["tables"]["oldest_expensive"]

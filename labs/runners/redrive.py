@@ -106,7 +106,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
                     gettext_noop("receives in all"),
                 ],
                 [
-                    [n, len(made), ", ".join(parked) or "none", total]
+                    [n, len(made), ", ".join(parked) or gettext_noop("none"), total]
                     for n, (made, parked, total) in compared.items()
                 ],
             ),

@@ -10,7 +10,7 @@ from labs.catalogue.params import Param
 from labs.runners.common import table
 from labs.runs.progress import Progress
 from labs.sim import JITTERS, RETRY_STORM_SEED, retry_histogram
-from labs.text import gettext, gettext_noop, listed, num
+from labs.text import gettext, gettext_noop, listed, num, phrase
 
 # How the catalogue runs this lab (read by `Lab.from_runner`).
 USES_SEED = True
@@ -164,7 +164,10 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         },
         "tables": {
             "compare": table(
-                f"Busiest {params['slot_ms']} ms slot: retries hitting the service at once",
+                phrase(
+                    gettext_noop("Busiest %(ms)s ms slot: retries hitting the service at once"),
+                    ms=params["slot_ms"],
+                ),
                 [
                     gettext_noop("clients"),
                     gettext_noop("no jitter"),

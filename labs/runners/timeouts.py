@@ -10,7 +10,10 @@ from labs.catalogue.params import Param
 from labs.runners.common import table
 from labs.runs.progress import Progress
 from labs.sim import call_with_timeout, littles_law
-from labs.text import gettext, gettext_noop, num
+from labs.text import gettext, gettext_noop, num, phrase
+
+# A call's outcome as the table says it (the series keeps the key).
+OUTCOME_WORDS = {"ok": gettext_noop("ok"), "timeout": gettext_noop("timed out")}
 
 PARAMS = (
     Param(
@@ -98,13 +101,16 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         },
         "tables": {
             "calls": table(
-                f"Each call, with a {num(timeout_ms)} ms timeout",
+                phrase(gettext_noop("Each call, with a %(ms)s ms timeout"), ms=num(timeout_ms)),
                 [
                     gettext_noop("service answers after"),
                     gettext_noop("outcome"),
                     gettext_noop("caller held for"),
                 ],
-                [[f"{num(lat)} ms", outcome, f"{num(held)} ms"] for lat, outcome, held in calls],
+                [
+                    [f"{num(lat)} ms", OUTCOME_WORDS[outcome], f"{num(held)} ms"]
+                    for lat, outcome, held in calls
+                ],
             ),
             "held": {
                 "latency_ms": [lat for lat, _, _ in calls],

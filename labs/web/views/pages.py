@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
@@ -13,6 +19,7 @@ from django.views.decorators.vary import vary_on_headers
 from labs.catalogue.advice import initial_from_query
 from labs.catalogue.entries import get_lab, labs_for_unit
 from labs.catalogue.units import UNITS, get_unit
+from labs.web import fragment_cache
 from labs.web.forms import LabForm
 from labs.web.presenters import present_run, production_for
 from labs.web.start import run_from_form
@@ -66,8 +73,28 @@ def lab_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "view": present_run(run, lab) if run else None,
         "unit": get_unit(lab.unit),
     }
+    if run is not None:
+        context["fields_html"] = valid_fields_html(lab, form)
     template = "labs/lab.html#lab-panel" if request.htmx else "labs/lab.html"
     return render(request, template, context, status=status)
+
+
+def valid_fields_html(lab, form: LabForm) -> str:
+    """A valid form's fields, rendered once per lab, language and values for every process.
+
+    The answer to a Run press carries the form back (about 30 widgets, most of the press's
+    CPU); a class pressing Run on the same values gets one render between them. Only a
+    valid form: one with errors shows them, and is rendered for its sender.
+    """
+    values = json.dumps(
+        [(name, form.data.getlist(name)) for name in form.fields], separators=(",", ":")
+    )
+    digest = hashlib.sha256(values.encode()).hexdigest()[:24]
+    key = f"lab-fields:{fragment_cache.render_version()}:{lab.slug}:{get_language()}:{digest}"
+    html = fragment_cache.cached_html(
+        key, lambda: render_to_string("labs/lab.html#lab-fields", {"form": form, "lab": lab})
+    )
+    return mark_safe(html)  # noqa: S308 - our own template's output
 
 
 def login_needed(request: HttpRequest) -> HttpResponse:
