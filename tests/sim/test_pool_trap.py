@@ -79,7 +79,8 @@ def test_one_connection_three_calls_second_by_second():
     # (second, new, retries, useful, wasted, pool timeouts, rejected, gave up, waiting,
     # in use, oldest wait): the first query ends after its caller left (wasted at 1.5 s),
     # its retry waits behind it, and call 0 gives up at 2 s after its second attempt. At 3 s
-    # the retry takes the connection, and call 2's retry joins the two abandoned attempts.
+    # call 1's abandoned first attempt takes the connection, and call 2's retry joins two
+    # abandoned attempts in line.
     assert [tuple(r) for r in rows] == [
         (0, 1, 0, 0, 0, 0, 0, 0, 2, 1, 0.0),
         (1, 1, 1, 0, 1, 0, 0, 0, 3, 1, 1.0),
