@@ -22,11 +22,15 @@ def test_a_cap_past_the_knee_drains_slowly():
 
 def test_the_snippets_carry_the_cap_and_the_knee():
     chosen = lab("db-knee")
-    mapping, keda, pgbouncer = chosen.in_production(chosen.defaults() | {"cap": 12, "knee": 12})
+    mapping, keda, pgbouncer, alarm = chosen.in_production(
+        chosen.defaults() | {"cap": 12, "knee": 12}
+    )
     assert '"MaximumConcurrency": 12' in mapping.text
     compile(mapping.text, "lambda", "exec")
     assert "  maxReplicaCount: 12  # no more than the database's knee" in keda.text.splitlines()
     assert "default_pool_size = 12" in pgbouncer.text
+    assert "Threshold=80,  # 80% of max_connections" in alarm.text
+    compile(alarm.text, "alarm", "exec")
 
 
 def test_it_refuses_a_burst_after_the_end():

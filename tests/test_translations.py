@@ -234,6 +234,8 @@ KNOWN_ENGLISH = (
     "Wasted answers this second",
     "Oldest request has waited",
     "One model second lasts",
+    "Spike rates to try",
+    "Simulated seconds after the cache restarts",
 )
 
 

@@ -5,8 +5,12 @@ names follow each project's documentation: Amazon SQS `RedrivePolicy` (`maxRecei
 KEDA's `aws-sqs-queue` trigger (`queueLength`), Lambda's event source mapping
 (`FunctionResponseTypes`, `ScalingConfig.MaximumConcurrency`), botocore's `retries`
 (`total_max_attempts` counts the first call), pybreaker (`fail_max`, `reset_timeout`) and
-resilience4j (`slidingWindowSize`, `waitDurationInOpenState`). Names, ARNs and URLs are
-placeholders; the page marks every snippet as an example.
+resilience4j (`slidingWindowSize`, `waitDurationInOpenState`; a thread-pool bulkhead's
+`queueCapacity`), CloudWatch's `put_metric_alarm` (`ApproximateAgeOfOldestMessage`,
+`DatabaseConnections`), Application Auto Scaling's target tracking (`ScaleOutCooldown`),
+SQLAlchemy's `pool_timeout` (seconds), HikariCP's `connectionTimeout` (milliseconds, 250 at
+least) and PgBouncer's `default_pool_size`. Names, ARNs and URLs are placeholders; the page
+marks every snippet as an example.
 """
 
 from __future__ import annotations
@@ -354,10 +358,25 @@ def worker_cap(values: Mapping[str, Any]) -> list[Snippet]:
         f"max_client_conn = {max(int(values['max_workers']), cap)}"
         "  # workers that may connect; past the pool they wait here\n"
     )
+    near_limit = max(1, int(values["max_connections"]) * 8 // 10)
+    alarm = (
+        'boto3.client("cloudwatch").put_metric_alarm(\n'
+        '    AlarmName="jobs-db-connections-near-limit",\n'
+        '    Namespace="AWS/RDS",\n'
+        '    MetricName="DatabaseConnections",\n'
+        '    Dimensions=[{"Name": "DBInstanceIdentifier", "Value": "jobs-db"}],\n'
+        '    Statistic="Maximum",\n'
+        "    Period=60,\n"
+        "    EvaluationPeriods=1,\n"
+        f"    Threshold={near_limit},  # 80% of max_connections\n"
+        '    ComparisonOperator="GreaterThanThreshold",\n'
+        ")\n"
+    )
     return [
         Snippet("AWS Lambda", "python", mapping),
         Snippet("KEDA", "yaml", keda),
         Snippet("PgBouncer", "ini", pgbouncer),
+        Snippet("Amazon CloudWatch (boto3)", "python", alarm),
     ]
 
 

@@ -18,6 +18,7 @@ from labs.experiments.trapped import LIVE_DEFAULTS, trapped_live
 from labs.experiments.trapped import params as live
 from labs.experiments.trapped.controls import switch_phrase
 from labs.runners import trapped_service as model_runner
+from labs.runners.capstone_rules import trapped_errors, with_limits
 from labs.runners.common import model_errors, table
 from labs.runners.experiment import (
     FOOTER_FIGURES,
@@ -69,7 +70,7 @@ LAYOUT = tuple(
     (group, tuple((name, label) for name, label in fields if name not in NOT_LIVE))
     for group, fields in model_runner.LAYOUT
 )
-PARAMS = (TIME_SCALE, *params_from_specs(_specs(), LAYOUT))
+PARAMS = (TIME_SCALE, *with_limits(params_from_specs(_specs(), LAYOUT), "trapped_service"))
 
 LIVE_KEYS = (
     "t_s", "second", "arrivals", "retries", "admitted", "rejected", "completions", "useful",
@@ -85,7 +86,7 @@ LIVE_KEYS = (
 def check(params: Mapping[str, Any]) -> dict[str, str]:
     """The model's cross-field rules, then what one shared Redis and a wall clock allow."""
     model = {k: v for k, v in params.items() if k != "time_scale"}
-    errors = model_errors(TrappedParams, model)
+    errors = trapped_errors(model) or model_errors(TrappedParams, model)
     if errors:
         return errors
     p = TrappedParams(**model)

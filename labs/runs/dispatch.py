@@ -84,10 +84,15 @@ def start_runs(user, lab: Lab, runs: list[tuple[dict[str, Any], int]]) -> list[R
         # the one run that computes. A run that copies a stored result or waits on a
         # running twin needs no turn (a leader that ends meanwhile settles it on commit),
         # so a class pressing Run together does not queue up behind one lock.
-        electing = {key for key in keys if key and not result_store.known(key)}
-        for key in sorted(electing):  # in one order, so two requests cannot deadlock
+        done = {key: result_store.stored_run(key) for key in set(keys)}
+        twins = {key: result_store.running_twin(key) for key, run in done.items() if not run}
+        electing = sorted(k for k in done if k and not done[k] and not twins[k])
+        for key in electing:  # in one order, so two requests cannot deadlock
             result_store.lock_key(key)
-        stored = [result_store.stored_run(key) for key in keys]
+            # Another press may have elected its leader while this one waited.
+            done[key] = result_store.stored_run(key)
+            twins[key] = None if done[key] else result_store.running_twin(key)
+        stored = [done[key] for key in keys]
         computing = sum(1 for found in stored if found is None)
         try:
             admission.check_caps(
@@ -98,12 +103,12 @@ def start_runs(user, lab: Lab, runs: list[tuple[dict[str, Any], int]]) -> list[R
         except admission.CapReached as exc:
             raise RunRefused(str(exc), 429) from exc
         return [
-            _make(user, lab, params, seed, key, found)
-            for (params, seed), key, found in zip(runs, keys, stored, strict=True)
+            _make(user, lab, params, seed, key, done[key], twins.get(key))
+            for (params, seed), key in zip(runs, keys, strict=True)
         ]
 
 
-def _make(user, lab: Lab, params, seed: int, key: str, stored: Run | None) -> Run:
+def _make(user, lab: Lab, params, seed: int, key: str, stored: Run | None, twin: Run | None) -> Run:
     """One run: answered from the store, waiting on an identical run, or sent to a worker."""
     fields = {"owner": user, "lab": lab.slug, "params": params, "seed": seed, "result_key": key}
     if stored is not None:
@@ -116,7 +121,8 @@ def _make(user, lab: Lab, params, seed: int, key: str, stored: Run | None) -> Ru
             started_at=now,
             finished_at=now,
         )
-    leader = result_store.running_twin(key)
+    # A run made just before in this same call (two identical runs at once) leads too.
+    leader = twin or result_store.running_twin(key)
     run = Run.objects.create(**fields, same_as=leader, queue=admission.queue_for(lab, params))
     if leader is None:
         enqueue(run, lab)

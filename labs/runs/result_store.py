@@ -118,11 +118,6 @@ def running_twin(key: str):
     )
 
 
-def known(key: str) -> bool:
-    """Whether a run with this key has succeeded or is being computed (a leader)."""
-    return stored_run(key) is not None or running_twin(key) is not None
-
-
 def settle_followers(leader_ids) -> int:
     """Finish the runs waiting on `leader_ids` the way their leader finished.
 

@@ -27,11 +27,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from labs.sim.capstone.latency import PERCENTILES, WaitHistogram, percentiles_ms
+from labs.sim.capstone.params import gettext_noop
 from labs.sim.capstone.specs import build, check_bounds, check_seed, param, param_specs
 from labs.sim.capstone.streams import ARRIVALS, EXPIRY, stream
 
 DEFAULT_SEED = 5
-MAX_READS_PER_RUN = 1_000_000  # about a second on the 2-core machines
+MAX_READS_PER_RUN = 1_000_000  # 1 to 4 s of CPU on the 2-core machines, at most ~200 MB
 OUTCOMES = ("hit", "stale", "coalesced", "fetched", "rejected")
 BUDGET_BURST_SHARE = 0.1
 
@@ -40,34 +41,51 @@ BUDGET_BURST_SHARE = 0.1
 class ColdCacheParams:
     """A cache restart in front of a small origin, and the controller's choices."""
 
-    horizon_s: int = param(60, "Simulated seconds after the cache restarts empty.", min=5, max=3600)
-    offered_rps: float = param(1000.0, "Reads per second (Poisson).", min=1, max=50000)
-    origin_rps: float = param(100.0, "Fetches per second the origin can do.", min=1, max=10000)
+    horizon_s: int = param(
+        60, gettext_noop("Simulated seconds after the cache restarts empty."), min=5, max=3600
+    )
+    offered_rps: float = param(
+        1000.0, gettext_noop("Reads per second (Poisson)."), min=1, max=50000
+    )
+    origin_rps: float = param(
+        100.0, gettext_noop("Fetches per second the origin can do."), min=1, max=10000
+    )
     origin_ms: float = param(
-        50.0, "Network latency of one fetch, on top of its queue.", min=0, max=60000
+        50.0, gettext_noop("Network latency of one fetch, on top of its queue."), min=0, max=60000
     )
-    keys: int = param(1000, "Distinct keys read (1 = one hot key).", min=1, max=100000)
+    keys: int = param(
+        1000, gettext_noop("Distinct keys read (1 = one hot key)."), min=1, max=100000
+    )
     key_skew: float = param(
-        1.0, "Zipf exponent of key popularity (0 = all keys alike).", min=0, max=3
+        1.0, gettext_noop("Zipf exponent of key popularity (0 = all keys alike)."), min=0, max=3
     )
-    instances: int = param(10, "App instances reads are spread over.", min=1, max=200)
+    instances: int = param(10, gettext_noop("App instances reads are spread over."), min=1, max=200)
     coalescing: str = param(
         "global",
-        "Who shares one in-flight fetch per key.",
+        gettext_noop("Who shares one in-flight fetch per key."),
         choices=("none", "instance", "global"),
     )
-    origin_budget: bool = param(True, "Cap the fetches started per second (global).")
-    budget_rps: float = param(100.0, "Fetches per second the budget allows.", min=1, max=100000)
-    serve_stale: bool = param(True, "Serve an expired copy while it is younger than stale_max_s.")
-    stale_max_s: float = param(
-        60.0, "How long past its TTL a copy may still be served.", min=0, max=86400
+    origin_budget: bool = param(True, gettext_noop("Cap the fetches started per second (global)."))
+    budget_rps: float = param(
+        100.0, gettext_noop("Fetches per second the budget allows."), min=1, max=100000
     )
-    ttl_s: float = param(30.0, "How long a fetched value stays fresh.", min=0.1, max=86400)
+    serve_stale: bool = param(
+        True, gettext_noop("Serve an expired copy while it is younger than stale_max_s.")
+    )
+    stale_max_s: float = param(
+        60.0, gettext_noop("How long past its TTL a copy may still be served."), min=0, max=86400
+    )
+    ttl_s: float = param(
+        30.0, gettext_noop("How long a fetched value stays fresh."), min=0.1, max=86400
+    )
     ttl_jitter: float = param(
-        0.0, "Each TTL is ttl_s x (1 +/- this), drawn at random.", min=0, max=0.9
+        0.0, gettext_noop("Each TTL is ttl_s x (1 +/- this), drawn at random."), min=0, max=0.9
     )
     client_timeout_ms: float = param(
-        1000.0, "A read waiting on a fetch gives up after this long.", min=10, max=60000
+        1000.0,
+        gettext_noop("A read waiting on a fetch gives up after this long."),
+        min=10,
+        max=60000,
     )
 
     def __post_init__(self) -> None:

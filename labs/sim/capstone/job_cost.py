@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from labs.sim.capstone.latency import series_ms, window_ms
+from labs.sim.capstone.params import gettext_noop
 from labs.sim.capstone.specs import build, check_bounds, check_seed, param, param_specs
 from labs.sim.capstone.streams import ARRIVALS, stream
 
@@ -29,20 +30,30 @@ OLDEST_ROWS = 10
 class JobCostParams:
     """A pool of workers, a job mix, and an incident that makes the mix expensive."""
 
-    horizon_s: int = param(600, "Simulated seconds.", min=10, max=7200)
-    workers: int = param(4, "Workers taking jobs from one FIFO queue.", min=1, max=1000)
-    units_per_s: float = param(25.0, "Work units one worker does per second.", min=0.1, max=1e6)
-    arrival_rps: float = param(20.0, "Jobs arriving per second (Poisson).", min=0.1, max=10000)
-    cost_ratio: float = param(
-        100.0, "Work units of an expensive job (a cheap one is 1).", min=1, max=10000
+    horizon_s: int = param(600, gettext_noop("Simulated seconds."), min=10, max=7200)
+    workers: int = param(
+        4, gettext_noop("Workers taking jobs from one FIFO queue."), min=1, max=1000
     )
-    expensive_share: float = param(0.02, "Share of expensive jobs normally.", min=0, max=1)
-    incident_start_s: float = param(20.0, "When the expensive mix starts.", min=0, max=7200)
+    units_per_s: float = param(
+        25.0, gettext_noop("Work units one worker does per second."), min=0.1, max=1e6
+    )
+    arrival_rps: float = param(
+        20.0, gettext_noop("Jobs arriving per second (Poisson)."), min=0.1, max=10000
+    )
+    cost_ratio: float = param(
+        100.0, gettext_noop("Work units of an expensive job (a cheap one is 1)."), min=1, max=10000
+    )
+    expensive_share: float = param(
+        0.02, gettext_noop("Share of expensive jobs normally."), min=0, max=1
+    )
+    incident_start_s: float = param(
+        20.0, gettext_noop("When the expensive mix starts."), min=0, max=7200
+    )
     incident_end_s: float = param(
-        50.0, "When it ends; the estimates are made then.", min=0, max=7200
+        50.0, gettext_noop("When it ends; the estimates are made then."), min=0, max=7200
     )
     incident_expensive_share: float = param(
-        0.3, "Share of expensive jobs during the incident.", min=0, max=1
+        0.3, gettext_noop("Share of expensive jobs during the incident."), min=0, max=1
     )
 
     def __post_init__(self) -> None:

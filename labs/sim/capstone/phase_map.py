@@ -16,7 +16,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from labs.sim.capstone.fast import simulate
-from labs.sim.capstone.params import TrappedParams
+from labs.sim.capstone.params import TrappedParams, gettext_noop
 from labs.sim.capstone.report import recovered_at
 from labs.sim.capstone.specs import check_bounds, check_seed, param, param_specs
 
@@ -29,17 +29,31 @@ MAX_GRID_REQUESTS = 1_000_000  # over all runs: about twice the default grid's 4
 class PhaseMapParams:
     """The grid to sweep; any trapped-service param may be passed as well, for every run."""
 
-    spike_min_rps: float = param(100.0, "Smallest spike rate in the grid.", min=0, max=50000)
-    spike_max_rps: float = param(190.0, "Largest spike rate in the grid.", min=0, max=50000)
-    spike_steps: int = param(10, "Spike rates to try, evenly spaced.", min=1, max=40)
-    duration_min_s: float = param(1.0, "Shortest spike in the grid.", min=0, max=600)
-    duration_max_s: float = param(10.0, "Longest spike in the grid.", min=0, max=600)
-    duration_steps: int = param(10, "Spike durations to try, evenly spaced.", min=1, max=40)
-    base_min_rps: float = param(80.0, "Lowest base load in the grid.", min=1, max=20000)
-    base_max_rps: float = param(80.0, "Highest base load in the grid.", min=1, max=20000)
-    base_steps: int = param(1, "Base loads to try (1 = just base_min_rps).", min=1, max=10)
-    map_horizon_s: int = param(60, "Simulated seconds per run.", min=20, max=600)
-    map_trigger_start_s: float = param(5.0, "When each run's spike starts.", min=0, max=600)
+    spike_min_rps: float = param(
+        100.0, gettext_noop("Smallest spike rate in the grid."), min=0, max=50000
+    )
+    spike_max_rps: float = param(
+        190.0, gettext_noop("Largest spike rate in the grid."), min=0, max=50000
+    )
+    spike_steps: int = param(10, gettext_noop("Spike rates to try, evenly spaced."), min=1, max=40)
+    duration_min_s: float = param(1.0, gettext_noop("Shortest spike in the grid."), min=0, max=600)
+    duration_max_s: float = param(10.0, gettext_noop("Longest spike in the grid."), min=0, max=600)
+    duration_steps: int = param(
+        10, gettext_noop("Spike durations to try, evenly spaced."), min=1, max=40
+    )
+    base_min_rps: float = param(
+        80.0, gettext_noop("Lowest base load in the grid."), min=1, max=20000
+    )
+    base_max_rps: float = param(
+        80.0, gettext_noop("Highest base load in the grid."), min=1, max=20000
+    )
+    base_steps: int = param(
+        1, gettext_noop("Base loads to try (1 = just base_min_rps)."), min=1, max=10
+    )
+    map_horizon_s: int = param(60, gettext_noop("Simulated seconds per run."), min=20, max=600)
+    map_trigger_start_s: float = param(
+        5.0, gettext_noop("When each run's spike starts."), min=0, max=600
+    )
 
     def __post_init__(self) -> None:
         check_bounds(self)
