@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from django.urls import reverse
 
 from labs.catalogue.entries import get_lab
@@ -110,3 +111,16 @@ def test_every_chart_and_table_title_reads_in_marathi_numbers_in_western_digits(
         missing += [f"{lab.slug}: {t!r}" for t in titles if t and not devanagari.search(t)]
         assert not any(re.search("[\u0966-\u096f]", t) for t in titles), lab.slug
     assert not missing, "\n".join(missing)
+
+
+@pytest.mark.parametrize(
+    "slug", ["burst-live", "poison-live", "at-least-once", "idempotent-charges"]
+)
+def test_figures_named_per_pool_or_setting_have_their_marathi(slug):
+    """Labels once built with an f-string ("Fixed pool: …", "… maxReceiveCount 3") are msgids."""
+    from django.utils import translation
+
+    lab = get_lab(slug)
+    with translation.override("mr"):
+        untranslated = [f.label for f in lab.figures if translation.gettext(f.label) == f.label]
+    assert not untranslated
