@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 import uuid
 from datetime import timedelta
 from pathlib import Path
@@ -57,6 +58,14 @@ def two_workers(tmp_path, settings):
         start(settings.LAB_QUEUE, tmp_path / "quick.log", **env),
         start(settings.LAB_HEAVY_QUEUE, tmp_path / "heavy.log", **env),
     ]
+    # Both consuming before the test starts: a heavy worker still starting would leave the
+    # drains waiting, and the test would show less than it should.
+    for log in ("quick.log", "heavy.log"):
+        deadline = time.monotonic() + 60
+        while " ready." not in (tmp_path / log).read_text():
+            if time.monotonic() > deadline:
+                pytest.fail(f"the {log[:-4]} worker did not start:\n{(tmp_path / log).read_text()}")
+            time.sleep(0.2)
     yield tmp_path
     for proc in procs:
         stop_worker(proc)
