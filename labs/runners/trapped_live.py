@@ -154,6 +154,12 @@ def check(params: Mapping[str, Any]) -> dict[str, str]:
     return {}
 
 
+def switch_words(sample: Mapping[str, Any]) -> dict[str, Any]:
+    """The switches of a live sample as phrases, so the live chart labels them in words."""
+    labels = [label for label in (sample.get("switched") or "").split("; ") if label]
+    return {"switched_words": [switch_phrase(label) for label in labels]} if labels else {}
+
+
 def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
     """Play the scenario live on the real Redis; the operator may switch controls meanwhile."""
     model = {k: v for k, v in params.items() if k != "time_scale"}
@@ -162,7 +168,9 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         time_scale=params["time_scale"],
         **model,
         # One sample a model second, taken by the experiment itself; no DLQ to keep.
-        context=experiment_context(progress, LIVE_KEYS, keep=False, sample_interval_s=None),
+        context=experiment_context(
+            progress, LIVE_KEYS, keep=False, sample_interval_s=None, words=switch_words
+        ),
     )
     s = result["summary"]
     summary = {f.name: s[f.name] for f in FIGURES if f not in FOOTER_FIGURES} | run_footer(s)
