@@ -69,9 +69,10 @@ def gap_words(result: Mapping[str, Any]) -> str:
     """Why the drain estimate missed, in one line; "" when it held.
 
     A result saved before the reasons were kept has only the English `drain_gap`: it is
-    shown as saved.
+    said in the reader's words when it is one of the sentences above, else shown as saved.
     """
     reasons = result.get("tables", {}).get("drain_reasons")
     if reasons is None:
-        return result["summary"].get("drain_gap") or ""
+        saved = result["summary"].get("drain_gap") or ""
+        return gettext(saved) if saved else ""
     return "; ".join(_reason(r) for r in reasons)
