@@ -39,6 +39,7 @@ from bench.machine import describe  # noqa: E402
 TAG = uuid.uuid4().hex[:6]
 QUICK, HEAVY = f"bench-quick-{TAG}", f"bench-heavy-{TAG}"
 LAB = "fanout"
+BINDINGS = ("binding", "binding_permanent")  # what kombu keeps per queue in the broker
 
 
 def start_worker(queue: str, log: Path, *, nice: bool) -> subprocess.Popen:
@@ -265,7 +266,7 @@ def forget_queues() -> None:
 
     r = redis.Redis.from_url(settings.CELERY_BROKER_URL)
     try:
-        keys = [f"_kombu.binding.{q}" for q in (QUICK, HEAVY)]
+        keys = [f"_kombu.{kind}.{q}" for q in (QUICK, HEAVY) for kind in BINDINGS]
         for q in (QUICK, HEAVY):
             keys += list(r.scan_iter(match=f"{q}*", count=1000))
         r.delete(*keys)

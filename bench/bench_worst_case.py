@@ -1,28 +1,41 @@
-"""Worst-case capstone runs at the form's bounds: measured seconds against the cost bound.
+"""Worst-case runs at the form's bounds: measured time and peak memory against the cost bound.
 
 The site refuses a run whose bound (`labs.sim.capstone.cost`) is over `LAB_RUN_BUDGET_S`.
 This runs, for each heavy lab, the most expensive parameters the budget still lets through
 (scaled from a trapped worst case: one worker, a 10 s service, a 10 ms client timeout, every
-retry layer), and prints measured seconds beside the bound, so the coefficients in
-`cost.py` can be checked on a new machine. Usage:
+retry layer), and the cold cache at its 1 M-read cap twice: reads mostly answered from the
+cache, and the case that holds the most in memory (a slow origin, no budget, every read a
+new fetch of its own instance and key). Each run is a fresh process, so its peak RSS
+(`ru_maxrss`) is its own; "before" is that process's RSS with the model imported, before
+the run. The bound is in seconds of one core, so CPU time is compared with it (wall time
+on a shared machine also counts other processes' turns).
 
-    .venv/bin/python bench/bench_worst_case.py [--budget 10]
+`--experiments` also runs every real-queue experiment (the real Redis of `REDIS_URL`) with
+its defaults, and burst-live at its bounds with slow pools, and prints its wall time
+beside its `cost` (about 4 minutes more). Usage:
+
+    .venv/bin/python bench/bench_worst_case.py [--budget 10] [--experiments]
 """
 
 from __future__ import annotations
 
 import argparse
-import platform
+import json
+import os
 import resource
+import subprocess
 import sys
 import time
-from datetime import UTC, datetime
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-from labs.sim.capstone import cold_cache, phase_map, trapped_service  # noqa: E402
+from bench.machine import describe  # noqa: E402
 from labs.sim.capstone.cost import (  # noqa: E402
+    Cost,
     cold_cache_cost,
     phase_map_cost,
     trapped_cost,
@@ -40,6 +53,18 @@ TRAPPED_WORST = {
     "trigger_end_s": 0,
     "recover_at_s": 0,
 }
+# Every read a fetch of its own, all still in flight at the end: the most the model holds.
+COLD_CACHE_HOARD = {
+    "offered_rps": 50000,
+    "horizon_s": 20,
+    "origin_rps": 1,
+    "origin_budget": False,
+    "coalescing": "instance",
+    "keys": 100_000,
+    "instances": 200,
+    "key_skew": 0,
+    "serve_stale": False,
+}
 
 
 def largest_within(budget_s: float, make, cost, low: int, high: int) -> dict:
@@ -54,32 +79,11 @@ def largest_within(budget_s: float, make, cost, low: int, high: int) -> dict:
     return best
 
 
-def measure(label: str, fn, params: dict, bound_s: float) -> None:
-    started = time.perf_counter()
-    fn(**params)
-    took = time.perf_counter() - started
-    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"| {label} | {bound_s:.1f} | {took:.2f} | {took / bound_s:.2f} | {rss_mb:.0f} |")
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--budget", type=float, default=10.0, help="LAB_RUN_BUDGET_S")
-    args = parser.parse_args()
-    print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.processor() or platform.machine()}")
-    print("| run | bound s | measured s | measured / bound | peak RSS MB |")
-    print("| --- | ---: | ---: | ---: | ---: |")
+def cases(budget_s: float) -> list[tuple[str, str, dict[str, Any], Callable[..., Cost]]]:
+    """(label, model name, params, cost function) of every run to measure."""
 
     def trapped(horizon: int) -> dict:
         return TRAPPED_WORST | {"horizon_s": horizon}
-
-    worst = largest_within(args.budget, trapped, trapped_cost, 10, 3600)
-    measure(
-        f"trapped-service, horizon {worst['horizon_s']} s, 4^3 attempts",
-        lambda **p: trapped_service(seed=1, **p),
-        worst,
-        trapped_cost(worst).seconds,
-    )
 
     def grid(steps: int) -> dict:
         return {
@@ -90,24 +94,116 @@ def main() -> None:
             "client_timeout_ms": 1000, "workers": 10,
         }  # fmt: skip
 
-    worst = largest_within(args.budget, grid, phase_map_cost, 1, 20)
-    measure(
-        f"phase-map, {worst['spike_steps']}x{worst['duration_steps']} grid, 10 attempts",
-        lambda **p: phase_map(seed=1, **p),
-        worst,
-        phase_map_cost(worst).seconds,
-    )
-
     def cache(horizon: int) -> dict:
         return {"offered_rps": 1000, "horizon_s": horizon}
 
-    worst = largest_within(args.budget, cache, cold_cache_cost, 5, 1000)
-    measure(
-        f"cold-cache, {worst['offered_rps']} reads/s for {worst['horizon_s']} s",
-        lambda **p: cold_cache(seed=1, **p),
-        worst,
-        cold_cache_cost(worst).seconds,
-    )
+    t = largest_within(budget_s, trapped, trapped_cost, 10, 3600)
+    g = largest_within(budget_s, grid, phase_map_cost, 1, 20)
+    c = largest_within(budget_s, cache, cold_cache_cost, 5, 1000)
+    return [
+        (
+            f"trapped-service, horizon {t['horizon_s']} s, 1 worker x 10 s service, "
+            "10 ms timeout, 4^3 attempts",
+            "trapped_service", t, trapped_cost,
+        ),
+        (
+            f"phase-map, {g['spike_steps']}x{g['duration_steps']} grid, 10 attempts",
+            "phase_map", g, phase_map_cost,
+        ),
+        (
+            f"cold-cache, {c['offered_rps']:,} reads/s for {c['horizon_s']:,} s, the "
+            "lesson's cache",
+            "cold_cache", c, cold_cache_cost,
+        ),
+        (
+            "cold-cache, 50,000 reads/s for 20 s, slow origin, no budget, per-instance "
+            "fetches of 100,000 keys x 200 instances (the most it holds)",
+            "cold_cache", COLD_CACHE_HOARD, cold_cache_cost,
+        ),
+    ]  # fmt: skip
+
+
+def child(index: int, budget_s: float) -> None:
+    """Run case `index` in this fresh process; print its figures as JSON."""
+    from labs.sim import capstone
+
+    _label, model, params, _cost = cases(budget_s)[index]
+    run = getattr(capstone, model)
+    before_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    wall, cpu = time.perf_counter(), time.process_time()
+    run(seed=1, **params)
+    figures = {
+        "wall_s": time.perf_counter() - wall,
+        "cpu_s": time.process_time() - cpu,
+        "before_mb": before_mb,
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+    print(json.dumps(figures))
+
+
+def simulations(budget_s: float) -> None:
+    print("| run | bound s | CPU s | wall s | CPU / bound | RSS before → peak MB |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for index, (label, _model, params, cost) in enumerate(cases(budget_s)):
+        out = subprocess.run(
+            [sys.executable, __file__, "--budget", str(budget_s), "--child", str(index)],
+            capture_output=True, text=True, check=True, cwd=ROOT,
+        ).stdout  # fmt: skip
+        f = json.loads(out.strip().splitlines()[-1])
+        bound = cost(params).seconds
+        print(
+            f"| {label} | {bound:.1f} | {f['cpu_s']:.2f} | {f['wall_s']:.2f} | "
+            f"{f['cpu_s'] / bound:.2f} | {f['before_mb']:.0f} → {f['peak_mb']:.0f} |"
+        )
+
+
+def experiments() -> None:
+    """Every experiment's defaults, and burst-live at its bounds: wall seconds vs `cost`."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "school.settings")
+    import django
+
+    django.setup()
+    from labs.catalogue.entries import LABS, get_lab
+    from labs.runs.progress import SilentProgress
+
+    burst = get_lab("burst-live")
+    longest = burst.defaults() | {
+        "arrivals": [334] * 10 + [333] * 20,  # 10,000 jobs, 30 lesson seconds
+        "lesson_second_s": 38 / 32,  # the longest the form allows at 30 seconds
+        "fixed_workers": 0, "min_workers": 0, "max_workers": 1, "per_worker": 1,
+        "per_waiting": 10_000,  # slow pools: 10,000 jobs left to clean up
+    }  # fmt: skip
+    runs = [(lab.slug + ", defaults", lab, lab.defaults()) for lab in LABS if lab.cost]
+    runs = [r for r in runs if r[1].kind == "experiment"]
+    runs.append(("burst-live at its bounds: 30 s of arrivals, 10,000 jobs, slow pools",
+                 burst, longest))  # fmt: skip
+    print()
+    print("| experiment | cost s | measured wall s | measured / cost |")
+    print("| --- | ---: | ---: | ---: |")
+    for label, lab, params in runs:
+        problems = lab.check(params) if lab.check else {}
+        if problems:
+            raise SystemExit(f"{label}: refused by its own form: {problems}")
+        started = time.perf_counter()
+        lab.run(params, 1, SilentProgress())
+        took = time.perf_counter() - started
+        cost = lab.cost(params).seconds
+        print(f"| {label} | {cost:.1f} | {took:.1f} | {took / cost:.2f} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budget", type=float, default=10.0, help="LAB_RUN_BUDGET_S")
+    parser.add_argument("--experiments", action="store_true", help="time the experiments too")
+    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child is not None:
+        child(args.child, args.budget)
+        return
+    print(describe())
+    simulations(args.budget)
+    if args.experiments:
+        experiments()
 
 
 if __name__ == "__main__":

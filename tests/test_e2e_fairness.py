@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 import uuid
 from datetime import timedelta
 from pathlib import Path
@@ -30,7 +31,7 @@ from tests.base import make_user
 from tests.live_helpers import keep_parked
 from tests.test_e2e import wait_for
 from tests.test_views import GOOD
-from tests.worker_helpers import database_url, stop_worker
+from tests.worker_helpers import database_url, forget_queue, stop_worker
 
 pytestmark = [pytest.mark.e2e, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,6 +58,14 @@ def two_workers(tmp_path, settings):
         start(settings.LAB_QUEUE, tmp_path / "quick.log", **env),
         start(settings.LAB_HEAVY_QUEUE, tmp_path / "heavy.log", **env),
     ]
+    # Both consuming before the test starts: a heavy worker still starting would leave the
+    # drains waiting, and the test would show less than it should.
+    for log in ("quick.log", "heavy.log"):
+        deadline = time.monotonic() + 60
+        while " ready." not in (tmp_path / log).read_text():
+            if time.monotonic() > deadline:
+                pytest.fail(f"the {log[:-4]} worker did not start:\n{(tmp_path / log).read_text()}")
+            time.sleep(0.2)
     yield tmp_path
     for proc in procs:
         stop_worker(proc)
@@ -64,14 +73,9 @@ def two_workers(tmp_path, settings):
 
 
 def forget_queues(*queues: str) -> None:
-    """Delete the test queues and the bindings Celery left for them in the broker."""
-    import redis
-
-    r = redis.Redis.from_url(django_settings.CELERY_BROKER_URL)
-    try:
-        r.delete(*queues, *(f"_kombu.binding.{queue}" for queue in queues))
-    finally:
-        r.close()
+    """Delete the test queues and what the broker keeps for them."""
+    for queue in queues:
+        forget_queue(queue)
 
 
 def test_four_big_redrives_do_not_hold_up_a_quick_lab(client, settings, two_workers):

@@ -119,3 +119,23 @@ def test_a_cross_field_refusal_reads_in_marathi():
         message = form.errors["jobs"][0]
     assert "400.0 s" in message and "keep it at most" not in message
     assert DEVANAGARI.search(message)
+
+
+@pytest.mark.parametrize(
+    ("slug", "name", "limit"),
+    [
+        ("trapped-service", "horizon_s", "MAX_REQUESTS_PER_RUN"),
+        ("trapped-live", "horizon_s", "MAX_REQUESTS_PER_RUN"),
+        ("trapped-service", "retry_layers", "MAX_ATTEMPTS_PER_CALL"),
+        ("job-cost", "arrival_rps", "MAX_JOBS_PER_RUN"),
+        ("cold-cache", "offered_rps", "MAX_READS_PER_RUN"),
+    ],
+)
+def test_a_capstone_models_total_is_stated_in_the_help_of_the_field_it_refuses(slug, name, limit):
+    from labs.runners import capstone_rules
+    from labs.text import num
+
+    most = num(getattr(capstone_rules, limit))
+    english, marathi = help_of(slug, name), help_of(slug, name, "mr")
+    assert f"at most {most}" in english
+    assert most in marathi and "at most" not in marathi and DEVANAGARI.search(marathi)

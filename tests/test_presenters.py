@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from django.urls import reverse
 
 from labs.catalogue.entries import get_lab
@@ -110,3 +111,33 @@ def test_every_chart_and_table_title_reads_in_marathi_numbers_in_western_digits(
         missing += [f"{lab.slug}: {t!r}" for t in titles if t and not devanagari.search(t)]
         assert not any(re.search("[\u0966-\u096f]", t) for t in titles), lab.slug
     assert not missing, "\n".join(missing)
+
+
+@pytest.mark.parametrize(
+    "slug", ["burst-live", "poison-live", "at-least-once", "idempotent-charges"]
+)
+def test_figures_named_per_pool_or_setting_have_their_marathi(slug):
+    """Labels once built with an f-string ("Fixed pool: …", "… maxReceiveCount 3") are msgids."""
+    from django.utils import translation
+
+    lab = get_lab(slug)
+    with translation.override("mr"):
+        untranslated = [f.label for f in lab.figures if translation.gettext(f.label) == f.label]
+    assert not untranslated
+
+
+def test_a_switch_in_the_live_trapped_chart_is_labelled_in_the_readers_words():
+    from django.utils import translation
+
+    from labs.charts.trapped_live import live_chart
+    from labs.runners.trapped_live import switch_words
+
+    sample = {"second": 12, "switched": "admission_limit on (60); drop_expired on"}
+    sample |= switch_words(sample)
+    older = {"second": 14, "switched": "drop_expired off"}  # saved before the words
+    with translation.override("mr"):
+        params = {"trigger_start_s": 5, "trigger_end_s": 10}
+        notes = [a["text"] for a in live_chart([sample, older], params)["layout"]["annotations"]]
+        limit = translation.gettext("Admission limit")
+    assert any(limit in n and "60" in n for n in notes) and "drop_expired off" in notes
+    assert not any("admission_limit" in n for n in notes)

@@ -149,3 +149,22 @@ def test_an_expired_kept_queue_is_explained_in_the_readers_language():
     assert DEVANAGARI.search(gone) and "1" in gone and "queue is gone" not in gone
     assert "queue is gone" in str(QueueGone())
     assert str(QueueGone("a reason of its own")) == "a reason of its own"
+
+
+def test_refused_parameters_are_explained_again_in_the_readers_language(people):
+    from labs.catalogue.entries import get_lab
+
+    params = {**get_lab("drain").defaults(), "rule": "lifo"}
+    saved = failures.failure("refused", reasons="rule: must be one of fixed, backlog")
+    run = Run.objects.create(
+        owner=people.alice, lab="drain", params=params, seed=0, status="failed", **saved
+    )
+    assert run.error_text == "The lab refused these parameters: rule: must be one of fixed, backlog"
+    with translation.override("mr"):
+        text = run.error_text
+    assert "rule:" in text and "fixed, backlog" in text and "must be" not in text
+    assert DEVANAGARI.search(text.split("rule:")[1])
+    # A lab that no longer refuses them (its bounds changed): the saved English, framed.
+    Run.objects.filter(pk=run.pk).update(params=get_lab("drain").defaults())
+    run.refresh_from_db()
+    assert run.error_text.endswith("rule: must be one of fixed, backlog")

@@ -47,8 +47,9 @@ def test_its_defaults_last_between_one_and_two_minutes_and_say_the_scale():
         ({"workers": 16, "service_ms": 10}, "workers", "Use fewer workers"),
         ({"client_timeout_ms": 100, "time_scale": 0.1}, "client_timeout_ms",
          "keep it at least 20 ms"),
-        ({"trigger_end_s": 50, "trigger_start_s": 60}, "trigger_end_s", "trigger_end_s must be"),
-        ({"drop_payments": True, "reconcile_payments": True}, "drop_payments", "can't both be on"),
+        ({"trigger_end_s": 50, "trigger_start_s": 60}, "trigger_end_s",
+         "The trigger must end at or after it starts"),
+        ({"drop_payments": True, "reconcile_payments": True}, "drop_payments", "Not both"),
     ],
 )  # fmt: skip
 def test_it_refuses_bad_params_at_the_form_in_plain_words(changes, field, words):

@@ -234,6 +234,7 @@ KNOWN_ENGLISH = (
     "Wasted answers this second",
     "Oldest request has waited",
     "One model second lasts",
+    "took longer than its limit",
     "Spike rates to try",
     "Simulated seconds after the cache restarts",
 )
@@ -321,7 +322,20 @@ def pages(school, submission) -> list[tuple[str, object, str]]:
         if lab.kind == "experiment"
         for running in (False, True)
     ]
-    return everyone + student + teacher + results + experiments
+    # A run that failed, for a reason saved as a code (labs.runs.failures).
+    from labs.runs.failures import failure
+    from labs.runs.models import Run
+
+    failed = Run.objects.create(
+        owner=school.alice,
+        lab="drain",
+        params={},
+        seed=0,
+        status="failed",
+        **failure("time_limit", limit_s=90),
+    )
+    failures = [("failed run", school.alice, failed.get_absolute_url())]
+    return everyone + student + teacher + results + experiments + failures
 
 
 @pytest.fixture

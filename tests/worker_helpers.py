@@ -60,8 +60,9 @@ def stop_worker(proc: subprocess.Popen) -> None:
 def forget_queue(queue: str) -> None:
     """Drop what the broker keeps for a test's own queue once its worker is gone: the task
     messages a killed worker left unacknowledged (or another worker on the shared Redis
-    would restore them into a queue nobody reads), kombu's `_kombu.binding.<queue>` set and
-    the queue's lists (one per priority), so test runs do not pile up keys."""
+    would restore them into a queue nobody reads), kombu's `_kombu.binding.<queue>` and
+    `_kombu.binding_permanent.<queue>` sets and the queue's lists (one per priority), so
+    test runs do not pile up keys."""
     import redis
     from django.conf import settings
 
@@ -71,7 +72,11 @@ def forget_queue(queue: str) -> None:
             if queue.encode() in raw:
                 r.hdel("unacked", tag)
                 r.zrem("unacked_index", tag)
-        keys = [f"_kombu.binding.{queue}", *r.scan_iter(match=f"{queue}*", count=1000)]
+        keys = [
+            f"_kombu.binding.{queue}",
+            f"_kombu.binding_permanent.{queue}",
+            *r.scan_iter(match=f"{queue}*", count=1000),
+        ]
         r.delete(*keys)
     finally:
         r.close()

@@ -68,30 +68,36 @@ class Param:
         one (saved another way, or from an older version of the lab) is refused with this.
         """
         if self.kind == "bool":
-            return None if isinstance(value, bool) else "must be true or false"
+            return None if isinstance(value, bool) else gettext("must be true or false")
+        must = gettext("must be %(bounds)s") % {"bounds": self.bounds_text()}
         if self.kind == "choice":
             ok = value in {v for v, _ in self.choices}
-            return None if ok else f"must be {self.bounds_text()}"
+            return None if ok else must
         if self.kind.endswith("_list"):
             if not isinstance(value, list | tuple) or not 1 <= len(value) <= (self.max_items or 0):
-                return f"must be {self.bounds_text()}"
+                return must
             values = list(value)
         else:
             values = [value]
         whole = self.kind.startswith("int")
         for v in values:
             if isinstance(v, bool) or not isinstance(v, int | float) or (whole and v != int(v)):
-                return f"must be {self.bounds_text()}"
+                return must
             if (self.min is not None and v < self.min) or (self.max is not None and v > self.max):
-                return f"must be {self.bounds_text()}, got {_num(v)}"
+                return gettext("must be %(bounds)s, got %(value)s") % {
+                    "bounds": self.bounds_text(),
+                    "value": _num(v),
+                }
         return None
 
     def bounds_text(self) -> str:
         """The bounds in words, for `lab list` (names the values a command line takes)."""
         if self.kind == "choice":
-            return "one of " + ", ".join(value for value, _ in self.choices)
+            return gettext("one of %(values)s") % {
+                "values": ", ".join(value for value, _ in self.choices)
+            }
         if self.kind == "bool":
-            return "true or false"
+            return gettext("true or false")
         return self.range_text()
 
     def range_text(self) -> str:

@@ -52,33 +52,23 @@ def applied(rows: Sequence[Mapping[str, Any]], kind: str) -> dict[str, Any]:
         "categoryorder": "array",
         "categoryarray": groups[::-1],
         "automargin": True,
+        # Room above the top student for the numbers written over its points.
+        "range": [-0.5, len(groups) - 0.2],
     }
     return fig
 
 
 def finished(result: Mapping[str, Any]) -> dict[str, Any]:
-    rows = result["tables"]["groups"]["rows"]
-    by_kind: dict[str, list[Sequence[Any]]] = {"standard": [], "FIFO": []}
-    for row in rows:
-        by_kind[row[0]].append(row)
-    groups = [r[1] for r in by_kind["FIFO"]]
+    standard = result["tables"]["standard_students"]["rows"]
+    fifo = result["tables"]["fifo_students"]["rows"]
+    groups = [r[0] for r in fifo]
     return figure(
         title=gettext_noop("When each student's last update was applied"),
         x_title="",
         y_title=gettext_noop("seconds since the run started"),
         traces=[
-            bar(
-                groups,
-                [r[5] for r in by_kind["standard"]],
-                gettext_noop("standard"),
-                color=FAST_FAIL,
-            ),
-            bar(
-                groups,
-                [r[5] for r in by_kind["FIFO"]],
-                gettext_noop("FIFO"),
-                color=COLORS["workers"],
-            ),
+            bar(groups, [r[4] for r in standard], gettext_noop("standard"), color=FAST_FAIL),
+            bar(groups, [r[4] for r in fifo], gettext_noop("FIFO"), color=COLORS["workers"]),
         ],
         barmode="group",
         x_category=True,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.charts.base import COLORS, FAILED, GREY, figure, hline, line, window
+from labs.charts.base import COLORS, FAILED, GREY, figure, hline, line, vline, window
 from labs.text import gettext_noop
 
 
@@ -49,6 +49,15 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
         annotations=[*notes, keep_note],
         height=300,
     )
+    # The moments someone looks at the DLQ: a parked message gone before the next one is lost.
+    looks = list(range(0, len(x), p["review_every_h"]))[:40]
+    look_shapes, look_notes = [], []
+    for i, hour in enumerate(looks):
+        shape, note = vline(hour, gettext_noop("someone looks") if i == 1 else "", GREY)
+        shape["line"]["width"] = 1
+        look_shapes.append(shape)
+        if i == 1:
+            look_notes.append(note)
     dlq = figure(
         title=gettext_noop("The DLQ: parked, and deleted by its retention"),
         x_title=gettext_noop("hour"),
@@ -65,6 +74,8 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
                 shape="hv",
             ),
         ],
+        shapes=look_shapes,
+        annotations=look_notes,
         height=300,
     )
     return [backlog, age, dlq]

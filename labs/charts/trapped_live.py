@@ -142,6 +142,13 @@ def latency(samples, params, timeline) -> dict:
     )
 
 
+def _switched(sample: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """(label, words) of each switch in a live sample; words are None in an older sample."""
+    labels = [label for label in (sample.get("switched") or "").split("; ") if label]
+    words = sample.get("switched_words") or []
+    return [(label, words[i] if i < len(words) else None) for i, label in enumerate(labels)]
+
+
 def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) -> dict:
     """While the run goes, one chart: the flows and the queue (left), the ages (right).
 
@@ -150,10 +157,9 @@ def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) 
     ones. Every switch so far is a vertical line labelled with what it did.
     """
     timeline = [
-        {"t_s": s["second"], "label": label, "on": " on" in label}
+        {"t_s": s["second"], "label": label, "on": " on" in label, "words": words}
         for s in samples
-        for label in (s.get("switched") or "").split("; ")
-        if label
+        for label, words in _switched(s)
     ]
     fig = backlog(
         samples,

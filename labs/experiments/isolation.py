@@ -189,6 +189,7 @@ def provider_outage(
             "backlog_cleared_min": _cleared_min(samples, down_from_min + down_for_min),
         } | run.footer()
         keys = [
+            "t_s",
             "t_min",
             "visible",
             "in_flight",

@@ -278,34 +278,42 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _policy_figures(p: str, name: str) -> tuple[Figure, ...]:
+# Each pool's figures, labels written out whole for the catalogue (fixed pool, scaled pool).
+POLICY_LABELS = {
+    "fixed": (
+        gettext_noop("Fixed pool: peak backlog"),
+        gettext_noop("Fixed pool: peak backlog, simulated"),
+        gettext_noop("Fixed pool: waiting when arrivals end"),
+        gettext_noop("Fixed pool: waiting when arrivals end, simulated"),
+        gettext_noop("Fixed pool: most workers"),
+        gettext_noop("Fixed pool: most workers, simulated"),
+        gettext_noop("Fixed pool: oldest message's longest wait"),
+        gettext_noop("Fixed pool: jobs done"),
+    ),
+    "scaled": (
+        gettext_noop("Scaled pool: peak backlog"),
+        gettext_noop("Scaled pool: peak backlog, simulated"),
+        gettext_noop("Scaled pool: waiting when arrivals end"),
+        gettext_noop("Scaled pool: waiting when arrivals end, simulated"),
+        gettext_noop("Scaled pool: most workers"),
+        gettext_noop("Scaled pool: most workers, simulated"),
+        gettext_noop("Scaled pool: oldest message's longest wait"),
+        gettext_noop("Scaled pool: jobs done"),
+    ),
+}
+
+
+def _policy_figures(p: str) -> tuple[Figure, ...]:
+    peak, sim_peak, left, sim_left, most, sim_most, oldest, done = POLICY_LABELS[p]
     return (
-        Figure(f"peak_backlog_{p}", f"{name}: peak backlog", "int", gettext_noop("jobs")),
-        Figure(
-            f"sim_peak_backlog_{p}", f"{name}: peak backlog, simulated", "int", gettext_noop("jobs")
-        ),
-        Figure(
-            f"left_at_end_{p}",
-            f"{name}: waiting when arrivals end",
-            "int",
-            gettext_noop("jobs"),
-            nullable=True,
-        ),
-        Figure(f"sim_left_at_end_{p}", f"{name}: waiting when arrivals end, simulated", "int"),
-        Figure(f"most_workers_{p}", f"{name}: most workers", "int", gettext_noop("workers")),
-        Figure(
-            f"sim_most_workers_{p}",
-            f"{name}: most workers, simulated",
-            "int",
-            gettext_noop("workers"),
-        ),
-        Figure(
-            f"oldest_age_max_lesson_s_{p}",
-            f"{name}: oldest message's longest wait",
-            "float",
-            gettext_noop("lesson s"),
-        ),
-        Figure(f"done_{p}", f"{name}: jobs done", "int", gettext_noop("jobs")),
+        Figure(f"peak_backlog_{p}", peak, "int", gettext_noop("jobs")),
+        Figure(f"sim_peak_backlog_{p}", sim_peak, "int", gettext_noop("jobs")),
+        Figure(f"left_at_end_{p}", left, "int", gettext_noop("jobs"), nullable=True),
+        Figure(f"sim_left_at_end_{p}", sim_left, "int"),
+        Figure(f"most_workers_{p}", most, "int", gettext_noop("workers")),
+        Figure(f"sim_most_workers_{p}", sim_most, "int", gettext_noop("workers")),
+        Figure(f"oldest_age_max_lesson_s_{p}", oldest, "float", gettext_noop("lesson s")),
+        Figure(f"done_{p}", done, "int", gettext_noop("jobs")),
     )
 
 
@@ -322,8 +330,8 @@ FIGURES = (
         "float",
         gettext_noop("s"),
     ),
-    *_policy_figures("fixed", "Fixed pool"),
-    *_policy_figures("scaled", "Scaled pool"),
+    *_policy_figures("fixed"),
+    *_policy_figures("scaled"),
     *FOOTER_FIGURES,
 )
 

@@ -7,13 +7,15 @@ in their own language; a rule missing here still falls back to the model's own m
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
+from labs.catalogue.params import Param
 from labs.sim.capstone.cold_cache import MAX_READS_PER_RUN
 from labs.sim.capstone.job_cost import MAX_JOBS_PER_RUN
 from labs.sim.capstone.params import MAX_ATTEMPTS_PER_CALL, MAX_REQUESTS_PER_RUN
-from labs.text import gettext, num
+from labs.text import gettext, gettext_noop, num, phrase
 
 
 def trapped_errors(p: Mapping[str, Any]) -> dict[str, str]:
@@ -94,3 +96,49 @@ def cold_cache_errors(p: Mapping[str, Any]) -> dict[str, str]:
             % {"n": num(round(reads)), "most": num(MAX_READS_PER_RUN)}
         }
     return {}
+
+
+# The limits above that several fields share, said in the help of the field the error names
+# (`Param.limit`), so a student meets them before pressing Run.
+LIMITS: dict[str, dict[str, Any]] = {
+    "trapped_service": {
+        "horizon_s": phrase(
+            gettext_noop(
+                "Together with the rates: the run may see at most %(most)s new requests "
+                "(normal rate × time outside the trigger + spike rate × trigger)."
+            ),
+            most=num(MAX_REQUESTS_PER_RUN),
+        ),
+        "retry_layers": phrase(
+            gettext_noop(
+                "Together with the attempts: attempts per layer multiplied over the layers may "
+                "be at most %(most)s per call."
+            ),
+            most=MAX_ATTEMPTS_PER_CALL,
+        ),
+    },
+    "job_cost": {
+        "arrival_rps": phrase(
+            gettext_noop(
+                "Together with the simulated time: jobs per second × seconds may be at most "
+                "%(most)s jobs."
+            ),
+            most=num(MAX_JOBS_PER_RUN),
+        ),
+    },
+    "cold_cache": {
+        "offered_rps": phrase(
+            gettext_noop(
+                "Together with the simulated time: reads per second × seconds may be at most "
+                "%(most)s reads."
+            ),
+            most=num(MAX_READS_PER_RUN),
+        ),
+    },
+}
+
+
+def with_limits(params: Sequence[Param], model: str) -> tuple[Param, ...]:
+    """`params` with the shared limits of `model` in their help."""
+    limits = LIMITS[model]
+    return tuple(replace(p, limit=limits[p.name]) if p.name in limits else p for p in params)

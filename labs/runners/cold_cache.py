@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from labs.catalogue.figures import Figure, latency_figures
 from labs.catalogue.params import params_from_specs
-from labs.runners.capstone_rules import cold_cache_errors
+from labs.runners.capstone_rules import cold_cache_errors, with_limits
 from labs.runners.common import model_errors, table
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, cold_cache
@@ -59,7 +59,7 @@ LAYOUT = (
         ),
     ),
 )
-PARAMS = params_from_specs(LAB_PARAM_SPECS["cold_cache"], LAYOUT)
+PARAMS = with_limits(params_from_specs(LAB_PARAM_SPECS["cold_cache"], LAYOUT), "cold_cache")
 OUTCOME_WORDS = {
     "hit": gettext_noop("%(n)s fresh hits"),
     "stale": gettext_noop("%(n)s bounded-stale answers"),

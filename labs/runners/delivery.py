@@ -168,21 +168,21 @@ def _running_sum(flags: list[bool]) -> list[int]:
 
 
 SMS_FIGURES = (
-    Figure("messages", "Messages", "int"),
-    Figure("deliveries", "Deliveries", "int"),
-    Figure("plain_sent", "SMS sent by a plain consumer", "int"),
-    Figure("idempotent_sent", "SMS sent by an idempotent consumer", "int"),
-    Figure("duplicates_plain", "Duplicate SMS (plain)", "int"),
-    Figure("duplicates_idempotent", "Duplicate SMS (idempotent)", "int"),
+    Figure("messages", gettext_noop("Messages"), "int"),
+    Figure("deliveries", gettext_noop("Deliveries"), "int"),
+    Figure("plain_sent", gettext_noop("SMS sent by a plain consumer"), "int"),
+    Figure("idempotent_sent", gettext_noop("SMS sent by an idempotent consumer"), "int"),
+    Figure("duplicates_plain", gettext_noop("Duplicate SMS (plain)"), "int"),
+    Figure("duplicates_idempotent", gettext_noop("Duplicate SMS (idempotent)"), "int"),
 )
 
 PAYMENT_FIGURES = (
-    Figure("messages", "Payments", "int"),
-    Figure("deliveries", "Deliveries", "int"),
-    Figure("plain_charges", "Fees charged by a plain worker", "int"),
-    Figure("idempotent_charges", "Fees charged by an idempotent worker", "int"),
-    Figure("duplicates_plain", "Double charges (plain)", "int"),
-    Figure("duplicates_idempotent", "Double charges (idempotent)", "int"),
+    Figure("messages", gettext_noop("Payments"), "int"),
+    Figure("deliveries", gettext_noop("Deliveries"), "int"),
+    Figure("plain_charges", gettext_noop("Fees charged by a plain worker"), "int"),
+    Figure("idempotent_charges", gettext_noop("Fees charged by an idempotent worker"), "int"),
+    Figure("duplicates_plain", gettext_noop("Double charges (plain)"), "int"),
+    Figure("duplicates_idempotent", gettext_noop("Double charges (idempotent)"), "int"),
 )
 
 

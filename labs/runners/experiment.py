@@ -7,7 +7,7 @@ A run started from the site keeps its Redis keys under namespaces named after th
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from labs.catalogue.figures import Figure
@@ -22,18 +22,22 @@ from labs.text import gettext, gettext_noop
 SAMPLE_INTERVAL_S = 0.1
 
 
-def live_sampler(progress: Progress, keys: Iterable[str]) -> OnSample:
-    """An `on_sample` that reports the `keys` of each sample (floats to 3 places) to progress."""
+def live_sampler(
+    progress: Progress,
+    keys: Iterable[str],
+    words: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+) -> OnSample:
+    """An `on_sample` that reports the `keys` of each sample (floats to 3 places) to progress.
+
+    `words` adds to a sample what the live view says in words (phrases, said at render).
+    """
     wanted = tuple(keys)
 
     def on_sample(sample: dict[str, Any]) -> None:
-        progress.sample(
-            {
-                k: round(v, 3) if isinstance(v, float) else v
-                for k, v in sample.items()
-                if k in wanted
-            }
-        )
+        reported = {
+            k: round(v, 3) if isinstance(v, float) else v for k, v in sample.items() if k in wanted
+        }
+        progress.sample(reported | (words(sample) if words else {}))
 
     return on_sample
 
@@ -44,6 +48,7 @@ def experiment_context(
     *,
     keep: bool,
     sample_interval_s: float | None = SAMPLE_INTERVAL_S,
+    words: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
 ) -> ExperimentContext:
     """What an experiment takes from the site: live samples, stop, the run's namespaces.
 
@@ -56,7 +61,7 @@ def experiment_context(
         if keep:
             keep_dlq = kept_namespace(progress.run_key)
     return ExperimentContext(
-        on_sample=live_sampler(progress, keys),
+        on_sample=live_sampler(progress, keys, words),
         should_stop=progress.should_stop,
         sample_interval_s=sample_interval_s,
         namespace=namespace,

@@ -200,56 +200,66 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         "matches_model": matches,
     }
     headings = [
-        gettext_noop("queue"),
         gettext_noop("student"),
-        gettext_noop("updates applied"),
+        gettext_noop("applied"),
         gettext_noop("out of order"),
-        gettext_noop("applied twice"),
-        gettext_noop("last one at (s)"),
+        gettext_noop("twice"),
+        gettext_noop("last at (s)"),
     ]
-    rows = [
-        [label, r["group"], r["done"], r["out_of_order"], r["duplicates"], r["finished_s"]]
-        for kind, label in (("standard", "standard"), ("fifo", "FIFO"))
-        for r in tables[f"{kind}_groups"]
-    ]
+
+    def per_student(kind: str) -> list[list[Any]]:
+        return [
+            [r["group"], r["done"], r["out_of_order"], r["duplicates"], r["finished_s"]]
+            for r in tables[f"{kind}_groups"]
+        ]
+
     return {
         "summary": summary | run_footer(s),
         "series": result["series"],
         "tables": {
-            "groups": table(gettext_noop("Student by student"), headings, rows),
+            "standard_students": table(
+                gettext_noop("Standard queue, student by student"),
+                headings,
+                per_student("standard"),
+            ),
+            "fifo_students": table(
+                gettext_noop("FIFO queue, student by student"), headings, per_student("fifo")
+            ),
             "model": table(
                 gettext_noop("The real queues beside the model of the same rules"),
                 [
-                    gettext_noop("queue"),
-                    gettext_noop("out of order"),
-                    gettext_noop("applied twice"),
-                    gettext_noop("in the DLQ"),
-                    gettext_noop("wait of the poison student's next update (s)"),
-                    gettext_noop("the model says"),
+                    "",
+                    gettext_noop("standard"),
+                    gettext_noop("model"),
+                    gettext_noop("FIFO"),
+                    gettext_noop("model"),
                 ],
                 [
                     [
                         label,
-                        s[f"{kind}_out_of_order"],
-                        s[f"{kind}_duplicates_done"],
-                        s[f"{kind}_dlq"],
-                        s[f"{kind}_blocked_s"],
-                        "{} / {} / {} / {}".format(
-                            model[kind]["out_of_order"],
-                            model[kind]["duplicates_done"],
-                            model[kind]["dlq"],
-                            model[kind]["blocked_s"]
-                            if model[kind]["blocked_s"] is not None
-                            else "—",
+                        *(
+                            _short(value)
+                            for kind in ("standard", "fifo")
+                            for value in (s[f"{kind}_{key}"], model[kind][key])
                         ),
                     ]
-                    for kind, label in (("standard", "standard"), ("fifo", "FIFO"))
+                    for key, label in (
+                        ("out_of_order", gettext_noop("out of order")),
+                        ("duplicates_done", gettext_noop("applied twice")),
+                        ("dlq", gettext_noop("in the DLQ")),
+                        ("blocked_s", gettext_noop("poison student's next update waited (s)")),
+                    )
                 ],
             ),
             "standard_done": tables["standard_done"],
             "fifo_done": tables["fifo_done"],
         },
     }
+
+
+def _short(value: Any) -> Any:
+    """Seconds to two places, so the table fits a phone."""
+    return round(value, 2) if isinstance(value, float) else value
 
 
 def headline(result: Mapping[str, Any]) -> list[str]:

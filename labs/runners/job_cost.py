@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from labs.catalogue.figures import Figure, latency_figures
 from labs.catalogue.params import params_from_specs
-from labs.runners.capstone_rules import job_cost_errors
+from labs.runners.capstone_rules import job_cost_errors, with_limits
 from labs.runners.common import model_errors, table
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, job_cost
@@ -48,7 +48,7 @@ LAYOUT = (
         ),
     ),
 )
-PARAMS = params_from_specs(LAB_PARAM_SPECS["job_cost"], LAYOUT)
+PARAMS = with_limits(params_from_specs(LAB_PARAM_SPECS["job_cost"], LAYOUT), "job_cost")
 
 
 def check(params: Mapping[str, Any]) -> dict[str, str]:

@@ -22,6 +22,23 @@ from labs.sim.capstone.cost import Cost
 from labs.text import gettext, gettext_noop, num, phrase
 
 COUNTS = (1, 3, 5)  # the lesson's maxReceiveCounts, one real queue each
+COUNT_LABELS = {
+    1: (
+        gettext_noop("Made with maxReceiveCount 1"),
+        gettext_noop("In the DLQ with maxReceiveCount 1"),
+        gettext_noop("Receives with maxReceiveCount 1"),
+    ),
+    3: (
+        gettext_noop("Made with maxReceiveCount 3"),
+        gettext_noop("In the DLQ with maxReceiveCount 3"),
+        gettext_noop("Receives with maxReceiveCount 3"),
+    ),
+    5: (
+        gettext_noop("Made with maxReceiveCount 5"),
+        gettext_noop("In the DLQ with maxReceiveCount 5"),
+        gettext_noop("Receives with maxReceiveCount 5"),
+    ),
+}
 
 # How the catalogue runs this lab (read by `Lab.from_runner`).
 KIND = "experiment"
@@ -204,14 +221,11 @@ def headline(result: Mapping[str, Any]) -> list[str]:
 FIGURES = (
     Figure("messages", gettext_noop("PDFs"), "int", gettext_noop("messages")),
     Figure("poison", gettext_noop("Poison PDFs"), "int", gettext_noop("messages")),
+    # One figure of each kind per maxReceiveCount, each label written out for the catalogue.
     *(
-        f
-        for mr in COUNTS
-        for f in (
-            Figure(f"made_mr{mr}", f"Made with maxReceiveCount {mr}", "int", nullable=True),
-            Figure(f"dlq_mr{mr}", f"In the DLQ with maxReceiveCount {mr}", "int", nullable=True),
-            Figure(f"receives_mr{mr}", f"Receives with maxReceiveCount {mr}", "int", nullable=True),
-        )
+        Figure(f"{kind}_mr{mr}", label, "int", nullable=True)
+        for mr, labels in COUNT_LABELS.items()
+        for kind, label in zip(("made", "dlq", "receives"), labels, strict=True)
     ),
     Figure(
         "matches_lesson", gettext_noop("Made / DLQ / receives as the lesson counts them"), "bool"

@@ -139,6 +139,7 @@ def check(params: Mapping[str, Any]) -> dict[str, str]:
 
 
 LIVE_KEYS = (
+    "t_s",
     "t_min",
     "visible",
     "in_flight",

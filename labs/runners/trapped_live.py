@@ -18,6 +18,7 @@ from labs.experiments.trapped import LIVE_DEFAULTS, trapped_live
 from labs.experiments.trapped import params as live
 from labs.experiments.trapped.controls import switch_phrase
 from labs.runners import trapped_service as model_runner
+from labs.runners.capstone_rules import trapped_errors, with_limits
 from labs.runners.common import model_errors, table
 from labs.runners.experiment import (
     FOOTER_FIGURES,
@@ -69,7 +70,7 @@ LAYOUT = tuple(
     (group, tuple((name, label) for name, label in fields if name not in NOT_LIVE))
     for group, fields in model_runner.LAYOUT
 )
-PARAMS = (TIME_SCALE, *params_from_specs(_specs(), LAYOUT))
+PARAMS = (TIME_SCALE, *with_limits(params_from_specs(_specs(), LAYOUT), "trapped_service"))
 
 LIVE_KEYS = (
     "t_s", "second", "arrivals", "retries", "admitted", "rejected", "completions", "useful",
@@ -85,7 +86,7 @@ LIVE_KEYS = (
 def check(params: Mapping[str, Any]) -> dict[str, str]:
     """The model's cross-field rules, then what one shared Redis and a wall clock allow."""
     model = {k: v for k, v in params.items() if k != "time_scale"}
-    errors = model_errors(TrappedParams, model)
+    errors = trapped_errors(model) or model_errors(TrappedParams, model)
     if errors:
         return errors
     p = TrappedParams(**model)
@@ -153,6 +154,12 @@ def check(params: Mapping[str, Any]) -> dict[str, str]:
     return {}
 
 
+def switch_words(sample: Mapping[str, Any]) -> dict[str, Any]:
+    """The switches of a live sample as phrases, so the live chart labels them in words."""
+    labels = [label for label in (sample.get("switched") or "").split("; ") if label]
+    return {"switched_words": [switch_phrase(label) for label in labels]} if labels else {}
+
+
 def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
     """Play the scenario live on the real Redis; the operator may switch controls meanwhile."""
     model = {k: v for k, v in params.items() if k != "time_scale"}
@@ -161,7 +168,9 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         time_scale=params["time_scale"],
         **model,
         # One sample a model second, taken by the experiment itself; no DLQ to keep.
-        context=experiment_context(progress, LIVE_KEYS, keep=False, sample_interval_s=None),
+        context=experiment_context(
+            progress, LIVE_KEYS, keep=False, sample_interval_s=None, words=switch_words
+        ),
     )
     s = result["summary"]
     summary = {f.name: s[f.name] for f in FIGURES if f not in FOOTER_FIGURES} | run_footer(s)

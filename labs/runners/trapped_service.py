@@ -15,7 +15,7 @@ from labs.capstone.controls import controls_on
 from labs.capstone.drain_words import gap_words
 from labs.catalogue.figures import Figure, latency_figures
 from labs.catalogue.params import params_from_specs
-from labs.runners.capstone_rules import trapped_errors
+from labs.runners.capstone_rules import trapped_errors, with_limits
 from labs.runners.common import model_errors
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, trapped_service
@@ -89,7 +89,9 @@ LAYOUT = (
         ),
     ),
 )
-PARAMS = params_from_specs(LAB_PARAM_SPECS["trapped_service"], LAYOUT)
+PARAMS = with_limits(
+    params_from_specs(LAB_PARAM_SPECS["trapped_service"], LAYOUT), "trapped_service"
+)
 
 
 def check(params: Mapping[str, Any]) -> dict[str, str]:

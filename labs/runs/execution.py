@@ -7,9 +7,11 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import pgettext
+
 from labs.catalogue.lab import Lab
 from labs.runs.progress import Progress
-from labs.text import SEED_MAX
+from labs.text import SEED_MAX, gettext
 
 
 class ParamsRefused(ValueError):
@@ -30,12 +32,14 @@ def refusals(lab: Lab, params: Mapping[str, Any]) -> dict[str, str]:
     errors: dict[str, str] = {}
     for param in lab.params:
         if param.name not in params:
-            errors[param.name] = "missing"
+            errors[param.name] = pgettext("a parameter not given", "missing")
         elif (why := param.refusal(params[param.name])) is not None:
             errors[param.name] = why
     unknown = sorted(set(params) - {p.name for p in lab.params})
     if unknown:
-        errors["__all__"] = "not parameters of this lab: " + ", ".join(unknown)
+        errors["__all__"] = gettext("not parameters of this lab: %(names)s") % {
+            "names": ", ".join(unknown)
+        }
     if not errors and lab.check is not None:
         errors.update(lab.check(params))
     return errors

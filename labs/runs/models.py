@@ -225,7 +225,21 @@ class Run(models.Model):
     @property
     def error_text(self) -> str:
         """Why the run failed, in the reader's language ("" if it did not)."""
-        return failures.said(self.error_code, self.error_args, self.error)
+        args = self.error_args
+        if self.error_code == "refused":
+            # The worker wrote its reasons in English: work them out again for this reader.
+            args = {**args, "reasons": self._refusal_reasons() or args.get("reasons", "")}
+        return failures.said(self.error_code, args, self.error)
+
+    def _refusal_reasons(self) -> str:
+        """Why the lab refuses this run's params, in the reader's language ("" if it no
+        longer does, or the lab is gone: the saved English is shown then)."""
+        from labs.catalogue.entries import get_lab
+        from labs.runs.execution import ParamsRefused, refusals
+
+        lab = get_lab(self.lab)
+        errors = refusals(lab, self.params) if lab is not None else {}
+        return str(ParamsRefused(errors)) if errors else ""
 
     def _finish(self, **fields) -> None:
         fields["finished_at"] = timezone.now()

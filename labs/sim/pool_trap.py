@@ -26,7 +26,8 @@ import heapq
 from collections import deque
 from typing import NamedTuple
 
-# Event kinds; at equal times the lower one runs first (a freed connection before a new request).
+# Where the next event comes from, in the order `simulate` looks: at equal times the lower
+# one runs first (a freed connection before a timeout, a timeout before a new request).
 DONE, POOL_TIMEOUT, CALLER_TIMEOUT, SEND, NEW, SNAPSHOT = range(6)
 # An attempt's place: waiting for a connection, running its query, or finished.
 WAITING, RUNNING, FINISHED = range(3)

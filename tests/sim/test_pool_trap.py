@@ -60,6 +60,34 @@ def test_a_bulkhead_from_the_start_keeps_the_line_short():
     assert recovered_at(rows, 20) == 21
 
 
+def test_one_connection_three_calls_second_by_second():
+    """Calls at 0, 1 and 2 s; a query takes 1.5 s, a caller waits 1 s and retries once."""
+    rows = simulate(
+        rate_per_s=1,
+        horizon_s=3,
+        pool_size=1,
+        query_ms=1500.0,
+        slow_query_ms=1500.0,
+        slow_from_s=0,
+        slow_until_s=0,
+        client_timeout_ms=1000.0,
+        backoff_ms=0.0,
+        before=Rules(30_000, 1, 0),
+        after=Rules(30_000, 1, 0),
+        switch_at_s=0,
+    )
+    # (second, new, retries, useful, wasted, pool timeouts, rejected, gave up, waiting,
+    # in use, oldest wait): the first query ends after its caller left (wasted at 1.5 s),
+    # its retry waits behind it, and call 0 gives up at 2 s after its second attempt. At 3 s
+    # call 1's abandoned first attempt takes the connection, and call 2's retry joins two
+    # abandoned attempts in line.
+    assert [tuple(r) for r in rows] == [
+        (0, 1, 0, 0, 0, 0, 0, 0, 2, 1, 0.0),
+        (1, 1, 1, 0, 1, 0, 0, 0, 3, 1, 1.0),
+        (2, 1, 1, 0, 0, 0, 0, 1, 3, 1, 1.0),
+    ]
+
+
 def test_it_refuses_an_empty_pool():
     with pytest.raises(ValueError, match="pool_size"):
         play(TRAP, pool_size=0)

@@ -32,7 +32,7 @@ from labs.sim.capstone.specs import build, check_bounds, check_seed, param, para
 from labs.sim.capstone.streams import ARRIVALS, EXPIRY, stream
 
 DEFAULT_SEED = 5
-MAX_READS_PER_RUN = 1_000_000  # about a second on the 2-core machines
+MAX_READS_PER_RUN = 1_000_000  # 1 to 4 s of CPU on the 2-core machines, at most ~200 MB
 OUTCOMES = ("hit", "stale", "coalesced", "fetched", "rejected")
 BUDGET_BURST_SHARE = 0.1
 
