@@ -60,11 +60,17 @@ def said(saved: Any) -> Any:
         return gettext(saved) if saved else saved
     if isinstance(saved, dict) and isinstance(saved.get("msgid"), str):
         # A value may be a phrase itself (a control's name); other values are shown as saved.
-        values = {k: said(v) if isinstance(v, dict) else v for k, v in saved["values"].items()}
-        try:
-            return gettext(saved["msgid"]) % values
-        except (KeyError, TypeError, ValueError):
-            return saved["msgid"] % values
+        raw = saved.get("values")
+        values = {
+            k: said(v) if isinstance(v, dict) else v
+            for k, v in (raw.items() if isinstance(raw, dict) else ())
+        }
+        for text in (gettext(saved["msgid"]), saved["msgid"]):
+            try:
+                return text % values
+            except (KeyError, TypeError, ValueError):
+                continue  # a translation or saved values that do not fit: try the English
+        return saved["msgid"]
     return saved
 
 

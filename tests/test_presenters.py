@@ -141,3 +141,15 @@ def test_a_switch_in_the_live_trapped_chart_is_labelled_in_the_readers_words():
         limit = translation.gettext("Admission limit")
     assert any(limit in n and "60" in n for n in notes) and "drop_expired off" in notes
     assert not any("admission_limit" in n for n in notes)
+
+
+def test_a_saved_phrase_never_breaks_a_page():
+    from labs.text import phrase, said
+
+    assert said(phrase("%(n)s copies", n=3)) == "3 copies"
+    assert said(phrase("%(n)s copies", m=3)) == "%(n)s copies"  # values that do not fit
+    assert said({"msgid": "%(n)s copies", "values": None}) == "%(n)s copies"
+    assert said(phrase("%(copies)s of each", copies=phrase("%(n)s copies", n=2))) == (
+        "2 copies of each"
+    )
+    assert (said("sms-3"), said(18), said(None), said("")) == ("sms-3", 18, None, "")
