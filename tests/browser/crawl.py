@@ -34,17 +34,15 @@ VISIBLE_TEXT_JS = """
 
 # Latin-script words a Marathi page may show: the course's technical words, names of things,
 # units and short symbols. Anything else in Latin script is a word that was not translated.
-ALLOWED = {
-    word.lower()
-    for word in """
+ALLOWED_WORDS = """
     queue queues worker workers retry retries DLQ circuit breaker breakers Redis SQS Lambda
     KEDA FIFO Celery Django Plotly htmx CSV JSON PDF Markdown API HTTP HTTPS URL id ids
     ms s min h ok OK p50 p90 p95 p99 CPU DB SMS SLA SLO RPS TTL backlog backoff jitter
     idempotency idempotent key keys poison message messages maxReceiveCount visibility
     timeout timeouts redrive purge drain lease batch fan-out fanout payment payments
     x y vs e.g i.e kg kB MB GB KB Mbps req yr mo d
-    """.split()
-}
+"""
+ALLOWED = frozenset(word.lower() for word in ALLOWED_WORDS.split())
 
 # English UI phrases that must never be on a Marathi page (the catalogue's own msgids are
 # checked too): the ones the crawl first found, and the site's most seen words.
@@ -67,8 +65,9 @@ KNOWN_ENGLISH = [
 TOO_WIDE_JS = """
 () => {
   const vw = document.documentElement.clientWidth, out = [];
-  const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "")
-    + (typeof e.className === "string" && e.className ? "." + e.className.trim().split(/\\s+/).join(".") : "");
+  const classes = (e) => (typeof e.className === "string" && e.className.trim())
+    ? "." + e.className.trim().split(/\\s+/).join(".") : "";
+  const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + classes(e);
   document.querySelectorAll("body *").forEach((e) => {
     const r = e.getBoundingClientRect(), p = e.parentElement;
     if (r.right > vw + 1 && p && p.getBoundingClientRect().right <= vw + 1) {

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from labs.capstone.controls import pair_params
-from labs.catalogue.entries import LABS
+from labs.catalogue.entries import LABS, get_lab
 from labs.catalogue.units import UNITS
 from tests.base import DUE, finished_run, make_user, stored_experiment_run
 from tests.browser.conftest import PHONE, chromium_path, shot
@@ -83,8 +83,7 @@ def build_school():
             runs[lab.slug] = stored_experiment_run(asha, lab.slug)
     second_drain = finished_run(asha, lab="drain", seed=3, per_worker=150)
     handed = Submission.objects.create(assignment=assignment, student=asha, run=runs["drain"])
-    trapped = get_lab_defaults("trapped-service")
-    before_params, after_params = pair_params(trapped)
+    before_params, after_params = pair_params(get_lab("trapped-service").defaults())
     before = finished_run(asha, lab="trapped-service", **before_params)
     after = finished_run(asha, lab="trapped-service", **after_params)
 
@@ -118,14 +117,6 @@ def build_school():
     ]
     visitor = [("login", "/accounts/login/"), ("signup", "/accounts/signup/")]
     return {"student": (asha, student), "teacher": (tara, teacher), "visitor": (None, visitor)}
-
-
-def get_lab_defaults(slug: str) -> dict:
-    from labs.catalogue.entries import get_lab
-
-    found = get_lab(slug)
-    assert found is not None
-    return found.defaults()
 
 
 def crawl(browser, url: str, user, pages) -> list[Crawled]:
@@ -178,7 +169,9 @@ def test_a_marathi_reader_sees_no_english_and_no_page_wider_than_a_phone(phone_b
         write_report(seen)
 
     english = [
-        f"{who} {c.name}: {phrase!r}" for who, pages in seen.items() for c in pages
+        f"{who} {c.name}: {phrase!r}"
+        for who, pages in seen.items()
+        for c in pages
         for phrase in c.english
     ]
     wide = [
@@ -188,7 +181,8 @@ def test_a_marathi_reader_sees_no_english_and_no_page_wider_than_a_phone(phone_b
         if c.width > PHONE
     ]
     assert not (english or wide), (
-        "English on a Marathi page:\n" + "\n".join(english)
-        + f"\nwider than a {PHONE} px phone:\n" + "\n".join(wide)
+        "English on a Marathi page:\n"
+        + "\n".join(english)
+        + f"\nwider than a {PHONE} px phone:\n"
+        + "\n".join(wide)
     )
-    assert not wide, f"wider than a {PHONE} px phone:\n" + "\n".join(wide)
