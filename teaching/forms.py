@@ -199,7 +199,7 @@ class AssignmentForm(forms.ModelForm):
         for param in lab.params:
             value = field_for(param)
             value.required = False
-            self._add_preset(param.name, param.label, value, param.default)
+            self._add_preset(param.name, _(param.label), value, param.default)
         if lab.uses_seed:
             seed = forms.IntegerField(min_value=0, max_value=SEED_MAX, required=False)
             seed.help_text = _("Lock it so every student draws the same random numbers.")

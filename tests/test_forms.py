@@ -129,6 +129,8 @@ def test_a_cross_field_refusal_reads_in_marathi():
         ("trapped-service", "retry_layers", "MAX_ATTEMPTS_PER_CALL"),
         ("job-cost", "arrival_rps", "MAX_JOBS_PER_RUN"),
         ("cold-cache", "offered_rps", "MAX_READS_PER_RUN"),
+        ("phase-map", "spike_steps", "MAX_RUNS"),
+        ("phase-map", "map_horizon_s", "MAX_GRID_REQUESTS"),
     ],
 )
 def test_a_capstone_models_total_is_stated_in_the_help_of_the_field_it_refuses(slug, name, limit):

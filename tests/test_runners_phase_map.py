@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from django.utils import translation
+
 from labs.charts.base import FAILED, OK
 from labs.runs.execution import run_lab
 from labs.runs.progress import SilentProgress
@@ -79,10 +81,13 @@ def test_it_moves_the_progress_bar_after_every_run_of_the_map():
 
 def test_it_refuses_a_grid_the_model_refuses():
     assert (
-        "spike_max_rps must be >= spike_min_rps"
+        "The largest spike rate must be at least the smallest (150)."
         in refusal("phase-map", spike_min_rps=150, spike_max_rps=100)["spike_max_rps"][0]
     )
     assert (
-        "must be <= 400"
+        "is 1,600 runs, more than 400"
         in refusal("phase-map", spike_steps=40, duration_steps=40)["spike_steps"][0]
     )
+    with translation.override("mr"):
+        marathi = refusal("phase-map", spike_steps=40, duration_steps=40)["spike_steps"][0]
+    assert "1,600" in marathi and "more than" not in marathi

@@ -235,6 +235,7 @@ KNOWN_ENGLISH = (
     "Oldest request has waited",
     "One model second lasts",
     "took longer than its limit",
+    "Jobs arriving each second",
     "Spike rates to try",
     "Simulated seconds after the cache restarts",
 )

@@ -15,6 +15,7 @@ from labs.catalogue.params import Param
 from labs.sim.capstone.cold_cache import MAX_READS_PER_RUN
 from labs.sim.capstone.job_cost import MAX_JOBS_PER_RUN
 from labs.sim.capstone.params import MAX_ATTEMPTS_PER_CALL, MAX_REQUESTS_PER_RUN
+from labs.sim.capstone.phase_map import MAX_GRID_REQUESTS, MAX_RUNS
 from labs.text import gettext, gettext_noop, num, phrase
 
 
@@ -98,6 +99,69 @@ def cold_cache_errors(p: Mapping[str, Any]) -> dict[str, str]:
     return {}
 
 
+# The phase map's ranges: (low, high, the words when high is below low).
+RANGES = (
+    (
+        "spike_min_rps",
+        "spike_max_rps",
+        gettext_noop("The largest spike rate must be at least the smallest (%(low)s)."),
+    ),
+    (
+        "duration_min_s",
+        "duration_max_s",
+        gettext_noop("The longest spike must be at least the shortest (%(low)s s)."),
+    ),
+    (
+        "base_min_rps",
+        "base_max_rps",
+        gettext_noop("The highest normal load must be at least the lowest (%(low)s)."),
+    ),
+)
+
+
+def grid_steps(low: float, high: float, n: int) -> list[float]:
+    """The values a phase map tries between `low` and `high` (as the model spaces them)."""
+    if n == 1:
+        return [low]
+    return [round(low + (high - low) * i / (n - 1), 3) for i in range(n)]
+
+
+def grid_requests(p: Mapping[str, Any]) -> float:
+    """New requests over every run of the grid (the model's `expected_requests`)."""
+    return sum(
+        base * (p["map_horizon_s"] - duration) + spike * duration
+        for base in grid_steps(p["base_min_rps"], p["base_max_rps"], p["base_steps"])
+        for duration in grid_steps(p["duration_min_s"], p["duration_max_s"], p["duration_steps"])
+        for spike in grid_steps(p["spike_min_rps"], p["spike_max_rps"], p["spike_steps"])
+    )
+
+
+def phase_map_errors(p: Mapping[str, Any]) -> dict[str, str]:
+    """The grid's rules: ranges the right way round, a grid small enough, spikes that fit."""
+    errors: dict[str, str] = {}
+    for low, high, words in RANGES:
+        if p[high] < p[low]:
+            errors[high] = gettext(words) % {"low": num(p[low])}
+    runs = p["spike_steps"] * p["duration_steps"] * p["base_steps"]
+    if runs > MAX_RUNS:
+        errors["spike_steps"] = gettext(
+            "Spike rates × durations × normal loads to try is %(runs)s runs, more than "
+            "%(most)s: try fewer steps."
+        ) % {"runs": num(runs), "most": num(MAX_RUNS)}
+    end = p["map_trigger_start_s"] + p["duration_max_s"]
+    if end > p["map_horizon_s"]:
+        errors["duration_max_s"] = gettext(
+            "The longest spike would end at %(end)s s, after each run ends (%(horizon)s s): "
+            "shorten it, start it earlier or simulate longer."
+        ) % {"end": num(end), "horizon": num(p["map_horizon_s"])}
+    if not errors and (requests := grid_requests(p)) > MAX_GRID_REQUESTS:
+        errors["map_horizon_s"] = gettext(
+            "The whole grid would see about %(n)s new requests, more than %(most)s: try fewer "
+            "steps or a shorter simulated time per run."
+        ) % {"n": num(round(requests)), "most": num(MAX_GRID_REQUESTS)}
+    return errors
+
+
 # The limits above that several fields share, said in the help of the field the error names
 # (`Param.limit`), so a student meets them before pressing Run.
 LIMITS: dict[str, dict[str, Any]] = {
@@ -124,6 +188,20 @@ LIMITS: dict[str, dict[str, Any]] = {
                 "%(most)s jobs."
             ),
             most=num(MAX_JOBS_PER_RUN),
+        ),
+    },
+    "phase_map": {
+        "spike_steps": phrase(
+            gettext_noop(
+                "Together: spike rates × durations × normal loads may be at most %(most)s runs."
+            ),
+            most=num(MAX_RUNS),
+        ),
+        "map_horizon_s": phrase(
+            gettext_noop(
+                "Together with the grid: all its runs may see at most %(most)s new requests."
+            ),
+            most=num(MAX_GRID_REQUESTS),
         ),
     },
     "cold_cache": {

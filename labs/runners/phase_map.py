@@ -11,6 +11,7 @@ from typing import Any
 
 from labs.catalogue.figures import Figure
 from labs.catalogue.params import params_from_specs
+from labs.runners.capstone_rules import phase_map_errors, with_limits
 from labs.runners.common import model_errors
 from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, phase_map
@@ -66,14 +67,14 @@ LAYOUT = (
 _SPECS = LAB_PARAM_SPECS["phase_map"] + tuple(
     spec for spec in LAB_PARAM_SPECS["trapped_service"] if spec["name"] in SHARED
 )
-PARAMS = params_from_specs(_SPECS, LAYOUT)
+PARAMS = with_limits(params_from_specs(_SPECS, LAYOUT), "phase_map")
 _GRID = {spec["name"] for spec in LAB_PARAM_SPECS["phase_map"]}
 
 
 def check(params: Mapping[str, Any]) -> dict[str, str]:
     """The grid's own rules, then the biggest single run of it against the service's rules."""
     grid = {k: v for k, v in params.items() if k in _GRID}
-    errors = model_errors(PhaseMapParams, grid)
+    errors = phase_map_errors(grid) or model_errors(PhaseMapParams, grid)
     if errors:
         return errors
     start = params["map_trigger_start_s"]
