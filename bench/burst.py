@@ -339,9 +339,10 @@ def clear_runs() -> None:
     the cache answer only within a burst."""
     from django.conf import settings
 
-    from labs.runs.models import Run
+    from labs.runs.models import Run, StoredResult
 
     Run.objects.filter(owner__username__startswith="bench-").delete()
+    StoredResult.objects.filter(runs__isnull=True).delete()
     import redis
 
     cache = redis.Redis.from_url(settings.CACHE_REDIS_URL)

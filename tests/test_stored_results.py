@@ -99,8 +99,10 @@ def test_an_experiment_keeps_its_result_on_the_run(db):
 def test_pruning_drops_a_stored_result_with_the_last_run_that_shows_it(db):
     people = make_people()
     old = timezone.now() - timedelta(days=400)
-    stored = StoredResult.objects.create(key="k" * 64, data={"summary": {}})
-    kept = StoredResult.objects.create(key="j" * 64, data={"summary": {}})
+    stored = StoredResult.objects.create(key="k" * 64, data={"summary": {}}, created_at=old)
+    kept = StoredResult.objects.create(key="j" * 64, data={"summary": {}}, created_at=old)
+    # Saved a moment ago, its run not yet pointing at it: kept.
+    fresh = StoredResult.objects.create(key="f" * 64, data={"summary": {}})
     fields = {"lab": "drain", "params": {}, "seed": 0, "status": "succeeded"}
     Run.objects.create(owner=people.alice, stored_result=stored, created_at=old, **fields)
     Run.objects.create(owner=people.bob, stored_result=stored, created_at=old, **fields)
@@ -108,7 +110,7 @@ def test_pruning_drops_a_stored_result_with_the_last_run_that_shows_it(db):
     Run.objects.create(owner=people.bob, stored_result=kept, name="mine", created_at=old, **fields)
 
     assert prune() == 3
-    assert list(StoredResult.objects.values_list("pk", flat=True)) == [kept.pk]
+    assert set(StoredResult.objects.values_list("pk", flat=True)) == {kept.pk, fresh.pk}
     assert Run.objects.get().result == kept.data
 
 

@@ -20,6 +20,12 @@ from labs.text import gettext, gettext_noop
 
 STATE_COLOURS = {"closed": "#d0d7de", "open": FAST_FAIL, "half-open": "#1f6feb"}
 LANES = {"service": 0, "breaker": 1, "calls": 2}
+# Each lane's name on the axis (breaker stays a Latin word in both languages, like the lesson).
+LANE_WORDS = {
+    "service": gettext_noop("service"),
+    "breaker": gettext_noop("breaker"),
+    "calls": gettext_noop("calls"),
+}
 # A call's outcome in words (the series keeps the key); the service lane says up or down.
 OUTCOME_WORDS = {
     "ok": gettext_noop("ok"),
@@ -85,7 +91,7 @@ def timeline(result: Mapping[str, Any]) -> dict[str, Any]:
         traces=traces,
         shapes=shapes,
         annotations=notes,
-        y_ticks=(list(LANES.values()), list(LANES)),
+        y_ticks=(list(LANES.values()), [gettext(LANE_WORDS[lane]) for lane in LANES]),
         y_range=(-0.6, 2.6),
         height=320,
         hovermode="closest",

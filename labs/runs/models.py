@@ -87,7 +87,7 @@ class StoredResult(models.Model):
 
     A class pressing Run on a lab's defaults makes one result and a hundred runs that point
     at it (`Run.stored_result`), not a hundred copies of tens to hundreds of KB of JSON. A
-    result no run points at any more is deleted with the last of them (`sweeps.prune`).
+    result no run points at any more is deleted by the hourly prune (`sweeps.prune`).
     """
 
     key = models.CharField(max_length=64, unique=True)  # labs.runs.result_store.result_key

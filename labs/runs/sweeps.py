@@ -67,31 +67,32 @@ def prunable(now=None) -> models.QuerySet:
 
 
 def prune(now=None, batch: int = 500) -> int:
-    """Delete prunable runs, a batch at a time (a long delete would hold the table)."""
+    """Delete prunable runs, a batch at a time (a long delete would hold the table), then
+    the stored results no run shows any more."""
     deleted = 0
     while True:
         ids = list(prunable(now).values_list("pk", flat=True)[:batch])
         if not ids:
-            return deleted
-        results = set(
-            Run.objects.filter(pk__in=ids, stored_result__isnull=False).values_list(
-                "stored_result_id", flat=True
-            )
-        )
+            break
         deleted += Run.objects.filter(pk__in=ids).delete()[1].get(Run._meta.label, 0)
-        drop_unused_results(results)
+    drop_unused_results(now)
+    return deleted
 
 
-def drop_unused_results(ids) -> int:
-    """Delete the stored results among `ids` that no run shows any more.
+# A result is saved a moment before its run points at it: never one younger than this.
+UNUSED_RESULT_AGE = timedelta(hours=1)
 
-    A run made this instant that points at one (PROTECT) keeps it: the delete then fails
-    for that result alone and it stays until the next prune finds it unused.
+
+def drop_unused_results(now=None, batch: int = 5000) -> int:
+    """Delete the stored results that no run shows any more (pruned or deleted runs).
+
+    A run made this instant that points at an old one (PROTECT) keeps it: the delete then
+    fails for that result alone, and it stays. At most `batch` an hour.
     """
+    cutoff = (now or timezone.now()) - UNUSED_RESULT_AGE
+    unused = StoredResult.objects.filter(runs__isnull=True, created_at__lt=cutoff)
     dropped = 0
-    for pk in StoredResult.objects.filter(pk__in=list(ids), runs__isnull=True).values_list(
-        "pk", flat=True
-    ):
+    for pk in list(unused.values_list("pk", flat=True)[:batch]):
         try:
             with transaction.atomic():
                 dropped += StoredResult.objects.filter(pk=pk, runs__isnull=True).delete()[0]
