@@ -6,7 +6,7 @@ what the code marks, so they are marked here with the exact English Django uses.
 Nothing imports this module: it exists for `makemessages`.
 """
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 DJANGO_TEXT = (
     # django.contrib.auth: the user model and the login form
@@ -29,3 +29,20 @@ DJANGO_TEXT = (
     # django.forms: the empty choice of a select that must be chosen (the report's picker)
     gettext_noop("- Select an option -"),
 )
+
+
+def _plurals(n: int) -> tuple[str, ...]:
+    """Django's words with a number of things, marked with `ngettext` (there is no
+    `ngettext_noop`); never called. The password rules shown on the password pages."""
+    return (
+        ngettext(
+            "Your password must contain at least %(min_length)d character.",
+            "Your password must contain at least %(min_length)d characters.",
+            n,
+        ),
+        ngettext(
+            "This password is too short. It must contain at least %d character.",
+            "This password is too short. It must contain at least %d characters.",
+            n,
+        ),
+    )

@@ -103,12 +103,12 @@ def gap_words(result: Mapping[str, Any]) -> str:
     """Why the drain estimate missed, in one line; "" when it held.
 
     A result saved before the reasons were kept has only the English `drain_gap`: it is
-    read back into reasons when it can be, else shown as saved.
+    read back into reasons when it can be, else said as one sentence or shown as saved.
     """
     reasons = result.get("tables", {}).get("drain_reasons")
     if reasons is None:
         gap = result["summary"].get("drain_gap") or ""
         reasons = _read_back(gap) if gap else None
         if reasons is None:
-            return gap
+            return gettext(gap) if gap else ""
     return "; ".join(_reason(r) for r in reasons)

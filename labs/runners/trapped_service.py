@@ -29,7 +29,7 @@ USES_SEED = True
 DEFAULT_SEED = CAPSTONE_SEED  # the seed the assignment's figures come from
 TIME_LIMIT_S = 60
 
-CONTROLS_GROUP = "Recovery controls"
+CONTROLS_GROUP = gettext_noop("Recovery controls")
 LAYOUT = (
     (
         gettext_noop("Workload"),

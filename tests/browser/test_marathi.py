@@ -1,0 +1,188 @@
+"""A student and a teacher who picked मराठी read every page in Marathi, on a 390 px phone.
+
+One crawl of the whole site (home, units, every lab, a finished run of every lab, the run
+history, compare, the report, the assignment and hand-in, the gradebook, the accounts pages,
+a 404), each page read as it is drawn: it fails when a page shows an English UI phrase (the
+catalogue's own msgids, and a list of known ones) or is wider than the phone. The runs are
+made in the test (no worker), so the crawl sees the same pages every time.
+
+With CRAWL_REPORT=path it also writes, per page, every run of Latin-script words that is not
+a technical word: the list a translator works through (the test does not judge those).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from labs.capstone.controls import pair_params
+from labs.catalogue.entries import LABS, get_lab
+from labs.catalogue.units import UNITS
+from tests.base import DUE, finished_run, make_user, stored_experiment_run
+from tests.browser.conftest import PHONE, chromium_path, shot
+from tests.browser.crawl import Crawled, latin_runs, read
+
+REPORT = os.environ.get("CRAWL_REPORT", "")
+
+
+@pytest.fixture
+def phone_browser(orm_beside_playwright, live_server, transactional_db):
+    """Chromium on the live server, no worker: every run the crawl opens is already finished."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=chromium_path(),
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield browser, live_server.url
+        browser.close()
+
+
+def in_marathi(user) -> None:
+    from accounts.models import Profile
+
+    Profile.objects.update_or_create(user=user, defaults={"language": "mr"})
+
+
+def build_school():
+    """A teacher, a student in her class with an assignment handed in, and a finished run of
+    every lab; the addresses the crawl visits, by name, for each of them."""
+    from teaching.models import Assignment, Classroom, Membership, Submission
+
+    tara = make_user("tara", teacher=True)
+    asha = make_user("asha")
+    in_marathi(tara)
+    in_marathi(asha)
+    classroom = Classroom.objects.create(name="९ ब", teacher=tara, join_code="MARA2222")
+    Membership.objects.create(classroom=classroom, student=asha)
+    assignment = Assignment.objects.create(
+        classroom=classroom,
+        title="रांग वेळेत रिकामी करा",
+        lab="drain",
+        instructions="कमी worker-सेकंदात रांग रिकामी करा.",
+        presets={"per_worker": 100},
+        locked=["per_worker"],
+        criteria=[{"figure": "left_at_end", "op": "==", "value": 0}],
+        due_at=DUE,
+    )
+    runs = {}
+    for lab in LABS:
+        if lab.kind == "sim":
+            runs[lab.slug] = finished_run(asha, lab=lab.slug, seed=lab.default_seed)
+        else:
+            runs[lab.slug] = stored_experiment_run(asha, lab.slug)
+    second_drain = finished_run(asha, lab="drain", seed=3, per_worker=150)
+    handed = Submission.objects.create(assignment=assignment, student=asha, run=runs["drain"])
+    before_params, after_params = pair_params(get_lab("trapped-service").defaults())
+    before = finished_run(asha, lab="trapped-service", **before_params)
+    after = finished_run(asha, lab="trapped-service", **after_params)
+
+    student = [("home", "/"), ("runs", "/runs/")]
+    student += [(f"unit {u.slug}", f"/units/{u.slug}/") for u in UNITS]
+    student += [(f"lab {lab.slug}", f"/labs/{lab.slug}/") for lab in LABS]
+    student += [(f"run {slug}", f"/runs/{run.id}/") for slug, run in runs.items()]
+    student += [
+        ("run numbers", f"/runs/{runs['drain'].id}/numbers/"),
+        ("compare", f"/runs/compare/?run={runs['drain'].id}&run={second_drain.id}"),
+        ("obligations", f"/runs/{runs['trapped-live'].id}/obligations/"),
+        ("report pick", "/reports/"),
+        ("report", f"/reports/{before.id}/{after.id}/"),
+        ("classes", "/classes/"),
+        ("assignment", f"/assignments/{assignment.id}/"),
+        ("submission", f"/submissions/{handed.id}/"),
+        ("password change", "/accounts/password_change/"),
+        ("404", "/no-such-page/"),
+    ]
+    teacher = [
+        ("classes", "/classes/"),
+        ("class", f"/classes/{classroom.id}/"),
+        ("new assignment", f"/classes/{classroom.id}/assignments/new/"),
+        ("new assignment drain", f"/classes/{classroom.id}/assignments/new/?lab=drain"),
+        ("assignment", f"/assignments/{assignment.id}/"),
+        ("assignment edit", f"/assignments/{assignment.id}/edit/"),
+        ("submission", f"/submissions/{handed.id}/"),
+        ("gradebook", f"/classes/{classroom.id}/gradebook/"),
+        ("accounts", f"/classes/{classroom.id}/accounts/"),
+        ("runs", "/runs/"),
+    ]
+    visitor = [("login", "/accounts/login/"), ("signup", "/accounts/signup/")]
+    return {"student": (asha, student), "teacher": (tara, teacher), "visitor": (None, visitor)}
+
+
+def crawl(browser, url: str, user, pages) -> list[Crawled]:
+    """Open each page on a phone as `user` (or a visitor who chose मराठी), wait for its
+    charts, and read it."""
+    from django.conf import settings
+    from django.test import Client
+
+    context = browser.new_context(viewport={"width": PHONE, "height": 800})
+    cookies = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "mr", "url": url}]
+    if user is not None:
+        client = Client()
+        client.force_login(user)
+        session = client.cookies[settings.SESSION_COOKIE_NAME].value
+        cookies.append({"name": settings.SESSION_COOKIE_NAME, "value": session, "url": url})
+    context.add_cookies(cookies)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    seen = []
+    for name, path in pages:
+        page.goto(url + path)
+        page.wait_for_load_state("load")
+        page.wait_for_function(
+            "() => Array.from(document.querySelectorAll('figure.chart'))"
+            ".every((f) => f.classList.contains('drawn'))"
+        )
+        shot(page, f"mr-{user.username if user else 'visitor'}-{name.replace(' ', '-')}")
+        seen.append(read(page, name))
+    context.close()
+    return seen
+
+
+def write_report(seen: dict[str, list[Crawled]]) -> None:
+    lines = []
+    for who, pages in seen.items():
+        for crawled in pages:
+            lines.append(f"## {who}: {crawled.name} ({crawled.url}) width {crawled.width}")
+            for line in dict.fromkeys(crawled.text.splitlines()):
+                runs = latin_runs(line)
+                if runs:
+                    lines.append(f"- {' | '.join(runs)}  ⟵  {line.strip()[:160]}")
+    Path(REPORT).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_a_marathi_reader_sees_no_english_and_no_page_wider_than_a_phone(phone_browser):
+    browser, url = phone_browser
+    school = build_school()
+    seen = {who: crawl(browser, url, user, pages) for who, (user, pages) in school.items()}
+    if REPORT:
+        write_report(seen)
+
+    english = [
+        f"{who} {c.name}: {phrase!r}"
+        for who, pages in seen.items()
+        for c in pages
+        for phrase in c.english
+    ]
+    wide = [
+        f"{who} {c.name}: {c.width} px: {'; '.join(c.too_wide)}"
+        for who, pages in seen.items()
+        for c in pages
+        if c.width > PHONE
+    ]
+    assert not (english or wide), (
+        "English on a Marathi page:\n"
+        + "\n".join(english)
+        + f"\nwider than a {PHONE} px phone:\n"
+        + "\n".join(wide)
+    )
