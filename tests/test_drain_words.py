@@ -77,3 +77,25 @@ def test_it_says_every_reason_in_marathi():
             words = gap_words({"tables": {"drain_reasons": [reason]}, "summary": {}})
         assert DEVANAGARI.search(words), key
         assert words != gap_english([reason])
+
+
+@pytest.mark.parametrize("params", CASES.values(), ids=CASES.keys())
+def test_it_reads_an_old_english_line_back_into_the_readers_words(params):
+    saved = result(**params)
+    old = {"summary": saved["summary"], "tables": {}}  # saved before the keys were kept
+    assert gap_words(old) == saved["summary"]["drain_gap"]
+    with translation.override("mr"):
+        words = gap_words(old)
+    assert DEVANAGARI.search(words)
+    assert words == _marathi(saved)
+
+
+def _marathi(saved: dict) -> str:
+    with translation.override("mr"):
+        return gap_words(saved)
+
+
+def test_it_shows_a_line_it_cannot_read_as_saved():
+    odd = {"summary": {"drain_gap": "noise: random arrivals and service times; cosmic rays"}}
+    with translation.override("mr"):
+        assert gap_words({**odd, "tables": {}}) == odd["summary"]["drain_gap"]

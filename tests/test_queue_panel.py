@@ -8,12 +8,12 @@ from datetime import timedelta
 import pytest
 from django.conf import settings as django_settings
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from labs.runs import kept_queue
 from labs.runs.models import Run
 from labs.runs.tasks import drain_kept_queue
-from tests.live_helpers import keep_parked
+from tests.live_helpers import POISON_ERROR, keep_parked
 
 pytestmark = pytest.mark.redis
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -209,3 +209,18 @@ def test_a_redrive_is_refused_while_the_drains_already_fill_the_experiment_cap(
     assert kept.drain_until is None  # not counted as draining
     q = kept_queue.snapshot(kept.pk)
     assert (q["dlq_depth"], q["depth"], q["busy"]) == (3, 0, False)  # nothing moved
+
+
+def test_it_says_the_last_error_in_marathi_with_the_raw_text_as_its_title(client, kept):
+    from labs.experiments.error_words import error_words
+    from tests.test_translations import visible_text
+
+    client.force_login(kept.owner)
+    client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = "mr"
+    page = client.get(kept.get_absolute_url()).content.decode()
+    with translation.override("mr"):
+        words = error_words(f"{POISON_ERROR} pdf-3")
+    assert words != f"{POISON_ERROR} pdf-3"
+    shown = visible_text(page)
+    assert words in shown and "cannot be processed" not in shown
+    assert 'title="PoisonMessage(&#x27;cannot be processed&#x27;) pdf-3"' in page

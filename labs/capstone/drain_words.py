@@ -8,9 +8,11 @@ headline uses it too.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
+from labs.sim.capstone.report import GAP_ENGLISH
 from labs.text import gettext, num
 
 
@@ -65,14 +67,48 @@ def _reason(r: Mapping[str, Any]) -> str:
     return str(why)  # a reason this version does not know: its key, not a wrong sentence
 
 
+def _pattern(english: str) -> re.Pattern[str]:
+    """`GAP_ENGLISH`'s line for one reason as a regex that reads its figures back."""
+    parts = re.split(r"\{(\w+)(?::[^}]*)?\}", english)
+    # re.split alternates literal text and the names of the figures between them.
+    body = "".join(
+        re.escape(part) if i % 2 == 0 else rf"(?P<{part}>-?[\d.]+)" for i, part in enumerate(parts)
+    )
+    return re.compile(body)
+
+
+_PATTERNS = {why: _pattern(english) for why, english in GAP_ENGLISH.items()}
+
+
+def _read_back(gap: str) -> list[dict[str, Any]] | None:
+    """The reasons inside an English `drain_gap` line, or None if a part is not one of ours.
+
+    A run saved before the reasons were kept as keys (or a stored experiment result from
+    then) has only this line; reading it back lets the page say it in the reader's words.
+    """
+    reasons = []
+    for part in gap.split("; "):
+        for why, pattern in _PATTERNS.items():
+            found = pattern.fullmatch(part)
+            if found:
+                figures = {k: float(v) for k, v in found.groupdict().items()}
+                reasons.append({"why": why, **figures})
+                break
+        else:
+            return None
+    return reasons
+
+
 def gap_words(result: Mapping[str, Any]) -> str:
     """Why the drain estimate missed, in one line; "" when it held.
 
     A result saved before the reasons were kept has only the English `drain_gap`: it is
-    said in the reader's words when it is one of the sentences above, else shown as saved.
+    read back into reasons when it can be, else said as one sentence or shown as saved.
     """
     reasons = result.get("tables", {}).get("drain_reasons")
     if reasons is None:
-        saved = result["summary"].get("drain_gap") or ""
-        return gettext(saved) if saved else ""
+        gap = result["summary"].get("drain_gap") or ""
+        reasons = _read_back(gap) if gap else None
+        if reasons is None:
+            return gettext(gap) if gap else ""
     return "; ".join(_reason(r) for r in reasons)

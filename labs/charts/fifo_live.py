@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from labs.charts.base import COLORS, FAILED, FAST_FAIL, OK, bar, figure, line, markers
+from labs.charts.live import rows
 from labs.text import gettext_noop
 
 TITLES = {
@@ -123,13 +124,9 @@ def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) 
 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     tables = result["tables"]
-    rows = [
-        dict(zip(result["series"], values, strict=True))
-        for values in zip(*result["series"].values(), strict=True)
-    ]
     return [
         applied(tables["standard_done"], "standard"),
         applied(tables["fifo_done"], "fifo"),
         finished(result),
-        live_chart(rows, result["params"]),
+        live_chart(rows(result["series"]), result["params"]),
     ]

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from labs.charts.base import COLORS, FAILED, GREY, OK, figure, hline, line, vline, window
+from labs.charts.live import rows
 from labs.text import gettext_noop
 
 MINUTE = gettext_noop("lesson minute")
@@ -108,10 +109,7 @@ def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) 
 
 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
-    series = result["series"]
-    samples = [
-        dict(zip(series, values, strict=True)) for values in zip(*series.values(), strict=True)
-    ]
+    samples = rows(result["series"])
     charts = [
         queue_chart(samples, result["params"]),
         age_chart(samples, result["params"], result["summary"]),

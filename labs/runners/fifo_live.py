@@ -7,7 +7,7 @@ from typing import Any
 
 from labs.catalogue.figures import Figure
 from labs.catalogue.params import Param
-from labs.experiments import fifo_vs_standard
+from labs.experiments.fifo import SERIES, fifo_vs_standard
 from labs.runners.common import table
 from labs.runners.experiment import (
     FOOTER_FIGURES,
@@ -120,35 +120,30 @@ PARAMS = (
     ),
 )
 
-LIVE_KEYS = (
-    "t_s",
-    "standard_done",
-    "fifo_done",
-    "standard_dlq",
-    "fifo_dlq",
-    "standard_waiting",
-    "fifo_waiting",
-    "fifo_blocked_groups",
-)
+LIVE_KEYS = SERIES  # the experiment's readings, shown live as they come
+
+
+def _rules(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The form's values under the names the experiment and its model both take, so the
+    two always play the same sends by the same rules."""
+    return {
+        "groups": params["students"],
+        "per_group": params["per_group"],
+        "workers": params["workers"],
+        "resend_every": params["resend_every"],
+        "resend_after_s": params["resend_after_s"],
+        "dedup_window_s": params["dedup_window_s"],
+        "poison": params["poison"],
+        "visibility_timeout_s": params["visibility_timeout_s"],
+        "max_receives": params["max_receives"],
+    }
 
 
 def modelled(params: Mapping[str, Any], seed: int) -> dict[str, dict[str, Any]]:
     """The model's figures for each queue: the same sends and rules, no timing noise."""
     out = {}
     for kind in ("standard", "fifo"):
-        log, accepted = simulate(
-            kind,
-            groups=params["students"],
-            per_group=params["per_group"],
-            workers=params["workers"],
-            resend_every=params["resend_every"],
-            resend_after_s=params["resend_after_s"],
-            dedup_window_s=params["dedup_window_s"],
-            poison=params["poison"],
-            visibility_timeout_s=params["visibility_timeout_s"],
-            max_receives=params["max_receives"],
-            seed=seed,
-        )
+        log, accepted = simulate(kind, **_rules(params), seed=seed)
         figures = measure(log, accepted, poison_job(params["poison"]))[0]
         out[kind] = figures | {"accepted": len(accepted)}
     return out
@@ -161,15 +156,7 @@ EXACT = ("duplicates_done", "dlq", "poison_receives")
 def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
     """The same sends into both queues at once, each with its own workers."""
     result = fifo_vs_standard(
-        params["students"],
-        params["per_group"],
-        params["workers"],
-        resend_every=params["resend_every"],
-        resend_after_s=params["resend_after_s"],
-        dedup_window_s=params["dedup_window_s"],
-        poison=params["poison"],
-        visibility_timeout_s=params["visibility_timeout_s"],
-        max_receives=params["max_receives"],
+        **_rules(params),
         seed=seed,
         context=experiment_context(progress, LIVE_KEYS, keep=KEEPS_DLQ),
     )

@@ -8,7 +8,7 @@ from typing import Any
 
 from labs.catalogue.figures import Figure
 from labs.catalogue.params import Param
-from labs.experiments.isolation import provider_outage
+from labs.experiments.isolation import SERIES, provider_outage
 from labs.runners.experiment import (
     FOOTER_FIGURES,
     experiment_context,
@@ -138,17 +138,7 @@ def check(params: Mapping[str, Any]) -> dict[str, str]:
     return {}
 
 
-LIVE_KEYS = (
-    "t_s",
-    "t_min",
-    "visible",
-    "in_flight",
-    "done",
-    "dlq_depth",
-    "oldest_age_min",
-    "provider_down",
-    "throttled",
-)
+LIVE_KEYS = SERIES  # the experiment's readings, shown live as they come
 
 
 def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:

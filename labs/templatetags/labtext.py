@@ -1,7 +1,8 @@
 """Template filters that write a run's values as a student types them, not as Python prints.
 
 `{{ value|typed }}` gives true/false for a switch, "50, 800, 800" for a list and "—" for
-nothing, so a page never shows True, None or [50, 800, …].
+nothing, so a page never shows True, None or [50, 800, …]. `{{ raw|error_said }}` says a
+parked message's last error in words.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import Any
 
 from django import template
 
+from labs.experiments.error_words import error_words
 from labs.text import plain
 
 register = template.Library()
@@ -22,3 +24,9 @@ def typed(value: Any) -> str:
     if isinstance(value, list | tuple):
         return ", ".join(plain(v) for v in value)
     return plain(value)
+
+
+@register.filter
+def error_said(raw: Any) -> str:
+    """A parked message's saved last error in the reader's words (`error_words`)."""
+    return error_words(str(raw)) if raw else "—"

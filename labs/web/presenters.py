@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from labs.catalogue.advice import Snippet, try_next_links
 from labs.catalogue.lab import Lab
+from labs.experiments.error_words import error_words
 from labs.runs import kept_caps, kept_queue, waiting
 from labs.runs.models import Run
 from labs.text import said
@@ -97,11 +98,26 @@ def _in_reader_words(shown: dict[str, Any]) -> dict[str, Any]:
     inside the words (`labs.text.said`); ids and numbers are shown as saved, and so is the
     English of a result saved before its words were marked.
     """
+    columns = shown["columns"]
     return shown | {
         "title": said(shown["title"]),
-        "columns": [said(c) for c in shown["columns"]],
-        "rows": [[said(cell) for cell in row] for row in shown["rows"]],
+        "columns": [said(c) for c in columns],
+        "rows": [
+            [_cell(column, cell) for column, cell in zip(columns, row, strict=False)]
+            + [said(cell) for cell in row[len(columns) :]]
+            for row in shown["rows"]
+        ],
     }
+
+
+# A column of saved `repr(error)`s (poison-live's parked messages): said in a few words.
+LAST_ERROR = "last error"
+
+
+def _cell(column: Any, cell: Any) -> Any:
+    if column == LAST_ERROR and isinstance(cell, str):
+        return error_words(cell)
+    return said(cell)
 
 
 @dataclass
