@@ -4,6 +4,7 @@ student's values, and the Python snippets run against the real libraries."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.http import HttpResponse
@@ -181,3 +182,60 @@ def test_the_lab_page_shows_the_snippets_with_marathi_comments(client, people, s
     assert page.status_code == 200
     assert "HealthCheckIntervalSeconds=10," in body  # the filled value, spelled as ALB takes it
     assert "फक्त process चालू आहे का" in body  # the comment in the reader's language
+
+
+# Values that reach the snippets' other branches (a fixed pool, FIFO retention, ...).
+VARIANTS = {
+    "drain": [{"rule": "fixed"}],
+    "retry-storm": [{"jitter": "decorrelated"}, {"jitter": "equal"}],
+    "retention": [{"queue_type": "fifo"}],
+}
+DEVANAGARI = re.compile("[\u0900-\u097f]")
+FILE_NAME = re.compile(r"[\w.-]+\.(py|conf|ini|yaml)")  # "# celeryconfig.py": a file, not words
+
+
+def comments_and_code(snippet_text):
+    """(comments, code without them): a comment starts at "# " after code or a line's start."""
+    comments, code = [], []
+    for line in snippet_text.splitlines():
+        head, sep, comment = line.partition("# ")
+        if sep and (not head.strip() or head.endswith(" ")):
+            comments.append(comment)
+            code.append(head.rstrip())
+        else:
+            code.append(line)
+    return comments, code
+
+
+def every_snippet_text():
+    for lab in LABS:
+        for changes in [{}, *VARIANTS.get(lab.slug, [])]:
+            values = lab.defaults() | changes
+            if lab.in_production is not None:
+                yield lab.slug, values
+
+
+def test_the_variants_reach_other_branches():
+    for slug, variants in VARIANTS.items():
+        for changes in variants:
+            assert text(slug, **changes) != text(slug), (slug, changes)
+
+
+@pytest.mark.parametrize(("slug", "values"), list(every_snippet_text()))
+def test_every_comment_in_a_snippet_reads_in_marathi_and_the_code_stays(slug, values):
+    from django.utils import translation
+
+    lab = get_lab(slug)
+    with translation.override("en"):
+        english = [s.text for s in lab.in_production(values)]
+    with translation.override("mr"):
+        marathi = [s.text for s in lab.in_production(values)]
+    for en, mr in zip(english, marathi, strict=True):
+        en_comments, en_code = comments_and_code(en)
+        mr_comments, mr_code = comments_and_code(mr)
+        assert mr_code == en_code  # field names and values exactly as the systems take them
+        untranslated = [
+            c for c in mr_comments if not DEVANAGARI.search(c) and not FILE_NAME.fullmatch(c)
+        ]
+        assert not untranslated, f"{slug}: {untranslated}"
+        assert len(mr_comments) == len(en_comments)

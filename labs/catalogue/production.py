@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.catalogue.advice import Snippet
+from labs.text import gettext, ngettext
 
 QUEUE_URL = "https://sqs.REGION.amazonaws.com/ACCOUNT_ID/jobs"
 QUEUE_ARN = "arn:aws:sqs:REGION:ACCOUNT_ID:jobs"
@@ -39,13 +40,15 @@ def sqs_redrive(values: Mapping[str, Any]) -> list[Snippet]:
         f'    QueueUrl="{QUEUE_URL}",\n'
         "    Attributes={\n"
         f"        \"RedrivePolicy\": '{policy}',\n"
-        '        "VisibilityTimeout": "60",  # longer than one job takes\n'
+        '        "VisibilityTimeout": "60",  # ' + gettext("longer than one job takes") + "\n"
         "    },\n"
         ")\n"
-        "# The DLQ should keep messages longer than the source queue does:\n"
+        "# " + gettext("The DLQ should keep messages longer than the source queue does:") + "\n"
         "sqs.set_queue_attributes(\n"
         f'    QueueUrl="{QUEUE_URL}-dlq",\n'
-        '    Attributes={"MessageRetentionPeriod": "1209600"},  # 14 days, the most SQS keeps\n'
+        '    Attributes={"MessageRetentionPeriod": "1209600"},  # '
+        + gettext("14 days, the most SQS keeps")
+        + "\n"
         ")\n"
     )
     mapping = (
@@ -53,7 +56,9 @@ def sqs_redrive(values: Mapping[str, Any]) -> list[Snippet]:
         '    FunctionName="make-pdf",\n'
         f'    EventSourceArn="{QUEUE_ARN}",\n'
         "    BatchSize=10,\n"
-        '    FunctionResponseTypes=["ReportBatchItemFailures"],  # retry only the failed ones\n'
+        '    FunctionResponseTypes=["ReportBatchItemFailures"],  # '
+        + gettext("retry only the failed ones")
+        + "\n"
         ")\n"
     )
     return [Snippet("Amazon SQS (boto3)", "python", sqs), Snippet("AWS Lambda", "python", mapping)]
@@ -86,7 +91,9 @@ def keda_backlog(values: Mapping[str, Any]) -> list[Snippet]:
         "    - type: aws-sqs-queue\n"
         "      metadata:\n"
         f"        queueURL: {QUEUE_URL}\n"
-        f'        queueLength: "{int(values["per_waiting"])}"  # messages per worker\n'
+        f'        queueLength: "{int(values["per_waiting"])}"  # '
+        + gettext("messages per worker")
+        + "\n"
         "        awsRegion: REGION\n"
     )
     most = min(max(high, LAMBDA_CONCURRENCY[0]), LAMBDA_CONCURRENCY[1])
@@ -94,7 +101,9 @@ def keda_backlog(values: Mapping[str, Any]) -> list[Snippet]:
         'boto3.client("lambda").create_event_source_mapping(\n'
         '    FunctionName="worker",\n'
         f'    EventSourceArn="{QUEUE_ARN}",\n'
-        f'    ScalingConfig={{"MaximumConcurrency": {most}}},  # allowed: 2 to 1000\n'
+        f'    ScalingConfig={{"MaximumConcurrency": {most}}},  # '
+        + gettext("allowed: 2 to 1000")
+        + "\n"
         ")\n"
     )
     return [Snippet("KEDA", "yaml", keda), Snippet("AWS Lambda", "python", mapping)]
@@ -128,10 +137,15 @@ def retries(values: Mapping[str, Any]) -> list[Snippet]:
     botocore = (
         "from botocore.config import Config\n\n"
         "config = Config(retries={\n"
-        f'    "total_max_attempts": {retries_n + 1},  # the first call + {retries_n} retries\n'
-        '    "mode": "standard",  # or "adaptive": also slows down when throttled\n'
+        f'    "total_max_attempts": {retries_n + 1},  # '
+        + ngettext("the first call + %(n)s retry", "the first call + %(n)s retries", retries_n)
+        % {"n": retries_n}
+        + "\n"
+        '    "mode": "standard",  # '
+        + gettext('or "adaptive": also slows down when throttled')
+        + "\n"
         "})\n"
-        "# botocore picks its own waits (full jitter, capped at 20 s).\n"
+        "# " + gettext("botocore picks its own waits (full jitter, capped at 20 s).") + "\n"
     )
     tenacity = (
         f"from tenacity import retry, stop_after_attempt, {_TENACITY_IMPORTS[jitter]}\n\n"
@@ -140,7 +154,11 @@ def retries(values: Mapping[str, Any]) -> list[Snippet]:
         "def call_provider(): ...\n"
     )
     if jitter == "decorrelated":
-        tenacity += "# tenacity has no decorrelated jitter: full jitter is the nearest.\n"
+        tenacity += (
+            "# "
+            + gettext("tenacity has no decorrelated jitter: full jitter is the nearest.")
+            + "\n"
+        )
     return [Snippet("botocore", "python", botocore), Snippet("tenacity", "python", tenacity)]
 
 
@@ -150,8 +168,8 @@ def breaker(values: Mapping[str, Any]) -> list[Snippet]:
     pybreaker = (
         "import pybreaker\n\n"
         "provider_breaker = pybreaker.CircuitBreaker(\n"
-        f"    fail_max={threshold},  # failures in a row before it opens\n"
-        f"    reset_timeout={open_s},  # seconds open before one trial call\n"
+        f"    fail_max={threshold},  # " + gettext("failures in a row before it opens") + "\n"
+        f"    reset_timeout={open_s},  # " + gettext("seconds open before one trial call") + "\n"
         ")\n"
     )
     resilience4j = (
@@ -161,7 +179,9 @@ def breaker(values: Mapping[str, Any]) -> list[Snippet]:
         "      slidingWindowType: COUNT_BASED\n"
         f"      slidingWindowSize: {threshold}\n"
         f"      minimumNumberOfCalls: {threshold}\n"
-        "      failureRateThreshold: 100  # open when every call in the window failed\n"
+        "      failureRateThreshold: 100  # "
+        + gettext("open when every call in the window failed")
+        + "\n"
         f"      waitDurationInOpenState: {open_s}s\n"
         "      permittedNumberOfCallsInHalfOpenState: 1\n"
     )
@@ -176,12 +196,14 @@ def one_retrying_layer(values: Mapping[str, Any]) -> list[Snippet]:
     attempts = int(values["attempts"])
     text = (
         "from botocore.config import Config\n\n"
-        "# The layer next to the service: the only one that retries.\n"
+        "# " + gettext("The layer next to the service: the only one that retries.") + "\n"
         "nearest = Config(retries={\n"
         f'    "total_max_attempts": {attempts},\n'
-        '    "mode": "standard",  # stops retrying when its retry quota runs out\n'
+        '    "mode": "standard",  # '
+        + gettext("stops retrying when its retry quota runs out")
+        + "\n"
         "})\n"
-        "# Every layer above it: one try, and the failure goes up at once.\n"
+        "# " + gettext("Every layer above it: one try, and the failure goes up at once.") + "\n"
         'above = Config(retries={"total_max_attempts": 1})\n'
     )
     return [Snippet("botocore", "python", text)]
@@ -205,7 +227,9 @@ def scaling_signal(values: Mapping[str, Any]) -> list[Snippet]:
         "    - type: aws-sqs-queue\n"
         "      metadata:\n"
         f"        queueURL: {QUEUE_URL}\n"
-        f'        queueLength: "{int(values["per_waiting"])}"  # messages per worker\n'
+        f'        queueLength: "{int(values["per_waiting"])}"  # '
+        + gettext("messages per worker")
+        + "\n"
         "        awsRegion: REGION\n"
     )
     age_s = max(1, round(values["age_target_s"]))
@@ -218,13 +242,13 @@ def scaling_signal(values: Mapping[str, Any]) -> list[Snippet]:
         '    Statistic="Maximum",\n'
         "    Period=60,\n"
         "    EvaluationPeriods=1,\n"
-        f"    Threshold={age_s},  # seconds the oldest message has waited\n"
+        f"    Threshold={age_s},  # " + gettext("seconds the oldest message has waited") + "\n"
         '    ComparisonOperator="GreaterThanThreshold",\n'
         ")\n"
     )
     cooldown = int(values["cooldown_s"])
     cpu = (
-        "# For CPU-bound work only: I/O-bound workers never reach the target.\n"
+        "# " + gettext("For CPU-bound work only: I/O-bound workers never reach the target.") + "\n"
         'boto3.client("application-autoscaling").put_scaling_policy(\n'
         '    PolicyName="workers-on-cpu",\n'
         '    ServiceNamespace="ecs",\n'
@@ -248,6 +272,12 @@ def scaling_signal(values: Mapping[str, Any]) -> list[Snippet]:
     ]
 
 
+def _hours(value: Any) -> str:
+    """A retention period's comment: "72 hours", in the reader's language."""
+    hours = int(value)
+    return ngettext("%(n)s hour", "%(n)s hours", hours) % {"n": hours}
+
+
 def sqs_retention(values: Mapping[str, Any]) -> list[Snippet]:
     """The retention lab's two periods as SQS takes them (seconds), the DLQ created first."""
     fifo = values["queue_type"] == "fifo"
@@ -264,25 +294,37 @@ def sqs_retention(values: Mapping[str, Any]) -> list[Snippet]:
     text = (
         "import boto3\n\n"
         'sqs = boto3.client("sqs")\n'
-        "# MessageRetentionPeriod is in seconds: 60 (1 minute) to 1209600 (14 days).\n"
+        "# "
+        + gettext("MessageRetentionPeriod is in seconds: 60 (1 minute) to 1209600 (14 days).")
+        + "\n"
         "sqs.create_queue(\n"
         f'    QueueName="{dlq_name}",\n'
         "    Attributes={\n"
         f"{extra}"
-        f'        "MessageRetentionPeriod": "{dlq_s}",  # {values["dlq_retention_h"]} hours\n'
+        f'        "MessageRetentionPeriod": "{dlq_s}",  # '
+        + _hours(values["dlq_retention_h"])
+        + "\n"
         "    },\n"
         ")\n"
         "sqs.create_queue(\n"
         f'    QueueName="{name}",\n'
         "    Attributes={\n"
         f"{extra}"
-        f'        "MessageRetentionPeriod": "{source_s}",  # {values["source_retention_h"]} hours\n'
+        f'        "MessageRetentionPeriod": "{source_s}",  # '
+        + _hours(values["source_retention_h"])
+        + "\n"
         f"        \"RedrivePolicy\": '{policy}',\n"
         "    },\n"
         ")\n"
     )
     if not fifo:
-        text += "# A standard queue's DLQ counts from the first enqueue: keep its period longer.\n"
+        text += (
+            "# "
+            + gettext(
+                "A standard queue's DLQ counts from the first enqueue: keep its period longer."
+            )
+            + "\n"
+        )
     return [Snippet("Amazon SQS (boto3)", "python", text)]
 
 
@@ -300,22 +342,24 @@ def sqs_fifo(values: Mapping[str, Any]) -> list[Snippet]:
     text = (
         "import boto3\n\n"
         'sqs = boto3.client("sqs")\n'
-        "# A FIFO queue's DLQ must be a FIFO queue too.\n"
+        "# " + gettext("A FIFO queue's DLQ must be a FIFO queue too.") + "\n"
         'sqs.create_queue(QueueName="updates-dlq.fifo", Attributes={"FifoQueue": "true"})\n'
         "sqs.create_queue(\n"
         '    QueueName="updates.fifo",\n'
         "    Attributes={\n"
         '        "FifoQueue": "true",\n'
-        '        "ContentBasedDeduplication": "false",  # we send our own ids\n'
-        f'        "VisibilityTimeout": "{visibility}",  # whole seconds in SQS\n'
+        '        "ContentBasedDeduplication": "false",  # ' + gettext("we send our own ids") + "\n"
+        f'        "VisibilityTimeout": "{visibility}",  # ' + gettext("whole seconds in SQS") + "\n"
         f"        \"RedrivePolicy\": '{policy}',\n"
         "    },\n"
         ")\n"
         "sqs.send_message(\n"
         f'    QueueUrl="{QUEUE_URL.replace("/jobs", "/updates.fifo")}",\n'
         '    MessageBody=\'{"student": 1, "update": 2}\',\n'
-        '    MessageGroupId="student-1",  # order is kept within one student\n'
-        '    MessageDeduplicationId="student-1#2",  # a resend within 5 minutes is dropped\n'
+        '    MessageGroupId="student-1",  # ' + gettext("order is kept within one student") + "\n"
+        '    MessageDeduplicationId="student-1#2",  # '
+        + gettext("a resend within 5 minutes is dropped")
+        + "\n"
         ")\n"
     )
     return [Snippet("Amazon SQS FIFO (boto3)", "python", text)]
@@ -329,7 +373,9 @@ def worker_cap(values: Mapping[str, Any]) -> list[Snippet]:
     mapping = (
         'boto3.client("lambda").update_event_source_mapping(\n'
         '    UUID="EVENT_SOURCE_MAPPING_UUID",\n'
-        f'    ScalingConfig={{"MaximumConcurrency": {most}}},  # allowed: 2 to 1000\n'
+        f'    ScalingConfig={{"MaximumConcurrency": {most}}},  # '
+        + gettext("allowed: 2 to 1000")
+        + "\n"
         ")\n"
     )
     keda = (
@@ -341,7 +387,7 @@ def worker_cap(values: Mapping[str, Any]) -> list[Snippet]:
         "  scaleTargetRef:\n"
         "    name: workers\n"
         "  minReplicaCount: 1\n"
-        f"  maxReplicaCount: {cap}  # no more than the database's knee\n"
+        f"  maxReplicaCount: {cap}  # " + gettext("no more than the database's knee") + "\n"
         "  triggers:\n"
         "    - type: aws-sqs-queue\n"
         "      metadata:\n"
@@ -354,9 +400,11 @@ def worker_cap(values: Mapping[str, Any]) -> list[Snippet]:
         "jobs = host=DB_HOST dbname=jobs\n\n"
         "[pgbouncer]\n"
         "pool_mode = transaction\n"
-        f"default_pool_size = {int(values['knee'])}  # queries the database runs at once\n"
+        f"default_pool_size = {int(values['knee'])}  # "
+        + gettext("queries the database runs at once")
+        + "\n"
         f"max_client_conn = {max(int(values['max_workers']), cap)}"
-        "  # workers that may connect; past the pool they wait here\n"
+        "  # " + gettext("workers that may connect; past the pool they wait here") + "\n"
     )
     near_limit = max(1, int(values["max_connections"]) * 8 // 10)
     alarm = (
@@ -368,7 +416,10 @@ def worker_cap(values: Mapping[str, Any]) -> list[Snippet]:
         '    Statistic="Maximum",\n'
         "    Period=60,\n"
         "    EvaluationPeriods=1,\n"
-        f"    Threshold={near_limit},  # 80% of max_connections\n"
+        f"    Threshold={near_limit},  # "
+        + gettext("%(pct)s%% of max_connections")
+        % {"pct": 80}
+        + "\n"
         '    ComparisonOperator="GreaterThanThreshold",\n'
         ")\n"
     )
@@ -392,14 +443,16 @@ def pool_wait(values: Mapping[str, Any]) -> list[Snippet]:
         "engine = create_engine(\n"
         '    "postgresql+psycopg://USER@DB_HOST/jobs",\n'
         f"    pool_size={size},\n"
-        "    max_overflow=0,  # never more connections than the pool\n"
-        f"    pool_timeout={wait_ms / 1000:g},  # seconds to wait for a connection\n"
+        "    max_overflow=0,  # " + gettext("never more connections than the pool") + "\n"
+        f"    pool_timeout={wait_ms / 1000:g},  # "
+        + gettext("seconds to wait for a connection")
+        + "\n"
         ")\n"
     )
     hikari_ms = max(250, round(wait_ms))
     hikari = (
         f"maximumPoolSize={size}\n"
-        f"# milliseconds to wait for a connection; HikariCP accepts 250 or more\n"
+        "# " + gettext("milliseconds to wait for a connection; HikariCP accepts 250 or more") + "\n"
         f"connectionTimeout={hikari_ms}\n"
     )
     bulkhead = (
@@ -408,7 +461,9 @@ def pool_wait(values: Mapping[str, Any]) -> list[Snippet]:
         "    database:\n"
         f"      maxThreadPoolSize: {size}\n"
         f"      coreThreadPoolSize: {size}\n"
-        f"      queueCapacity: {int(values['bulkhead_waiters'])}  # more waiting are refused\n"
+        f"      queueCapacity: {int(values['bulkhead_waiters'])}  # "
+        + gettext("more waiting are refused")
+        + "\n"
     )
     return [
         Snippet("SQLAlchemy", "python", sqlalchemy),
@@ -420,20 +475,24 @@ def pool_wait(values: Mapping[str, Any]) -> list[Snippet]:
 def oldest_age_alarm(values: Mapping[str, Any]) -> list[Snippet]:
     """The provider-outage lab: a CloudWatch alarm on the oldest message's age, and a Lambda
     consumer held to the provider's limit on calls at once."""
-    threshold_s = int(values["alarm_age_min"]) * 60
+    minutes = int(values["alarm_age_min"])
+    threshold_s = minutes * 60
     alarm = (
         "import boto3\n\n"
         'boto3.client("cloudwatch").put_metric_alarm(\n'
         '    AlarmName="urgent-sms-oldest-job",\n'
         '    Namespace="AWS/SQS",\n'
-        '    MetricName="ApproximateAgeOfOldestMessage",  # seconds\n'
+        '    MetricName="ApproximateAgeOfOldestMessage",  # ' + gettext("seconds") + "\n"
         '    Dimensions=[{"Name": "QueueName", "Value": "urgent-sms"}],\n'
         '    Statistic="Maximum",\n'
         "    Period=60,\n"
         "    EvaluationPeriods=1,\n"
-        f"    Threshold={threshold_s},  # {values['alarm_age_min']} minutes\n"
+        f"    Threshold={threshold_s},  # "
+        + ngettext("%(n)s minute", "%(n)s minutes", minutes)
+        % {"n": minutes}
+        + "\n"
         '    ComparisonOperator="GreaterThanOrEqualToThreshold",\n'
-        '    TreatMissingData="notBreaching",  # an empty queue sends no age\n'
+        '    TreatMissingData="notBreaching",  # ' + gettext("an empty queue sends no age") + "\n"
         '    AlarmActions=["arn:aws:sns:REGION:ACCOUNT_ID:on-call"],\n'
         ")\n"
     )
@@ -444,13 +503,17 @@ def oldest_age_alarm(values: Mapping[str, Any]) -> list[Snippet]:
     mapping = (
         'boto3.client("sqs").set_queue_attributes(\n'
         f'    QueueUrl="{QUEUE_URL}",\n'
-        f"    Attributes={{\"RedrivePolicy\": '{policy}'}},  # outlast an outage\n"
+        f"    Attributes={{\"RedrivePolicy\": '{policy}'}},  # "
+        + gettext("outlast an outage")
+        + "\n"
         ")\n"
         'boto3.client("lambda").create_event_source_mapping(\n'
         '    FunctionName="send-sms",\n'
         f'    EventSourceArn="{QUEUE_ARN}",\n'
         '    FunctionResponseTypes=["ReportBatchItemFailures"],\n'
-        f'    ScalingConfig={{"MaximumConcurrency": {most}}},  # no more than the provider allows\n'
+        f'    ScalingConfig={{"MaximumConcurrency": {most}}},  # '
+        + gettext("no more than the provider allows")
+        + "\n"
         ")\n"
     )
     return [
