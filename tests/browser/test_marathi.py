@@ -13,6 +13,7 @@ a technical word: the list a translator works through (the test does not judge t
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -20,11 +21,16 @@ import pytest
 from labs.capstone.controls import pair_params
 from labs.catalogue.entries import LABS, get_lab
 from labs.catalogue.units import UNITS
+from labs.runs import kept_queue
 from tests.base import DUE, finished_run, make_user, stored_experiment_run
 from tests.browser.conftest import PHONE, chromium_path, shot
 from tests.browser.crawl import Crawled, latin_runs, read
+from tests.live_helpers import keep_parked
 
 REPORT = os.environ.get("CRAWL_REPORT", "")
+# Finished experiments whose result page shows the queue panel (a kept dead-letter queue).
+KEPT_QUEUES = ("poison-live", "retries-live")
+PARKED = ["pdf-3", "pdf-5", "pdf-7"]
 
 
 @pytest.fixture
@@ -81,6 +87,13 @@ def build_school():
             runs[lab.slug] = finished_run(asha, lab=lab.slug, seed=lab.default_seed)
         else:
             runs[lab.slug] = stored_experiment_run(asha, lab.slug)
+    live = {
+        slug: stored_experiment_run(asha, slug, running=True)
+        for slug in runs
+        if get_lab(slug).kind == "experiment"
+    }
+    for slug in KEPT_QUEUES:
+        keep_parked(runs[slug].pk, PARKED)
     second_drain = finished_run(asha, lab="drain", seed=3, per_worker=150)
     handed = Submission.objects.create(assignment=assignment, student=asha, run=runs["drain"])
     before_params, after_params = pair_params(get_lab("trapped-service").defaults())
@@ -90,7 +103,11 @@ def build_school():
     student = [("home", "/"), ("runs", "/runs/")]
     student += [(f"unit {u.slug}", f"/units/{u.slug}/") for u in UNITS]
     student += [(f"lab {lab.slug}", f"/labs/{lab.slug}/") for lab in LABS]
-    student += [(f"run {slug}", f"/runs/{run.id}/") for slug, run in runs.items()]
+    student += [
+        (f"run {slug}", f"/runs/{run.id}/", *([dlq_shown] if slug in KEPT_QUEUES else []))
+        for slug, run in runs.items()
+    ]
+    student += [(f"live {slug}", f"/runs/{run.id}/") for slug, run in live.items()]
     student += [
         ("run numbers", f"/runs/{runs['drain'].id}/numbers/"),
         ("compare", f"/runs/compare/?run={runs['drain'].id}&run={second_drain.id}"),
@@ -102,6 +119,8 @@ def build_school():
         ("submission", f"/submissions/{handed.id}/"),
         ("password change", "/accounts/password_change/"),
         ("404", "/no-such-page/"),
+        ("lab bad input", "/labs/drain/", refused_input),
+        ("self-check unanswered", "/units/lesson-07/", unanswered_selfcheck),
     ]
     teacher = [
         ("classes", "/classes/"),
@@ -115,8 +134,42 @@ def build_school():
         ("accounts", f"/classes/{classroom.id}/accounts/"),
         ("runs", "/runs/"),
     ]
-    visitor = [("login", "/accounts/login/"), ("signup", "/accounts/signup/")]
+    visitor = [
+        ("login", "/accounts/login/"),
+        ("login refused", "/accounts/login/", wrong_password),
+        ("signup", "/accounts/signup/"),
+    ]
     return {"student": (asha, student), "teacher": (tara, teacher), "visitor": (None, visitor)}
+
+
+# What the crawl does on a page before reading it: forms sent wrong, so it reads their errors
+# too, and the queue panel waited for.
+
+
+def refused_input(page) -> None:
+    """A number far past its field's bound, sent past the browser's own check."""
+    form = page.locator("form.lab-form")
+    form.evaluate("f => { f.noValidate = true; }")
+    form.locator("input[type=number]").first.fill("99999999")
+    form.locator("button[type=submit].run").first.click()
+    page.locator("form.lab-form .error").first.wait_for()
+
+
+def unanswered_selfcheck(page) -> None:
+    page.locator("#self-check button[type=submit]").click()
+    page.locator("#self-check .score").wait_for()
+
+
+def wrong_password(page) -> None:
+    page.fill("#id_username", "asha")
+    page.fill("#id_password", "not-her-password")
+    page.locator("form.narrow button[type=submit]").click()
+    page.locator(".form-errors").wait_for()
+
+
+def dlq_shown(page) -> None:
+    """The queue panel with its kept dead-letter queue: the widest part of a result page."""
+    page.locator("#queue table.dlq").wait_for()
 
 
 def crawl(browser, url: str, user, pages) -> list[Crawled]:
@@ -136,15 +189,20 @@ def crawl(browser, url: str, user, pages) -> list[Crawled]:
     page = context.new_page()
     page.set_default_timeout(30_000)
     seen = []
-    for name, path in pages:
+    for name, path, *actions in pages:
+        started = time.monotonic()
         page.goto(url + path)
         page.wait_for_load_state("load")
+        for act in actions:
+            act(page)
         page.wait_for_function(
             "() => Array.from(document.querySelectorAll('figure.chart'))"
             ".every((f) => f.classList.contains('drawn'))"
         )
         shot(page, f"mr-{user.username if user else 'visitor'}-{name.replace(' ', '-')}")
         seen.append(read(page, name))
+        if REPORT:
+            print(f"{time.monotonic() - started:5.2f} s  {name}")
     context.close()
     return seen
 
@@ -162,9 +220,15 @@ def write_report(seen: dict[str, list[Crawled]]) -> None:
 
 
 def test_a_marathi_reader_sees_no_english_and_no_page_wider_than_a_phone(phone_browser):
+    from labs.runs.models import Run
+
     browser, url = phone_browser
     school = build_school()
-    seen = {who: crawl(browser, url, user, pages) for who, (user, pages) in school.items()}
+    try:
+        seen = {who: crawl(browser, url, user, pages) for who, (user, pages) in school.items()}
+    finally:
+        for run in Run.objects.filter(lab__in=KEPT_QUEUES):
+            kept_queue.clean_run_keys(run.pk)
     if REPORT:
         write_report(seen)
 
