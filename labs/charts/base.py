@@ -11,7 +11,7 @@ Chart modules mark their fixed words with `gettext_noop`.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from labs.text import gettext, gettext_noop
@@ -84,6 +84,17 @@ def line(
     if yaxis:
         trace["yaxis"] = yaxis
     return trace
+
+
+def sampled(samples: Sequence[Mapping[str, Any]], x_key: str) -> Callable[..., dict[str, Any]]:
+    """Lines from a run's readings: `draw(key, name, **style)` is `key` of every sample
+    against its `x_key` (a missing reading is a gap), styled as `line` takes it."""
+    x = [s.get(x_key) for s in samples]
+
+    def draw(key: str, name: str, **style: Any) -> dict[str, Any]:
+        return line(x, [s.get(key) for s in samples], name, **style)
+
+    return draw
 
 
 def bar(

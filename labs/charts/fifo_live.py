@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from labs.charts.base import COLORS, FAILED, FAST_FAIL, OK, bar, figure, line, markers
+from labs.charts.base import COLORS, FAILED, FAST_FAIL, OK, bar, figure, markers, sampled
 from labs.charts.live import rows
 from labs.text import gettext_noop
 
@@ -78,41 +78,18 @@ def finished(result: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) -> dict[str, Any]:
-    t = [s.get("t_s") for s in samples]
+    draw = sampled(samples, "t_s")
     return figure(
         title=gettext_noop("Updates applied, and in the DLQ"),
         x_title=gettext_noop("seconds since the run started"),
         y_title=gettext_noop("messages"),
         traces=[
-            line(
-                t,
-                [s.get("standard_done") for s in samples],
-                gettext_noop("applied, standard"),
-                color=FAST_FAIL,
-            ),
-            line(
-                t,
-                [s.get("fifo_done") for s in samples],
-                gettext_noop("applied, FIFO"),
-                color=COLORS["workers"],
-            ),
-            line(
-                t,
-                [s.get("standard_dlq") for s in samples],
-                gettext_noop("DLQ, standard"),
-                color=FAILED,
-                dash="dot",
-            ),
-            line(
-                t,
-                [s.get("fifo_dlq") for s in samples],
-                gettext_noop("DLQ, FIFO"),
-                color=FAILED,
-                dash="dash",
-            ),
-            line(
-                t,
-                [s.get("fifo_blocked_groups") for s in samples],
+            draw("standard_done", gettext_noop("applied, standard"), color=FAST_FAIL),
+            draw("fifo_done", gettext_noop("applied, FIFO"), color=COLORS["workers"]),
+            draw("standard_dlq", gettext_noop("DLQ, standard"), color=FAILED, dash="dot"),
+            draw("fifo_dlq", gettext_noop("DLQ, FIFO"), color=FAILED, dash="dash"),
+            draw(
+                "fifo_blocked_groups",
                 gettext_noop("FIFO groups waiting on a message in flight"),
                 color=COLORS["backlog"],
                 shape="hv",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from labs.charts.base import COLORS, FAILED, GREY, OK, figure, hline, line, vline, window
+from labs.charts.base import COLORS, FAILED, GREY, OK, figure, hline, sampled, vline, window
 from labs.charts.live import rows
 from labs.text import gettext_noop
 
@@ -22,28 +22,16 @@ def _outage(params: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[dict[
 
 
 def queue_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) -> dict[str, Any]:
-    t = [s.get("t_min") for s in samples]
+    draw = sampled(samples, "t_min")
     shapes, notes = _outage(params)
     return figure(
         title=gettext_noop("The queue while the provider is down"),
         x_title=MINUTE,
         y_title=gettext_noop("jobs"),
         traces=[
-            line(
-                t,
-                [s.get("visible") for s in samples],
-                gettext_noop("waiting"),
-                color=COLORS["backlog"],
-                fill=True,
-            ),
-            line(t, [s.get("done") for s in samples], gettext_noop("sent"), color=OK),
-            line(
-                t,
-                [s.get("dlq_depth") for s in samples],
-                gettext_noop("in the DLQ"),
-                color=FAILED,
-                dash="dot",
-            ),
+            draw("visible", gettext_noop("waiting"), color=COLORS["backlog"], fill=True),
+            draw("done", gettext_noop("sent"), color=OK),
+            draw("dlq_depth", gettext_noop("in the DLQ"), color=FAILED, dash="dot"),
         ],
         shapes=shapes,
         annotations=notes,
@@ -54,7 +42,7 @@ def queue_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any])
 def age_chart(
     samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any], summary: Mapping[str, Any]
 ) -> dict[str, Any]:
-    t = [s.get("t_min") for s in samples]
+    draw = sampled(samples, "t_min")
     shapes, notes = _outage(params)
     level, level_note = hline(params["alarm_age_min"], gettext_noop("alarm threshold"), FAILED)
     shapes, notes = [*shapes, level], [*notes, level_note]
@@ -70,14 +58,7 @@ def age_chart(
         title=gettext_noop("Age of the oldest job (the alarm's metric)"),
         x_title=MINUTE,
         y_title=gettext_noop("minutes"),
-        traces=[
-            line(
-                t,
-                [s.get("oldest_age_min") for s in samples],
-                gettext_noop("oldest job"),
-                color=COLORS["backlog"],
-            )
-        ],
+        traces=[draw("oldest_age_min", gettext_noop("oldest job"), color=COLORS["backlog"])],
         shapes=shapes,
         annotations=notes,
         height=320,
@@ -87,19 +68,12 @@ def age_chart(
 def refusals_chart(
     samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]
 ) -> dict[str, Any]:
-    t = [s.get("t_min") for s in samples]
+    draw = sampled(samples, "t_min")
     return figure(
         title=gettext_noop("Calls refused with 429 (total)"),
         x_title=MINUTE,
         y_title=gettext_noop("calls"),
-        traces=[
-            line(
-                t,
-                [s.get("throttled") for s in samples],
-                gettext_noop("429 Too Many Requests"),
-                color=GREY,
-            )
-        ],
+        traces=[draw("throttled", gettext_noop("429 Too Many Requests"), color=GREY)],
         height=260,
     )
 

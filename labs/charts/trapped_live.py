@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from labs.charts import trapped_service as model_charts
-from labs.charts.base import COLORS, GREY, OK, figure, line, right_axis, vline, window
+from labs.charts.base import COLORS, GREY, OK, figure, line, right_axis, sampled, vline, window
 from labs.charts.live import rows as as_rows
 from labs.text import gettext_noop, said
 
@@ -38,74 +38,49 @@ def _marks(params: Mapping[str, Any], timeline: Sequence[Mapping[str, Any]]):
     return [shape, *shapes], [note, *notes]
 
 
+def _flow_lines(samples: Sequence[Mapping[str, Any]], names: tuple[str, str, str, str]) -> list:
+    """New requests, retries, useful and wasted answers a second, each in its colour; the
+    flows chart and the live chart draw the same four, named for where they stand."""
+    draw = sampled(samples, "second")
+    arrivals, retries, useful, wasted = names
+    return [
+        draw("arrivals", arrivals, color=COLORS["arrived"]),
+        draw("retries", retries, color=COLORS["retries"]),
+        draw("useful", useful, color=OK),
+        draw("wasted", wasted, color=model_charts.FAILED, dash="dot"),
+    ]
+
+
 def flows(samples: Sequence[Mapping[str, Any]], params, timeline, title: str) -> dict:
-    x = [s.get("second") for s in samples]
     shapes, notes = _marks(params, timeline)
     return figure(
         title=title,
         x_title=gettext_noop("simulated second"),
         y_title=gettext_noop("requests per second"),
-        traces=[
-            line(
-                x,
-                [s.get("arrivals") for s in samples],
+        traces=_flow_lines(
+            samples,
+            (
                 gettext_noop("new requests"),
-                color=COLORS["arrived"],
-            ),
-            line(
-                x,
-                [s.get("retries") for s in samples],
                 gettext_noop("retries"),
-                color=COLORS["retries"],
-            ),
-            line(
-                x,
-                [s.get("useful") for s in samples],
                 gettext_noop("useful (caller still waiting)"),
-                color=OK,
-            ),
-            line(
-                x,
-                [s.get("wasted") for s in samples],
                 gettext_noop("wasted (caller gone)"),
-                color=model_charts.FAILED,
-                dash="dot",
             ),
-        ],
+        ),
         shapes=shapes,
         annotations=notes,
     )
 
 
 def backlog(samples, params, timeline, title: str, *, model: bool = True) -> dict:
-    x = [s.get("second") for s in samples]
+    draw = sampled(samples, "second")
     shapes, notes = _marks(params, timeline)
     traces = [
-        line(
-            x,
-            [s.get("backlog") for s in samples],
-            gettext_noop("backlog (real)"),
-            color=COLORS["backlog"],
-            fill=True,
-        ),
-        line(
-            x,
-            [s.get("oldest_age_s") for s in samples],
-            gettext_noop("age of the oldest request (s)"),
-            color=AGE,
-            yaxis="y2",
-        ),
+        draw("backlog", gettext_noop("backlog (real)"), color=COLORS["backlog"], fill=True),
+        draw("oldest_age_s", gettext_noop("age of the oldest request (s)"), color=AGE, yaxis="y2"),
     ]
     if model and any("model_backlog" in s for s in samples):
         traces.insert(
-            1,
-            line(
-                x,
-                [s.get("model_backlog") for s in samples],
-                gettext_noop("backlog in the model"),
-                color=GREY,
-                dash="dash",
-            ),
+            1, draw("model_backlog", gettext_noop("backlog in the model"), color=GREY, dash="dash")
         )
     fig = figure(
         title=title,
@@ -120,7 +95,7 @@ def backlog(samples, params, timeline, title: str, *, model: bool = True) -> dic
 
 
 def latency(samples, params, timeline) -> dict:
-    x = [s.get("second") for s in samples]
+    draw = sampled(samples, "second")
     shapes, notes = _marks(params, timeline)
     return figure(
         title=gettext_noop(
@@ -129,13 +104,8 @@ def latency(samples, params, timeline) -> dict:
         x_title=gettext_noop("simulated second"),
         y_title=gettext_noop("ms (simulated)"),
         traces=[
-            line(
-                x,
-                [s.get("latency_p50_ms") for s in samples],
-                gettext_noop("median (p50)"),
-                color=OK,
-            ),
-            line(x, [s.get("latency_p99_ms") for s in samples], "p99", color=AGE, dash="dash"),
+            draw("latency_p50_ms", gettext_noop("median (p50)"), color=OK),
+            draw("latency_p99_ms", "p99", color=AGE, dash="dash"),
         ],
         shapes=shapes,
         annotations=notes,
@@ -174,27 +144,14 @@ def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) 
         return [None if s.get(key) is None else s[key] / 1000.0 for s in samples]
 
     fig["data"] += [
-        line(
-            x,
-            [s.get("arrivals") for s in samples],
-            gettext_noop("new requests a second"),
-            color=COLORS["arrived"],
-        ),
-        line(
-            x,
-            [s.get("retries") for s in samples],
-            gettext_noop("retries a second"),
-            color=COLORS["retries"],
-        ),
-        line(
-            x, [s.get("useful") for s in samples], gettext_noop("useful answers a second"), color=OK
-        ),
-        line(
-            x,
-            [s.get("wasted") for s in samples],
-            gettext_noop("wasted answers a second"),
-            color=model_charts.FAILED,
-            dash="dot",
+        *_flow_lines(
+            samples,
+            (
+                gettext_noop("new requests a second"),
+                gettext_noop("retries a second"),
+                gettext_noop("useful answers a second"),
+                gettext_noop("wasted answers a second"),
+            ),
         ),
         line(
             x,

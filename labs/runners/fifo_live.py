@@ -321,62 +321,58 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _figure(name: str, label: str, kind: str, unit: str = "", nullable: bool = False) -> Figure:
-    return Figure(name, label, kind, unit, nullable)  # type: ignore[arg-type]
-
-
 FIGURES = (
-    _figure("updates", gettext_noop("Updates"), "int"),
-    _figure("copies_sent", gettext_noop("Updates sent twice"), "int"),
-    _figure("standard_out_of_order", gettext_noop("Out of order, standard queue"), "int"),
-    _figure("standard_duplicates_done", gettext_noop("Applied twice, standard queue"), "int"),
-    _figure("standard_dlq", gettext_noop("In the DLQ, standard queue"), "int"),
-    _figure(
+    Figure("updates", gettext_noop("Updates"), "int"),
+    Figure("copies_sent", gettext_noop("Updates sent twice"), "int"),
+    Figure("standard_out_of_order", gettext_noop("Out of order, standard queue"), "int"),
+    Figure("standard_duplicates_done", gettext_noop("Applied twice, standard queue"), "int"),
+    Figure("standard_dlq", gettext_noop("In the DLQ, standard queue"), "int"),
+    Figure(
         "standard_blocked_s",
         gettext_noop("Wait of the poison student's next update, standard queue"),
         "float",
         SECONDS,
         True,
     ),
-    _figure("fifo_out_of_order", gettext_noop("Out of order, FIFO queue"), "int"),
-    _figure("fifo_duplicates_done", gettext_noop("Applied twice, FIFO queue"), "int"),
-    _figure("fifo_dlq", gettext_noop("In the DLQ, FIFO queue"), "int"),
-    _figure(
+    Figure("fifo_out_of_order", gettext_noop("Out of order, FIFO queue"), "int"),
+    Figure("fifo_duplicates_done", gettext_noop("Applied twice, FIFO queue"), "int"),
+    Figure("fifo_dlq", gettext_noop("In the DLQ, FIFO queue"), "int"),
+    Figure(
         "fifo_blocked_s",
         gettext_noop("Wait of the poison student's next update, FIFO queue"),
         "float",
         SECONDS,
         True,
     ),
-    _figure("fifo_deduplicated", gettext_noop("Copies the FIFO queue dropped"), "int"),
-    _figure("poison_receives", gettext_noop("Receives of the poison update"), "int"),
-    _figure(
+    Figure("fifo_deduplicated", gettext_noop("Copies the FIFO queue dropped"), "int"),
+    Figure("poison_receives", gettext_noop("Receives of the poison update"), "int"),
+    Figure(
         "fifo_poison_group_finished_s",
         gettext_noop("Student 1 done at, FIFO queue"),
         "float",
         SECONDS,
         True,
     ),
-    _figure(
+    Figure(
         "fifo_other_groups_finished_s",
         gettext_noop("Other students done by, FIFO queue"),
         "float",
         SECONDS,
         True,
     ),
-    _figure(
+    Figure(
         "model_standard_out_of_order",
         gettext_noop("Out of order in the model, standard queue"),
         "int",
     ),
-    _figure(
+    Figure(
         "model_fifo_blocked_s",
         gettext_noop("Wait of the poison student's next update in the model, FIFO queue"),
         "float",
         SECONDS,
         True,
     ),
-    _figure("matches_model", gettext_noop("The exact counts match the model"), "bool"),
+    Figure("matches_model", gettext_noop("The exact counts match the model"), "bool"),
     *FOOTER_FIGURES,
 )
 

@@ -27,12 +27,8 @@ MINUTES = gettext_noop("min")
 MINUTE_S = 0.2  # real seconds per lesson minute: the 10-minute outage takes 2 s
 
 
-def _param(name: str, label: str, kind: str, default: Any, help_text: str, **more: Any) -> Param:
-    return Param(name, label, kind, default, help_text, **more)  # type: ignore[arg-type]
-
-
 PARAMS = (
-    _param(
+    Param(
         "arrivals_per_min",
         gettext_noop("Jobs the front accepts each minute"),
         "int",
@@ -43,7 +39,7 @@ PARAMS = (
         group=gettext_noop("The front and the workers"),
         unit=gettext_noop("/min"),
     ),
-    _param(
+    Param(
         "workers",
         gettext_noop("Workers"),
         "int",
@@ -53,7 +49,7 @@ PARAMS = (
         max=16,
         group=gettext_noop("The front and the workers"),
     ),
-    _param(
+    Param(
         "rate_per_worker_per_min",
         gettext_noop("SMS one worker sends each minute"),
         "int",
@@ -64,7 +60,7 @@ PARAMS = (
         group=gettext_noop("The front and the workers"),
         unit=gettext_noop("/min"),
     ),
-    _param(
+    Param(
         "down_from_min",
         gettext_noop("Provider down from minute"),
         "int",
@@ -75,7 +71,7 @@ PARAMS = (
         group=gettext_noop("The SMS provider"),
         unit=MINUTES,
     ),
-    _param(
+    Param(
         "down_for_min",
         gettext_noop("Provider down for"),
         "int",
@@ -86,7 +82,7 @@ PARAMS = (
         group=gettext_noop("The SMS provider"),
         unit=MINUTES,
     ),
-    _param(
+    Param(
         "provider_limit",
         gettext_noop("Calls the provider takes at once"),
         "int",
@@ -96,7 +92,7 @@ PARAMS = (
         max=16,
         group=gettext_noop("The SMS provider"),
     ),
-    _param(
+    Param(
         "alarm_age_min",
         gettext_noop("Alarm when the oldest job has waited"),
         "int",
@@ -107,7 +103,7 @@ PARAMS = (
         group=gettext_noop("The queue"),
         unit=MINUTES,
     ),
-    _param(
+    Param(
         "max_receives",
         gettext_noop("maxReceiveCount"),
         "int",
