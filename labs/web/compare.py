@@ -12,6 +12,9 @@ from labs.catalogue.lab import Lab
 from labs.charts.base import figure, line, plotly_text
 from labs.runs.models import Run
 from labs.web.exports import series_rows
+from labs.web.series_names import readable, series_names
+
+__all__ = ["compare_runs", "overlay_charts", "readable"]
 
 
 @dataclass
@@ -79,40 +82,9 @@ def compare_runs(a: Run, b: Run, lab: Lab | None) -> Comparison:
         b.result,
         plotly_text(run_label(a, "A")),
         plotly_text(run_label(b, "B")),
-        series_words(lab, a.result),
+        series_names(lab, a.result),
     )
     return comparison
-
-
-UNIT_SUFFIXES = (("_ms", "ms"), ("_s", "s"), ("_rps", "per second"), ("_min", "min"))
-
-
-def readable(key: str) -> str:
-    """A series key in words when the lab's charts do not name it: `oldest_age_s` →
-    'oldest age (s)'."""
-    for suffix, unit in UNIT_SUFFIXES:
-        if key.endswith(suffix) and len(key) > len(suffix):
-            return f"{key[: -len(suffix)].replace('_', ' ')} ({unit})"
-    return key.replace("_", " ")
-
-
-def series_words(lab: Lab | None, result: dict[str, Any]) -> dict[str, str]:
-    """What the lab's own charts call each series: the name of the trace that draws it."""
-    words: dict[str, str] = {}
-    if lab is None:
-        return words
-    try:
-        figures = lab.charts(result)
-    except Exception:  # an old result the charts no longer read: fall back to the keys
-        return words
-    series = result.get("series") or {}
-    for fig in figures:
-        for trace in fig.get("data", []):
-            y, name = trace.get("y"), trace.get("name")
-            for key, values in series.items():
-                if name and key not in words and isinstance(values, list) and y == values:
-                    words[key] = name
-    return words
 
 
 def overlay_charts(

@@ -15,6 +15,7 @@ from labs.runs import kept_caps, kept_queue, waiting
 from labs.runs.models import Run
 from labs.text import said
 from labs.web.exports import series_rows
+from labs.web.series_names import named, series_names
 
 
 @dataclass
@@ -68,12 +69,24 @@ def present_charts(result: dict[str, Any], lab: Lab) -> tuple[list[dict[str, Any
     return lab.charts(result), shown_tables(result)
 
 
-def series_table(result: dict[str, Any], max_rows: int = 400) -> dict[str, Any] | None:
-    """The per-step series as a table (columns in the runner's order), cut to `max_rows`."""
+def series_table(
+    result: dict[str, Any], lab: Lab | None = None, max_rows: int = 400
+) -> dict[str, Any] | None:
+    """The per-step series as a table (columns in the runner's order), cut to `max_rows`.
+
+    `headings` are (key, words): the page says each series in the reader's words and keeps
+    its key, the CSV's and the JSON's header, as the heading's title.
+    """
     columns, rows = series_rows(result)
     if not columns:
         return None
-    return {"columns": columns, "rows": rows[:max_rows], "cut": len(rows) > max_rows}
+    names = series_names(lab, result)
+    return {
+        "columns": columns,
+        "headings": [(key, names.get(key) or named(key)) for key in columns],
+        "rows": rows[:max_rows],
+        "cut": len(rows) > max_rows,
+    }
 
 
 def shown_tables(result: dict[str, Any]) -> list[dict[str, Any]]:

@@ -115,7 +115,11 @@ def finished_fragment(request: HttpRequest, run: Run, lab) -> str:
 def run_numbers(request: HttpRequest, run_id) -> HttpResponse:
     """The numbers behind a finished run's charts: fetched when the student opens them."""
     run = get_object_or_404(Run.objects.visible_to(request.user).defer("progress"), pk=run_id)
-    table = series_table(run.result) if run.status == Run.Status.SUCCEEDED and run.result else None
+    table = (
+        series_table(run.result, get_lab(run.lab))
+        if run.status == Run.Status.SUCCEEDED and run.result
+        else None
+    )
     if table is None:
         raise Http404("This run has no time series.")
     if not request.htmx:
