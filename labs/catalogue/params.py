@@ -116,6 +116,22 @@ class Param:
         return span
 
 
+def bounded(
+    name: str,
+    label: str,
+    kind: ParamKind,
+    default: Any,
+    help_text: str,
+    low: float,
+    high: float,
+    group: str,
+    unit: str = "",
+) -> Param:
+    """A number param on one line, bounds and group by position: for the long PARAMS
+    tables, where the keyword form would take a screen for a few fields."""
+    return Param(name, label, kind, default, help_text, min=low, max=high, group=group, unit=unit)
+
+
 def _num(value: float | None) -> str:
     if value is None:
         return "?"

@@ -90,7 +90,9 @@ def keda(per_waiting: int, low: int, high: int) -> Snippet:
         "    - type: aws-sqs-queue\n"
         "      metadata:\n"
         f"        queueURL: {QUEUE_URL}\n"
-        f'        queueLength: "{per_waiting}"  # {gettext("messages per worker")}\n'
+        f'        queueLength: "{per_waiting}"  # '
+        + gettext("messages per worker")  # outside the f-string, where makemessages sees it
+        + "\n"
         "        awsRegion: REGION\n"
     )
     return Snippet("KEDA", "yaml", text)

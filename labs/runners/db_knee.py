@@ -8,7 +8,7 @@ from typing import Any
 
 from labs.catalogue.figures import Figure
 from labs.catalogue.lazy import gettext_lazy as _
-from labs.catalogue.params import Param
+from labs.catalogue.params import Param, bounded
 from labs.runs.progress import Progress
 from labs.sim.db_knee import Database, KneeRow, caught_up_at, latency_ms, serve, throughput_per_s
 from labs.text import gettext, num
@@ -16,17 +16,22 @@ from labs.text import gettext, num
 WORK, DB, POOL = _("The work"), _("The database"), _("The workers")
 
 
-def _int(name, label, default, help_text, low, high, group, unit=""):
-    return Param(name, label, "int", default, help_text, min=low, max=high, group=group, unit=unit)
-
-
 PARAMS = (
-    _int(
-        "seconds", _("Seconds to watch"), 60, _("The length of the timeline."), 10, 600, WORK, "s"
+    bounded(
+        "seconds",
+        _("Seconds to watch"),
+        "int",
+        60,
+        _("The length of the timeline."),
+        10,
+        600,
+        WORK,
+        "s",
     ),
-    _int(
+    bounded(
         "steady_per_s",
         _("Jobs arriving each second, normally"),
+        "int",
         800,
         _("Before and after the burst."),
         0,
@@ -34,9 +39,10 @@ PARAMS = (
         WORK,
         _("jobs/s"),
     ),
-    _int(
+    bounded(
         "burst_per_s",
         _("Jobs arriving each second during the burst"),
+        "int",
         3000,
         _("A rush the workers must absorb."),
         0,
@@ -44,10 +50,18 @@ PARAMS = (
         WORK,
         _("jobs/s"),
     ),
-    _int(
-        "burst_from_s", _("Burst starts at"), 5, _("A second of the timeline."), 0, 600, WORK, "s"
+    bounded(
+        "burst_from_s",
+        _("Burst starts at"),
+        "int",
+        5,
+        _("A second of the timeline."),
+        0,
+        600,
+        WORK,
+        "s",
     ),
-    _int("burst_s", _("Burst lasts"), 5, _("Seconds."), 0, 600, WORK, "s"),
+    bounded("burst_s", _("Burst lasts"), "int", 5, _("Seconds."), 0, 600, WORK, "s"),
     Param(
         "query_ms",
         _("Time one query takes"),
@@ -59,9 +73,10 @@ PARAMS = (
         group=DB,
         unit="ms",
     ),
-    _int(
+    bounded(
         "knee",
         _("Queries at once at the knee"),
+        "int",
         16,
         _("The concurrency with the most answers a second, about the database's cores."),
         1,
@@ -79,18 +94,20 @@ PARAMS = (
         group=DB,
         unit="%",
     ),
-    _int(
+    bounded(
         "max_connections",
         _("Connection limit"),
+        "int",
         100,
         _("Workers past this are refused a connection (PostgreSQL's default is 100)."),
         1,
         10_000,
         DB,
     ),
-    _int(
+    bounded(
         "per_waiting",
         _("One worker per this many waiting"),
+        "int",
         100,
         _("The scaler reads the backlog, as in Lesson 12."),
         1,
@@ -98,18 +115,20 @@ PARAMS = (
         POOL,
         _("jobs"),
     ),
-    _int(
+    bounded(
         "max_workers",
         _("Most workers the scaler may start"),
+        "int",
         50,
         _("The scaler's own ceiling."),
         1,
         2_000,
         POOL,
     ),
-    _int(
+    bounded(
         "cap",
         _("Cap on the workers (the fix)"),
+        "int",
         16,
         _("The same scaler, never more than this: a Lambda's maximum concurrency."),
         1,

@@ -8,7 +8,7 @@ from typing import Any
 
 from labs.catalogue.figures import Figure
 from labs.catalogue.lazy import gettext_lazy as _
-from labs.catalogue.params import Param
+from labs.catalogue.params import Param, bounded
 from labs.runs.progress import Progress
 from labs.sim.pool_trap import PoolSecond, Rules, recovered_at, simulate
 from labs.text import gettext, num
@@ -37,16 +37,14 @@ CONTROL_WORDS = {
 }
 
 
-def _num(name, label, kind, default, help_text, low, high, group, unit=""):
-    return Param(name, label, kind, default, help_text, min=low, max=high, group=group, unit=unit)
-
-
 PARAMS = (
-    _num("rate_per_s", _("New calls a second"), "int", 150, _("Evenly spaced."), 1, 1_000, SERVICE),
-    _num(
+    bounded(
+        "rate_per_s", _("New calls a second"), "int", 150, _("Evenly spaced."), 1, 1_000, SERVICE
+    ),
+    bounded(
         "pool_size", _("Connections in the pool"), "int", 10, _("One per query."), 1, 500, SERVICE
     ),
-    _num(
+    bounded(
         "query_ms",
         _("Time one query holds a connection"),
         "float",
@@ -57,7 +55,7 @@ PARAMS = (
         SERVICE,
         "ms",
     ),
-    _num(
+    bounded(
         "pool_wait_ms",
         _("Longest wait for a connection"),
         "float",
@@ -68,7 +66,7 @@ PARAMS = (
         SERVICE,
         "ms",
     ),
-    _num(
+    bounded(
         "horizon_s",
         _("Seconds to watch"),
         "int",
@@ -79,7 +77,7 @@ PARAMS = (
         SERVICE,
         "s",
     ),
-    _num(
+    bounded(
         "slow_query_ms",
         _("Time one query takes while the database is slow"),
         "float",
@@ -90,7 +88,7 @@ PARAMS = (
         SLOW,
         "ms",
     ),
-    _num(
+    bounded(
         "slow_from_s",
         _("Database slow from"),
         "int",
@@ -101,7 +99,7 @@ PARAMS = (
         SLOW,
         "s",
     ),
-    _num(
+    bounded(
         "slow_until_s",
         _("Database well again at"),
         "int",
@@ -112,7 +110,7 @@ PARAMS = (
         SLOW,
         "s",
     ),
-    _num(
+    bounded(
         "client_timeout_ms",
         _("Caller's timeout"),
         "float",
@@ -123,8 +121,10 @@ PARAMS = (
         CALLERS,
         "ms",
     ),
-    _num("retries", _("Retries per call"), "int", 3, _("After the first attempt."), 0, 10, CALLERS),
-    _num(
+    bounded(
+        "retries", _("Retries per call"), "int", 3, _("After the first attempt."), 0, 10, CALLERS
+    ),
+    bounded(
         "backoff_ms",
         _("Wait before a retry"),
         "float",
@@ -144,7 +144,7 @@ PARAMS = (
         choices=CONTROLS,
         group=CONTROL,
     ),
-    _num(
+    bounded(
         "switch_at_s",
         _("Switch it on at"),
         "int",
@@ -155,7 +155,7 @@ PARAMS = (
         CONTROL,
         "s",
     ),
-    _num(
+    bounded(
         "short_wait_ms",
         _("The shorter wait for a connection"),
         "float",
@@ -166,7 +166,7 @@ PARAMS = (
         CONTROL,
         "ms",
     ),
-    _num(
+    bounded(
         "bulkhead_waiters",
         _("Most requests allowed to wait (bulkhead)"),
         "int",

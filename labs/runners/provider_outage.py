@@ -119,10 +119,16 @@ PARAMS = (
 MAX_RUN_MIN = 60
 
 
-def check(params: Mapping[str, Any]) -> dict[str, str]:
+def _needed_min(params: Mapping[str, Any]) -> tuple[int, float]:
+    """The jobs of twenty lesson minutes, and the lesson minutes the workers need to send
+    them all as fast as the provider lets them, the outage included."""
     jobs = params["arrivals_per_min"] * 20
     sending = min(params["workers"], params["provider_limit"]) * params["rate_per_worker_per_min"]
-    needed = jobs / sending + params["down_for_min"]
+    return jobs, jobs / sending + params["down_for_min"]
+
+
+def check(params: Mapping[str, Any]) -> dict[str, str]:
+    jobs, needed = _needed_min(params)
     if needed > MAX_RUN_MIN:
         return {
             "workers": gettext(
@@ -254,7 +260,5 @@ FIGURES = (
 def cost(params: Mapping[str, Any]) -> Cost:
     """Wall seconds: twenty lesson minutes of arrivals, or the outage and the backlog after
     it if they need longer, up to the run's cap of `MAX_RUN_MIN` lesson minutes."""
-    jobs = params["arrivals_per_min"] * 20
-    sending = min(params["workers"], params["provider_limit"]) * params["rate_per_worker_per_min"]
-    minutes = min(MAX_RUN_MIN, max(20.0, jobs / sending + params["down_for_min"]))
+    minutes = min(MAX_RUN_MIN, max(20.0, _needed_min(params)[1]))
     return wall_cost(minutes * MINUTE_S, ("arrivals_per_min", "down_for_min"))

@@ -9,7 +9,7 @@ from typing import Any
 from labs.catalogue.figures import Figure
 from labs.catalogue.lazy import format_lazy
 from labs.catalogue.lazy import gettext_lazy as _
-from labs.catalogue.params import Param
+from labs.catalogue.params import Param, bounded
 from labs.runs.progress import Progress
 from labs.sim.scaling_signal import SIGNALS, ScaleRow, Settings, cleared_at, scale
 from labs.text import gettext, num
@@ -23,10 +23,6 @@ RULE_WORDS = {
     "per_worker": _("on backlog per worker"),
     "age": _("on the oldest message's age"),
 }
-
-
-def _param(name, label, kind, default, help_text, low, high, group, unit=""):
-    return Param(name, label, kind, default, help_text, min=low, max=high, group=group, unit=unit)
 
 
 WORK, POOL, RULES = _("The work"), _("The pool"), _("The four scalers")
@@ -44,7 +40,7 @@ PARAMS = (
         group=WORK,
         unit=_("jobs/s"),
     ),
-    _param(
+    bounded(
         "per_worker",
         _("Jobs one worker finishes per second"),
         "int",
@@ -55,7 +51,7 @@ PARAMS = (
         WORK,
         _("jobs/s"),
     ),
-    _param(
+    bounded(
         "busy_cpu_pct",
         _("CPU of a worker that is busy all the time"),
         "float",
@@ -66,9 +62,9 @@ PARAMS = (
         WORK,
         "%",
     ),
-    _param("min_workers", _("Fewest workers"), "int", 1, _("Every scaler."), 1, 1_000, POOL),
-    _param("max_workers", _("Most workers"), "int", 10, _("Every scaler."), 1, 1_000, POOL),
-    _param(
+    bounded("min_workers", _("Fewest workers"), "int", 1, _("Every scaler."), 1, 1_000, POOL),
+    bounded("max_workers", _("Most workers"), "int", 10, _("Every scaler."), 1, 1_000, POOL),
+    bounded(
         "cooldown_s",
         _("Cool-down after a change"),
         "int",
@@ -79,7 +75,7 @@ PARAMS = (
         POOL,
         "s",
     ),
-    _param(
+    bounded(
         "cpu_target_pct",
         _("CPU scaler: target CPU"),
         "float",
@@ -90,7 +86,7 @@ PARAMS = (
         RULES,
         "%",
     ),
-    _param(
+    bounded(
         "depth_alarm",
         _("Depth scaler: alarm above"),
         "int",
@@ -101,7 +97,7 @@ PARAMS = (
         RULES,
         _("jobs"),
     ),
-    _param(
+    bounded(
         "per_waiting",
         _("Backlog-per-worker scaler: jobs per worker"),
         "int",
@@ -112,7 +108,7 @@ PARAMS = (
         RULES,
         _("jobs"),
     ),
-    _param(
+    bounded(
         "age_target_s",
         _("Age scaler: target age of the oldest message"),
         "float",
