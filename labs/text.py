@@ -85,6 +85,11 @@ def num(value: float) -> str:
     return f"{value:,.2f}".rstrip("0").rstrip(".")
 
 
+def num_or_dash(value: float | None) -> str:
+    """`num`, or a dash for a figure that did not happen (None; zero is a number)."""
+    return "—" if value is None else num(value)
+
+
 def given(value: float) -> str:
     """A percentage as a lesson writes it, with at least one place: 99.0, 99.5, 99.95."""
     text = f"{value:g}"

@@ -19,7 +19,7 @@ from labs.runners.experiment import (
 from labs.runs.progress import Progress
 from labs.sim.capstone.cost import Cost
 from labs.sim.fifo import measure, poison_job, simulate
-from labs.text import gettext, gettext_noop, num
+from labs.text import gettext, gettext_noop, num, num_or_dash
 
 KIND = "experiment"
 KEEPS_DLQ = False
@@ -261,10 +261,8 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         "f_twice": num(s["fifo_duplicates_done"]),
         "dropped": num(s["fifo_deduplicated"]),
         "receives": num(s["poison_receives"]),
-        "blocked": num(s["fifo_blocked_s"]) if s["fifo_blocked_s"] is not None else "—",
-        "others": num(s["fifo_other_groups_finished_s"])
-        if s["fifo_other_groups_finished_s"] is not None
-        else "—",
+        "blocked": num_or_dash(s["fifo_blocked_s"]),
+        "others": num_or_dash(s["fifo_other_groups_finished_s"]),
         "window": num(p["dedup_window_s"]),
     }
     lines = [

@@ -18,7 +18,7 @@ from labs.runners.experiment import (
 )
 from labs.runs.progress import Progress
 from labs.sim.capstone.cost import Cost
-from labs.text import gettext, gettext_noop, num
+from labs.text import gettext, gettext_noop, num, num_or_dash
 
 KIND = "experiment"
 KEEPS_DLQ = False
@@ -176,8 +176,8 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         "down": num(p["down_for_min"]),
         "age": num(s["oldest_age_max_min"]),
         "limit": num(p["alarm_age_min"]),
-        "fired": num(s["alarm_fired_min"]) if s["alarm_fired_min"] is not None else "—",
-        "cleared": num(s["alarm_cleared_min"]) if s["alarm_cleared_min"] is not None else "—",
+        "fired": num_or_dash(s["alarm_fired_min"]),
+        "cleared": num_or_dash(s["alarm_cleared_min"]),
         "done": num(s["done"]),
         "dlq": num(s["dlq"]),
         "lost": num(s["lost"]),

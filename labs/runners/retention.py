@@ -11,7 +11,7 @@ from labs.catalogue.lazy import gettext_lazy as _
 from labs.catalogue.params import Param
 from labs.runs.progress import Progress
 from labs.sim.retention import DEFAULT_RETENTION_H, MAX_RETENTION_H, simulate
-from labs.text import gettext, gettext_noop, num
+from labs.text import gettext, gettext_noop, num, num_or_dash
 
 HOUR = gettext_noop("h")
 
@@ -173,7 +173,7 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         "keep": num(p["source_retention_h"]),
         "expired": num(s["expired"]),
         "parked": num(s["parked"]),
-        "least": num(s["least_left_in_dlq_h"]) if s["least_left_in_dlq_h"] is not None else "—",
+        "least": num_or_dash(s["least_left_in_dlq_h"]),
         "dlq": num(p["dlq_retention_h"]),
         "unseen": num(s["parked_unseen"]),
         "review": num(p["review_every_h"]),
