@@ -118,6 +118,7 @@ def build_school():
         ("assignment", f"/assignments/{assignment.id}/"),
         ("submission", f"/submissions/{handed.id}/"),
         ("password change", "/accounts/password_change/"),
+        ("password change refused", "/accounts/password_change/", short_password),
         ("404", "/no-such-page/"),
         ("lab bad input", "/labs/drain/", refused_input),
         ("self-check unanswered", "/units/lesson-07/", unanswered_selfcheck),
@@ -129,6 +130,7 @@ def build_school():
         ("new assignment drain", f"/classes/{classroom.id}/assignments/new/?lab=drain"),
         ("assignment", f"/assignments/{assignment.id}/"),
         ("assignment edit", f"/assignments/{assignment.id}/edit/"),
+        ("assignment edit refused", f"/assignments/{assignment.id}/edit/", bad_criteria),
         ("submission", f"/submissions/{handed.id}/"),
         ("gradebook", f"/classes/{classroom.id}/gradebook/"),
         ("accounts", f"/classes/{classroom.id}/accounts/"),
@@ -165,6 +167,22 @@ def wrong_password(page) -> None:
     page.fill("#id_password", "not-her-password")
     page.locator("form.narrow button[type=submit]").click()
     page.locator(".form-errors").wait_for()
+
+
+def short_password(page) -> None:
+    """A new password too short and not repeated the same: Django's own errors."""
+    page.fill("#id_old_password", "wrong")
+    page.fill("#id_new_password1", "abc")
+    page.fill("#id_new_password2", "abd")
+    page.locator("form.narrow button[type=submit]").click()
+    page.locator(".has-error, .form-errors, .errorlist").first.wait_for()
+
+
+def bad_criteria(page) -> None:
+    """Criteria naming no figure, with no operator and a word for a number."""
+    page.fill("#id_criteria_text", "no_such_figure < 3\nleft_at_end\nleft_at_end == many")
+    page.locator("form.assignment-form button[type=submit]").click()
+    page.locator("form.assignment-form .has-error").first.wait_for()
 
 
 def dlq_shown(page) -> None:
