@@ -63,6 +63,7 @@ def in_marathi(user) -> None:
 def build_school():
     """A teacher, a student in her class with an assignment handed in, and a finished run of
     every lab; the addresses the crawl visits, by name, for each of them."""
+    from labs.runs.models import Run
     from teaching.models import Assignment, Classroom, Membership, Submission
 
     tara = make_user("tara", teacher=True)
@@ -94,6 +95,17 @@ def build_school():
     }
     for slug in KEPT_QUEUES:
         keep_parked(runs[slug].pk, PARKED)
+    waiting = Run.objects.create(owner=asha, lab="drain", params={}, seed=1)
+    timed_out = Run.objects.create(
+        owner=asha,
+        lab="drain",
+        params={},
+        seed=1,
+        status="failed",
+        error="The run took longer",
+        error_code="time_limit",
+        error_args={"limit_s": 60},
+    )
     second_drain = finished_run(asha, lab="drain", seed=3, per_worker=150)
     handed = Submission.objects.create(assignment=assignment, student=asha, run=runs["drain"])
     before_params, after_params = pair_params(get_lab("trapped-service").defaults())
@@ -109,6 +121,8 @@ def build_school():
     ]
     student += [(f"live {slug}", f"/runs/{run.id}/") for slug, run in live.items()]
     student += [
+        ("run waiting", f"/runs/{waiting.id}/"),
+        ("run failed", f"/runs/{timed_out.id}/"),
         ("run numbers", f"/runs/{runs['drain'].id}/numbers/"),
         ("compare", f"/runs/compare/?run={runs['drain'].id}&run={second_drain.id}"),
         ("obligations", f"/runs/{runs['trapped-live'].id}/obligations/"),
