@@ -80,7 +80,7 @@ def queues(samples: Sequence[Mapping[str, Any]], title: str) -> dict[str, Any]:
 
 
 def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) -> dict[str, Any]:
-    return queues(samples, "Live: each maxReceiveCount's queue in turn")
+    return queues(samples, gettext_noop("Live: each maxReceiveCount's queue in turn"))
 
 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:

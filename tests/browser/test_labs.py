@@ -37,6 +37,8 @@ def test_a_lab_runs_with_its_defaults_and_draws_every_chart(site, slug):
     narrow = charts(phone)
     assert len(narrow) == len(wide)
     assert all(c["drawn"] for c in narrow)
+    # The finished result fits the phone: wide tables and code scroll in their own boxes.
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE
 
     problems = [f"{WIDE} px: {p}" for c in wide for p in chart_problems(c)]
     problems += [f"{PHONE} px: {p}" for c in narrow for p in chart_problems(c)]
