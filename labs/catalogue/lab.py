@@ -15,6 +15,7 @@ from labs.catalogue.figures import Figure
 from labs.catalogue.live import LiveView
 from labs.catalogue.params import Param
 from labs.experiments.limits import MAX_WALL_S
+from labs.runners.experiment import ending_if_stopped
 from labs.runs.progress import Progress
 
 Result = dict[str, Any]
@@ -68,13 +69,17 @@ class Lab:
         `FIGURES`, and optionally `check`, `KIND` ("experiment" for the real-Redis labs),
         `USES_SEED`, `DEFAULT_SEED`, `KEEPS_DLQ`, `cost` and `TIME_LIMIT_S` (an experiment's default
         is `EXPERIMENT_TIME_LIMIT_S`). The entry names the slug, unit, title, intro, charts
-        and what the page adds (`live`, `before_after`, `links`).
+        and what the page adds (`live`, `before_after`, `links`). An experiment's headline
+        gets the stopped-early sentence here (`ending_if_stopped`), not in each runner.
         """
         kind = getattr(runner, "KIND", "sim")
         declared: dict[str, Any] = {
             "params": runner.PARAMS,
             "run": runner.run,
-            "headline": runner.headline,
+            # An experiment's headline ends saying why, when the run was stopped early.
+            "headline": ending_if_stopped(runner.headline)
+            if kind == "experiment"
+            else runner.headline,
             "figures": runner.FIGURES,
             "check": getattr(runner, "check", None),
             "kind": kind,

@@ -14,7 +14,6 @@ from labs.runners.experiment import (
     FOOTER_FIGURES,
     experiment_context,
     run_footer,
-    stopped_early,
     wall_cost,
 )
 from labs.runs.progress import Progress
@@ -231,8 +230,6 @@ def headline(result: Mapping[str, Any]) -> list[str]:
             "state": gettext(s["state_at_end"]),
         }
     )
-    if s["stopped_early"]:
-        lines.append(stopped_early(s))
     return lines
 
 

@@ -14,7 +14,6 @@ from labs.runners.experiment import (
     SETUP_S,
     experiment_context,
     run_footer,
-    stopped_early,
     wall_cost,
 )
 from labs.runs.progress import Progress
@@ -273,8 +272,6 @@ def headline(result: Mapping[str, Any]) -> list[str]:
                 "lesson seconds."
             )
         lines.append(line % words)
-    if s["stopped_early"]:
-        lines.append(stopped_early(s))
     return lines
 
 

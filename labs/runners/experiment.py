@@ -90,6 +90,21 @@ def stopped_early(summary: Mapping[str, Any]) -> str:
     }
 
 
+def ending_if_stopped(
+    headline: Callable[[Mapping[str, Any]], list[str]],
+) -> Callable[[Mapping[str, Any]], list[str]]:
+    """An experiment's headline with `stopped_early`'s sentence last when the run was
+    stopped before the end: the catalogue wraps every experiment's, so none forgets it."""
+
+    def lines(result: Mapping[str, Any]) -> list[str]:
+        said = headline(result)
+        if result["summary"].get("stopped_early"):
+            said.append(stopped_early(result["summary"]))
+        return said
+
+    return lines
+
+
 def run_footer(summary: dict[str, Any]) -> dict[str, Any]:
     """The run's own figures from an experiment's summary, in `FOOTER_FIGURES` order."""
     return {f.name: summary[f.name] for f in FOOTER_FIGURES}

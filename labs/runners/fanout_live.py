@@ -14,7 +14,6 @@ from labs.runners.experiment import (
     FOOTER_FIGURES,
     experiment_context,
     run_footer,
-    stopped_early,
     wall_cost,
 )
 from labs.runs.progress import Progress
@@ -243,8 +242,6 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         lines.append(
             gettext("%(n)s jobs were not done when the run stopped.") % {"n": num(s["lost"])}
         )
-    if s["stopped_early"]:
-        lines.append(stopped_early(s))
     return lines
 
 

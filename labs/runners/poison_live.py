@@ -14,7 +14,6 @@ from labs.runners.experiment import (
     FOOTER_FIGURES,
     experiment_context,
     run_footer,
-    stopped_early,
     wall_cost,
 )
 from labs.runs.progress import Progress
@@ -213,8 +212,6 @@ def headline(result: Mapping[str, Any]) -> list[str]:
             "job lets good messages be received twice, or the run stopped early."
         )
     )
-    if s["stopped_early"]:
-        lines.append(stopped_early(s))
     return lines
 
 

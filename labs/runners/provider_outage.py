@@ -13,7 +13,6 @@ from labs.runners.experiment import (
     FOOTER_FIGURES,
     experiment_context,
     run_footer,
-    stopped_early,
     wall_cost,
 )
 from labs.runs.progress import Progress
@@ -225,8 +224,6 @@ def headline(result: Mapping[str, Any]) -> list[str]:
             )
             % values
         )
-    if s["stopped_early"]:
-        lines.append(stopped_early(s))
     return lines
 
 

@@ -15,7 +15,6 @@ from labs.runners.experiment import (
     FOOTER_FIGURES,
     experiment_context,
     run_footer,
-    stopped_early,
     wall_cost,
 )
 from labs.runs.progress import Progress
@@ -238,8 +237,6 @@ def headline(result: Mapping[str, Any]) -> list[str]:
             gettext("%(n)s payments were still in the queue when the run stopped.")
             % {"n": num(s["lost"])}
         )
-    if s["stopped_early"]:
-        lines.append(stopped_early(s))
     return lines
 
 

@@ -24,7 +24,6 @@ from labs.runners.experiment import (
     FOOTER_FIGURES,
     experiment_context,
     run_footer,
-    stopped_early,
     wall_cost,
 )
 from labs.runs.progress import Progress
@@ -299,8 +298,6 @@ def headline(result: Mapping[str, Any]) -> list[str]:
             "live_attempts": num(s["amplification"]),
         }
     )
-    if s["stopped_early"]:
-        lines.append(stopped_early(s))
     return lines
 
 
