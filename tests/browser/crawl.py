@@ -83,6 +83,28 @@ TOO_WIDE_JS = """
 NOT_ENGLISH_UI = {"429 Too Many Requests"}
 
 
+# Marathi drawn in a font that has no Devanagari shows as empty boxes on a device without
+# a Devanagari font of its own (the test machine is one): each element whose own words are
+# Devanagari must have the site's Devanagari font in its font stack.
+NO_DEVANAGARI_FONT_JS = """
+() => {
+  const out = new Set();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const e = node.parentElement;
+    if (!e || !/[\u0900-\u097f]/.test(node.textContent)) continue;
+    const box = e.closest("select") || e;
+    if (!box.getClientRects().length) continue;
+    if (!getComputedStyle(box).fontFamily.includes("Noto Sans Devanagari")) {
+      const cls = typeof box.className === "string" ? box.className.trim() : "";
+      out.add(box.tagName.toLowerCase() + (cls ? "." + cls.split(/\\s+/).join(".") : ""));
+    }
+  }
+  return Array.from(out).slice(0, 8);
+}
+"""
+
+
 @dataclass
 class Crawled:
     """One page read: its name, address, width in CSS pixels and the words on it."""
@@ -93,6 +115,7 @@ class Crawled:
     text: str
     english: list[str] = field(default_factory=list)
     too_wide: list[str] = field(default_factory=list)
+    boxes: list[str] = field(default_factory=list)  # elements whose Marathi shows as boxes
 
 
 def latin_runs(text: str) -> list[str]:
@@ -155,8 +178,10 @@ def english_on(text: str) -> list[str]:
 def read(page, name: str) -> Crawled:
     width = page.evaluate("() => document.documentElement.scrollWidth")
     too_wide = page.evaluate(TOO_WIDE_JS) if width > page.viewport_size["width"] else []
+    boxes = page.evaluate(NO_DEVANAGARI_FONT_JS)
     text = page.evaluate(VISIBLE_TEXT_JS)
     crawled = Crawled(name=name, url=page.url, width=width, text=text)
     crawled.english = english_on(text)
     crawled.too_wide = too_wide
+    crawled.boxes = boxes
     return crawled

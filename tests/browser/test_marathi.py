@@ -3,7 +3,8 @@
 One crawl of the whole site (home, units, every lab, a finished run of every lab, the run
 history, compare, the report, the assignment and hand-in, the gradebook, the accounts pages,
 a 404), each page read as it is drawn: it fails when a page shows an English UI phrase (the
-catalogue's own msgids, and a list of known ones) or is wider than the phone. The runs are
+catalogue's own msgids, and a list of known ones), is wider than the phone, or draws Marathi
+in a font with no Devanagari (empty boxes where the device has no such font). The runs are
 made in the test (no worker), so the crawl sees the same pages every time.
 
 With CRAWL_REPORT=path it also writes, per page, every run of Latin-script words that is not
@@ -276,9 +277,17 @@ def test_a_marathi_reader_sees_no_english_and_no_page_wider_than_a_phone(phone_b
         for c in pages
         if c.width > PHONE
     ]
-    assert not (english or wide), (
+    boxes = [
+        f"{who} {c.name}: {', '.join(c.boxes)}"
+        for who, pages in seen.items()
+        for c in pages
+        if c.boxes
+    ]
+    assert not (english or wide or boxes), (
         "English on a Marathi page:\n"
         + "\n".join(english)
         + f"\nwider than a {PHONE} px phone:\n"
         + "\n".join(wide)
+        + "\nMarathi in a font with no Devanagari (empty boxes):\n"
+        + "\n".join(boxes)
     )
