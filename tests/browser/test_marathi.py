@@ -63,6 +63,7 @@ def in_marathi(user) -> None:
 def build_school():
     """A teacher, a student in her class with an assignment handed in, and a finished run of
     every lab; the addresses the crawl visits, by name, for each of them."""
+    from labs.runs.models import Run
     from teaching.models import Assignment, Classroom, Membership, Submission
 
     tara = make_user("tara", teacher=True)
@@ -94,6 +95,17 @@ def build_school():
     }
     for slug in KEPT_QUEUES:
         keep_parked(runs[slug].pk, PARKED)
+    waiting = Run.objects.create(owner=asha, lab="drain", params={}, seed=1)
+    timed_out = Run.objects.create(
+        owner=asha,
+        lab="drain",
+        params={},
+        seed=1,
+        status="failed",
+        error="The run took longer",
+        error_code="time_limit",
+        error_args={"limit_s": 60},
+    )
     second_drain = finished_run(asha, lab="drain", seed=3, per_worker=150)
     handed = Submission.objects.create(assignment=assignment, student=asha, run=runs["drain"])
     before_params, after_params = pair_params(get_lab("trapped-service").defaults())
@@ -109,6 +121,8 @@ def build_school():
     ]
     student += [(f"live {slug}", f"/runs/{run.id}/") for slug, run in live.items()]
     student += [
+        ("run waiting", f"/runs/{waiting.id}/"),
+        ("run failed", f"/runs/{timed_out.id}/"),
         ("run numbers", f"/runs/{runs['drain'].id}/numbers/"),
         ("compare", f"/runs/compare/?run={runs['drain'].id}&run={second_drain.id}"),
         ("obligations", f"/runs/{runs['trapped-live'].id}/obligations/"),
@@ -118,6 +132,7 @@ def build_school():
         ("assignment", f"/assignments/{assignment.id}/"),
         ("submission", f"/submissions/{handed.id}/"),
         ("password change", "/accounts/password_change/"),
+        ("password change refused", "/accounts/password_change/", short_password),
         ("404", "/no-such-page/"),
         ("lab bad input", "/labs/drain/", refused_input),
         ("self-check unanswered", "/units/lesson-07/", unanswered_selfcheck),
@@ -129,6 +144,7 @@ def build_school():
         ("new assignment drain", f"/classes/{classroom.id}/assignments/new/?lab=drain"),
         ("assignment", f"/assignments/{assignment.id}/"),
         ("assignment edit", f"/assignments/{assignment.id}/edit/"),
+        ("assignment edit refused", f"/assignments/{assignment.id}/edit/", bad_criteria),
         ("submission", f"/submissions/{handed.id}/"),
         ("gradebook", f"/classes/{classroom.id}/gradebook/"),
         ("accounts", f"/classes/{classroom.id}/accounts/"),
@@ -165,6 +181,22 @@ def wrong_password(page) -> None:
     page.fill("#id_password", "not-her-password")
     page.locator("form.narrow button[type=submit]").click()
     page.locator(".form-errors").wait_for()
+
+
+def short_password(page) -> None:
+    """A new password too short and not repeated the same: Django's own errors."""
+    page.fill("#id_old_password", "wrong")
+    page.fill("#id_new_password1", "abc")
+    page.fill("#id_new_password2", "abd")
+    page.locator("form.narrow button[type=submit]").click()
+    page.locator(".has-error, .form-errors, .errorlist").first.wait_for()
+
+
+def bad_criteria(page) -> None:
+    """Criteria naming no figure, with no operator and a word for a number."""
+    page.fill("#id_criteria_text", "no_such_figure < 3\nleft_at_end\nleft_at_end == many")
+    page.locator("form.assignment-form button[type=submit]").click()
+    page.locator("form.assignment-form .has-error").first.wait_for()
 
 
 def dlq_shown(page) -> None:
