@@ -290,3 +290,12 @@ def test_it_says_a_live_pair_ran_on_a_real_redis():
     assert live[0].startswith("Both runs played the scenario live on a real Redis")
     assert "simulated in one process" not in " ".join(live)
     assert "the operator panel" in live[2]
+
+
+def test_it_lists_params_in_the_forms_order_whatever_order_the_database_gave():
+    """PostgreSQL's jsonb hands keys back sorted by length: the report must not follow it."""
+    form_order = list(lab("trapped-service").defaults())
+    shuffled = {name: lab("trapped-service").defaults()[name] for name in sorted(form_order)}
+    assert list(shuffled) != form_order
+    result = {"lab": "trapped-service", "params": shuffled, "tables": {}}
+    assert list(reports.run_params(result)) == form_order

@@ -451,7 +451,17 @@ def _drain(result: Mapping[str, Any], m: Mapping[str, Any]) -> dict[str, Any]:
 def run_params(result: Mapping[str, Any]) -> dict[str, Any]:
     """The params as the run went. A live run's controls may have been switched from the
     operator panel: its result keeps them (and when the first went on) apart from the form's."""
-    return result.get("tables", {}).get("effective_params") or result["params"]
+    params = result.get("tables", {}).get("effective_params") or result["params"]
+    return in_form_order(params, result.get("lab", LAB))
+
+
+def in_form_order(params: Mapping[str, Any], lab: str = LAB) -> dict[str, Any]:
+    """The params in the order the lab's form lists them. A run's params come back from the
+    database in the database's order (PostgreSQL's jsonb sorts keys by length), and a report
+    should read the same whichever database the site runs on."""
+    order = list(get_lab(lab).defaults())
+    known = {name: params[name] for name in order if name in params}
+    return known | {name: value for name, value in params.items() if name not in known}
 
 
 def _run_facts(run: Mapping[str, Any]) -> dict[str, Any]:
@@ -472,7 +482,7 @@ def command(params: Mapping[str, Any], seed: int, lab: str = LAB) -> str:
     defaults = get_lab(lab).defaults()
     changes = [
         f"--set {name}={plain(value)}"
-        for name, value in params.items()
+        for name, value in in_form_order(params, lab).items()
         if defaults.get(name) != value
     ]
     return " ".join(["python manage.py lab run", lab, f"--seed {seed}", *changes])

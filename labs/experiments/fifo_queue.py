@@ -25,18 +25,17 @@ import redis
 
 from labs.experiments.limits import check_float, check_int
 from labs.experiments.namespace import Namespace
+from labs.experiments.queue import LUA_NOW_MS
 
 SQS_DEDUP_WINDOW_S = 300.0
 
-_NOW = """
-local function now_ms()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-local function touch(keys, ttl)
+_NOW = (
+    LUA_NOW_MS
+    + """local function touch(keys, ttl)
   for _, k in ipairs(keys) do redis.call('PEXPIRE', k, ttl) end
 end
 """
+)
 
 # KEYS: dedup key, seq, heads, bodies, stats. ARGV: prefix, group, body, window_ms, ttl_ms.
 _SEND = (

@@ -31,12 +31,18 @@ SQS_MAX_RETENTION_S = 14 * 24 * 3600.0
 SEND_CHUNK = 500
 ACK_CHUNK = 1000
 
-_LUA_HELPERS = """
+# Redis's own clock in ms, for every script that stamps a time: the workers' clocks may
+# differ, the server's is one (the FIFO queue's scripts start with it too).
+LUA_NOW_MS = """
 local function now_ms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
-local function fields(list)
+"""
+
+_LUA_HELPERS = (
+    LUA_NOW_MS
+    + """local function fields(list)
   local h = {}
   for i = 1, #list, 2 do h[list[i]] = list[i + 1] end
   return h
@@ -63,6 +69,7 @@ local function sweep(q, group, expired, stats, keep, now, ttl)
   return n
 end
 """
+)
 
 # KEYS: stream, stats. ARGV: ttl_ms, then msg_id, body pairs.
 _SEND = """
