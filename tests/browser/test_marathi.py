@@ -291,3 +291,22 @@ def test_a_marathi_reader_sees_no_english_and_no_page_wider_than_a_phone(phone_b
         + "\nMarathi in a font with no Devanagari (empty boxes):\n"
         + "\n".join(boxes)
     )
+
+
+def test_every_lab_and_unit_page_fits_a_phone_in_english(phone_browser):
+    """The same width check for a visitor reading in English: its words break differently."""
+    browser, url = phone_browser
+    pages = [("home", "/")] + [(f"unit {u.slug}", f"/units/{u.slug}/") for u in UNITS]
+    pages += [(f"lab {lab.slug}", f"/labs/{lab.slug}/") for lab in LABS]
+    context = browser.new_context(viewport={"width": PHONE, "height": 800})
+    page = context.new_page()
+    wide = []
+    for name, path in pages:
+        page.goto(url + path)
+        page.wait_for_load_state("load")
+        assert page.evaluate("() => document.documentElement.lang") == "en"
+        crawled = read(page, name)
+        if crawled.width > PHONE:
+            wide.append(f"{name}: {crawled.width} px: {'; '.join(crawled.too_wide)}")
+    context.close()
+    assert not wide, f"wider than a {PHONE} px phone:\n" + "\n".join(wide)
