@@ -417,6 +417,10 @@ def main() -> None:
     sys.path.insert(0, str(ROOT))
     import django
 
+    if not args.url:
+        # ./dev serve builds the compiled loop as it starts; build it first so this line
+        # reports what the workers will really run.
+        subprocess.run([sys.executable, "-m", "labs.sim.capstone.build"], cwd=ROOT, check=False)
     django.setup()
     from labs.sim.capstone.fast import COMPILED
 
