@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.worker_helpers import forget_queue
+
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = [pytest.mark.e2e, pytest.mark.redis]
 
@@ -61,7 +63,9 @@ def served(tmp_path_factory):
         "WEB_WORKERS": "1",
         "CELERY_WORKERS": "1",
         "WORKER_CONCURRENCY": "1",
-        "LAB_QUEUE": f"serve-test-{uuid.uuid4().hex[:8]}",  # takes no other checkout's runs
+        # Queues of its own, quick and heavy: its workers take no other checkout's runs.
+        "LAB_QUEUE": f"serve-test-{uuid.uuid4().hex[:8]}",
+        "LAB_HEAVY_QUEUE": f"serve-test-heavy-{uuid.uuid4().hex[:8]}",
     }
     log = (tmp_path / "serve.log").open("w")
     process = subprocess.Popen(
@@ -75,6 +79,8 @@ def served(tmp_path_factory):
     finally:
         stop(process)
         log.close()
+        forget_queue(env["LAB_QUEUE"])
+        forget_queue(env["LAB_HEAVY_QUEUE"])
 
 
 def stop(process: subprocess.Popen) -> None:
