@@ -64,6 +64,39 @@ def sqs_redrive(values: Mapping[str, Any]) -> list[Snippet]:
     return [Snippet("Amazon SQS (boto3)", "python", sqs), Snippet("AWS Lambda", "python", mapping)]
 
 
+def keda(
+    per_waiting: int,
+    low: int,
+    high: int,
+    *,
+    name: str = "workers-on-backlog",
+    per_worker_note: bool = True,
+    high_note: str = "",
+) -> Snippet:
+    """KEDA's ScaledObject for "one worker per K waiting", between a floor and a ceiling:
+    the one backlog rule every lab that scales on its queue writes out."""
+    high_line = f"  maxReplicaCount: {high}" + (f"  # {high_note}" if high_note else "")
+    length_note = "  # " + gettext("messages per worker") if per_worker_note else ""
+    text = (
+        "apiVersion: keda.sh/v1alpha1\n"
+        "kind: ScaledObject\n"
+        "metadata:\n"
+        f"  name: {name}\n"
+        "spec:\n"
+        "  scaleTargetRef:\n"
+        "    name: workers\n"
+        f"  minReplicaCount: {low}\n"
+        f"{high_line}\n"
+        "  triggers:\n"
+        "    - type: aws-sqs-queue\n"
+        "      metadata:\n"
+        f"        queueURL: {QUEUE_URL}\n"
+        f'        queueLength: "{per_waiting}"{length_note}\n'
+        "        awsRegion: REGION\n"
+    )
+    return Snippet("KEDA", "yaml", text)
+
+
 def keda_backlog(values: Mapping[str, Any]) -> list[Snippet]:
     """The drain lab's rule: KEDA for the backlog rule, a plain Deployment for a fixed pool."""
     if values["rule"] == "fixed":
@@ -77,25 +110,6 @@ def keda_backlog(values: Mapping[str, Any]) -> list[Snippet]:
         )
         return [Snippet("Kubernetes", "yaml", fixed)]
     low, high = int(values["min_workers"]), int(values["max_workers"])
-    keda = (
-        "apiVersion: keda.sh/v1alpha1\n"
-        "kind: ScaledObject\n"
-        "metadata:\n"
-        "  name: workers-on-backlog\n"
-        "spec:\n"
-        "  scaleTargetRef:\n"
-        "    name: workers\n"
-        f"  minReplicaCount: {low}\n"
-        f"  maxReplicaCount: {high}\n"
-        "  triggers:\n"
-        "    - type: aws-sqs-queue\n"
-        "      metadata:\n"
-        f"        queueURL: {QUEUE_URL}\n"
-        f'        queueLength: "{int(values["per_waiting"])}"  # '
-        + gettext("messages per worker")
-        + "\n"
-        "        awsRegion: REGION\n"
-    )
     most = min(max(high, LAMBDA_CONCURRENCY[0]), LAMBDA_CONCURRENCY[1])
     mapping = (
         'boto3.client("lambda").create_event_source_mapping(\n'
@@ -106,7 +120,7 @@ def keda_backlog(values: Mapping[str, Any]) -> list[Snippet]:
         + "\n"
         ")\n"
     )
-    return [Snippet("KEDA", "yaml", keda), Snippet("AWS Lambda", "python", mapping)]
+    return [keda(int(values["per_waiting"]), low, high), Snippet("AWS Lambda", "python", mapping)]
 
 
 # tenacity's waits for the labs' jitters. `wait_random_exponential` is full jitter (a
@@ -213,25 +227,6 @@ def scaling_signal(values: Mapping[str, Any]) -> list[Snippet]:
     """The scaling-signal lab: KEDA on backlog per worker, an alarm on the oldest message's
     age, and the CPU target-tracking policy that I/O-bound workers never trip."""
     low, high = int(values["min_workers"]), int(values["max_workers"])
-    keda = (
-        "apiVersion: keda.sh/v1alpha1\n"
-        "kind: ScaledObject\n"
-        "metadata:\n"
-        "  name: workers-on-backlog-per-worker\n"
-        "spec:\n"
-        "  scaleTargetRef:\n"
-        "    name: workers\n"
-        f"  minReplicaCount: {low}\n"
-        f"  maxReplicaCount: {high}\n"
-        "  triggers:\n"
-        "    - type: aws-sqs-queue\n"
-        "      metadata:\n"
-        f"        queueURL: {QUEUE_URL}\n"
-        f'        queueLength: "{int(values["per_waiting"])}"  # '
-        + gettext("messages per worker")
-        + "\n"
-        "        awsRegion: REGION\n"
-    )
     age_s = max(1, round(values["age_target_s"]))
     alarm = (
         'boto3.client("cloudwatch").put_metric_alarm(\n'
@@ -266,7 +261,7 @@ def scaling_signal(values: Mapping[str, Any]) -> list[Snippet]:
         ")\n"
     )
     return [
-        Snippet("KEDA", "yaml", keda),
+        keda(int(values["per_waiting"]), low, high, name="workers-on-backlog-per-worker"),
         Snippet("Amazon CloudWatch (boto3)", "python", alarm),
         Snippet("Application Auto Scaling (boto3)", "python", cpu),
     ]
@@ -378,23 +373,6 @@ def worker_cap(values: Mapping[str, Any]) -> list[Snippet]:
         + "\n"
         ")\n"
     )
-    keda = (
-        "apiVersion: keda.sh/v1alpha1\n"
-        "kind: ScaledObject\n"
-        "metadata:\n"
-        "  name: workers-within-the-database\n"
-        "spec:\n"
-        "  scaleTargetRef:\n"
-        "    name: workers\n"
-        "  minReplicaCount: 1\n"
-        f"  maxReplicaCount: {cap}  # " + gettext("no more than the database's knee") + "\n"
-        "  triggers:\n"
-        "    - type: aws-sqs-queue\n"
-        "      metadata:\n"
-        f"        queueURL: {QUEUE_URL}\n"
-        f'        queueLength: "{int(values["per_waiting"])}"\n'
-        "        awsRegion: REGION\n"
-    )
     pgbouncer = (
         "[databases]\n"
         "jobs = host=DB_HOST dbname=jobs\n\n"
@@ -425,7 +403,14 @@ def worker_cap(values: Mapping[str, Any]) -> list[Snippet]:
     )
     return [
         Snippet("AWS Lambda", "python", mapping),
-        Snippet("KEDA", "yaml", keda),
+        keda(
+            int(values["per_waiting"]),
+            1,
+            cap,
+            name="workers-within-the-database",
+            per_worker_note=False,
+            high_note=gettext("no more than the database's knee"),
+        ),
         Snippet("PgBouncer", "ini", pgbouncer),
         Snippet("Amazon CloudWatch (boto3)", "python", alarm),
     ]

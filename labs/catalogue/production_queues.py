@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.catalogue.advice import Snippet
-from labs.catalogue.production import DLQ_ARN, LAMBDA_CONCURRENCY, QUEUE_ARN, QUEUE_URL
+from labs.catalogue.production import DLQ_ARN, LAMBDA_CONCURRENCY, QUEUE_ARN, QUEUE_URL, keda
 from labs.text import gettext, given, num
 
 # Lambda takes up to 10,000 messages a batch from a standard queue.
@@ -72,30 +72,6 @@ def _deployment(name: str, replicas: int) -> Snippet:
         f"  replicas: {replicas}\n"
     )
     return Snippet("Kubernetes", "yaml", text)
-
-
-def keda(per_waiting: int, low: int, high: int) -> Snippet:
-    """KEDA's ScaledObject for "one worker per K waiting", between a floor and a ceiling."""
-    text = (
-        "apiVersion: keda.sh/v1alpha1\n"
-        "kind: ScaledObject\n"
-        "metadata:\n"
-        "  name: workers-on-backlog\n"
-        "spec:\n"
-        "  scaleTargetRef:\n"
-        "    name: workers\n"
-        f"  minReplicaCount: {low}\n"
-        f"  maxReplicaCount: {high}\n"
-        "  triggers:\n"
-        "    - type: aws-sqs-queue\n"
-        "      metadata:\n"
-        f"        queueURL: {QUEUE_URL}\n"
-        f'        queueLength: "{per_waiting}"  # '
-        + gettext("messages per worker")  # outside the f-string, where makemessages sees it
-        + "\n"
-        "        awsRegion: REGION\n"
-    )
-    return Snippet("KEDA", "yaml", text)
 
 
 def workers_needed(jobs: int, rate_per_s: float, deadline_min: float) -> int:
