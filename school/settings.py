@@ -17,6 +17,8 @@ from school.env import env_bool, env_int, env_list, env_str, secret_key, with_re
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
+# Where `manage.py backup` writes when given no file: best another disk or machine (README).
+BACKUP_DIR = Path(env_str("BACKUP_DIR", "") or VAR_DIR / "backups")
 
 DEBUG = env_bool("DEBUG", True)
 SECRET_KEY = secret_key(debug=DEBUG)
