@@ -289,6 +289,22 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
 }
 
+# The site's own queues, watched (labs/runs/telemetry.py): sampled once a second by the
+# sweeper into Redis (the cache's database by default, never the broker's), so every web
+# process on every machine reads the same figures. Keys start with TELEMETRY_PREFIX (the
+# tests use one of their own on the shared Redis).
+TELEMETRY_REDIS_URL = env_str("TELEMETRY_REDIS_URL", "") or CACHE_REDIS_URL
+TELEMETRY_PREFIX = env_str("TELEMETRY_PREFIX", "telemetry")
+# Admission by oldest age (labs.runs.admission.check_runners): a new quick run is refused
+# at once when the quick queue's oldest waiting run is older than this. A quick lab takes
+# well under a second, so a run waiting 10 s means a backlog of many seconds' work: a new
+# press would wait past the page's slowest poll (2 s) many times over and, if the backlog
+# keeps growing, toward LAB_QUEUE_TIMEOUT_S (300 s), when it would fail anyway. Saying so
+# at once lets the student try again later instead of holding one of their run slots.
+LAB_ADMIT_OLDEST_S = env_int("LAB_ADMIT_OLDEST_S", 10, low=1, high=3600)
+# /metrics (ops/metrics.py) answers only a request bearing this token; unset: 404.
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
+
 # Health checks (ops/health.py): how long the deep check waits for each dependency.
 HEALTH_TIMEOUT_S = env_int("HEALTH_TIMEOUT_S", 2, low=1, high=30)
 

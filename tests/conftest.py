@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import uuid
 from pathlib import Path
 
 import pytest
+
+# The queue figures and the workers' beats of this test session, apart from the site's
+# and other checkouts' on the shared Redis (a worker process started by a test inherits it).
+os.environ.setdefault("TELEMETRY_PREFIX", f"test-telemetry-{uuid.uuid4().hex[:8]}")
 
 NO_DATABASE_DIRS = ("sim", "experiments")
 
@@ -17,6 +23,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         rel = Path(item.fspath).relative_to(here)
         if rel.parts and rel.parts[0] in NO_DATABASE_DIRS:
             item.add_marker(pytest.mark.nodb)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _telemetry_of_this_session():
+    """Point the telemetry at this session's keys, and delete them afterwards."""
+    from django.conf import settings
+
+    settings.TELEMETRY_PREFIX = os.environ["TELEMETRY_PREFIX"]
+    yield
+    import redis
+
+    try:
+        r = redis.Redis.from_url(settings.TELEMETRY_REDIS_URL, socket_connect_timeout=1)
+        keys = list(r.scan_iter(match=f"{settings.TELEMETRY_PREFIX}:*", count=1000))
+        if keys:
+            r.delete(*keys)
+    except redis.RedisError:
+        pass  # no Redis in this session: nothing was written
 
 
 @pytest.fixture(autouse=True)

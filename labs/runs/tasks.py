@@ -12,6 +12,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.utils import timezone
 
+import labs.runs.heartbeat  # noqa: F401 - every worker that loads the tasks beats
 from labs.catalogue.entries import get_lab
 from labs.runs import failures, kept_queue, result_store
 from labs.runs.execution import ParamsRefused, run_lab

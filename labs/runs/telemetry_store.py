@@ -1,0 +1,113 @@
+"""Where the site's queue figures live in Redis, and how anyone reads them.
+
+The sampler (`labs.runs.telemetry`) writes, the web processes and the workers read or beat.
+Everything lives in `TELEMETRY_REDIS_URL` (the cache's database unless set), never in the
+broker's: it can be inspected and flushed apart from queued tasks, and every key has a TTL,
+so with `maxmemory-policy volatile-ttl` a full Redis drops these figures before a task.
+
+Keys (all under `TELEMETRY_PREFIX`):
+
+- `<p>:now`: the latest snapshot (JSON), rewritten every second, gone 15 s after the
+  sampler stops, so a reader can tell figures from none.
+- `<p>:samples`: the last hour of per-second samples (a list, newest first).
+- `<p>:totals`: counters since the sampler started counting (a hash), for Prometheus.
+- `<p>:workers:<queue>`: the workers consuming `queue` (a sorted set: name -> last beat).
+- `<p>:leader`: which sampler process writes (the others wait their turn).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import time
+from typing import Any
+
+import redis
+from django.conf import settings
+
+SNAPSHOT_TTL_S = 15
+HISTORY_S = 3600
+# A worker beats every second; one silent for this long is counted as gone.
+BEAT_EVERY_S = 1.0
+ALIVE_FOR_S = 3.0
+WORKERS_TTL_S = 60
+TOTALS_TTL_S = 30 * 86400
+
+
+def key(*parts: str) -> str:
+    return ":".join([settings.TELEMETRY_PREFIX, *parts])
+
+
+@functools.cache
+def _client(url: str) -> redis.Redis:
+    # One pool per process; short timeouts: a slow Redis must not hold a page or a press.
+    return redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
+
+
+def client() -> redis.Redis:
+    return _client(settings.TELEMETRY_REDIS_URL)
+
+
+def snapshot() -> dict[str, Any] | None:
+    """The sampler's latest figures, or None when no sampler has written for 15 s (or Redis
+    does not answer): a reader then knows nothing, and says so."""
+    try:
+        raw = client().get(key("now"))
+    except redis.RedisError:
+        return None
+    return json.loads(raw) if raw else None
+
+
+def queue_figures(queue: str) -> dict[str, Any] | None:
+    """One queue's figures from the latest snapshot (None: no snapshot)."""
+    snap = snapshot()
+    if snap is None:
+        return None
+    return snap["queues"].get(queue) or {}
+
+
+def samples(last_s: int = HISTORY_S) -> list[dict[str, Any]]:
+    """The per-second samples of the last `last_s` seconds, oldest first."""
+    try:
+        raw = client().lrange(key("samples"), 0, max(0, last_s - 1))
+    except redis.RedisError:
+        return []
+    return [json.loads(item) for item in reversed(raw)]
+
+
+def totals() -> dict[str, int]:
+    try:
+        raw = client().hgetall(key("totals"))
+    except redis.RedisError:
+        return {}
+    return {name.decode(): int(value) for name, value in raw.items()}
+
+
+def beat(worker: str, queues: list[str], now: float | None = None) -> None:
+    """A worker says it is alive and consuming `queues`."""
+    now = time.time() if now is None else now
+    pipe = client().pipeline(transaction=False)
+    for queue in queues:
+        name = key("workers", queue)
+        pipe.zadd(name, {worker: now})
+        pipe.zremrangebyscore(name, "-inf", now - WORKERS_TTL_S)
+        pipe.expire(name, WORKERS_TTL_S)
+    pipe.execute()
+
+
+def gone(worker: str, queues: list[str]) -> None:
+    """A worker stopping says so, rather than letting its beats time out."""
+    pipe = client().pipeline(transaction=False)
+    for queue in queues:
+        pipe.zrem(key("workers", queue), worker)
+    pipe.execute()
+
+
+def workers_alive(queues: list[str], now: float | None = None) -> dict[str, list[str]]:
+    """The workers that beat for each queue within `ALIVE_FOR_S`."""
+    now = time.time() if now is None else now
+    pipe = client().pipeline(transaction=False)
+    for queue in queues:
+        pipe.zrangebyscore(key("workers", queue), now - ALIVE_FOR_S, "+inf")
+    found = pipe.execute()
+    return {q: sorted(n.decode() for n in names) for q, names in zip(queues, found, strict=True)}
