@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.machine import describe  # noqa: E402
 from bench.simpy_trapped import run_simpy  # noqa: E402
 from labs.sim.capstone import RECOMMENDED_CONTROLS, engine, fast  # noqa: E402
-from labs.sim.capstone.params import TrappedParams  # noqa: E402
 from labs.sim.capstone.phase_map import phase_map  # noqa: E402
+from labs.sim.capstone.trapped_params import TrappedParams  # noqa: E402
 
 SEED = 5
 TEN_X = {"base_rps": 800.0, "spike_rps": 2000.0, "workers": 80, "queue_limit": 20000}

@@ -25,8 +25,8 @@ import django  # noqa: E402
 django.setup()
 
 from labs.catalogue.entries import get_lab  # noqa: E402
+from labs.interface.progress import SilentProgress  # noqa: E402
 from labs.runs.execution import run_lab  # noqa: E402
-from labs.runs.progress import SilentProgress  # noqa: E402
 
 RUNS = [
     ("scaling-signal", "defaults", {}),

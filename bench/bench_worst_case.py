@@ -164,7 +164,7 @@ def experiments() -> None:
 
     django.setup()
     from labs.catalogue.entries import LABS, get_lab
-    from labs.runs.progress import SilentProgress
+    from labs.interface.progress import SilentProgress
 
     burst = get_lab("burst-live")
     longest = burst.defaults() | {

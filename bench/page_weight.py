@@ -154,9 +154,9 @@ def setup_site(database_url: str | None) -> Path:
 def finished_capstone_run(owner):
     """A finished trapped-service run on its defaults, computed here (no worker)."""
     from labs.catalogue.entries import get_lab
+    from labs.interface.progress import SilentProgress
     from labs.runs.execution import run_lab
     from labs.runs.models import Run
-    from labs.runs.progress import SilentProgress
 
     lab = get_lab("trapped-service")
     params = lab.defaults()

@@ -33,8 +33,8 @@ from typing import Any
 import simpy
 
 from labs.sim.capstone.obligations import STATES, Ledger
-from labs.sim.capstone.params import TrappedParams
 from labs.sim.capstone.streams import ARRIVALS, RETRIES, SERVICE, stream
+from labs.sim.capstone.trapped_params import TrappedParams
 
 UNSUPPORTED = (
     ("discipline", lambda p: p.discipline != "fifo"),

@@ -13,3 +13,8 @@ class LabsConfig(AppConfig):
 
         # Runners and charts stay Django-free; their words go through Django's catalogues.
         text.use_translations(translation.gettext, translation.ngettext)
+
+        from labs.capstone import run_page
+
+        # The capstone hooks its links and operator panel into the shared run page.
+        run_page.install()

@@ -30,7 +30,7 @@ from labs.sim import (
     retry_storm,
     serial,
 )
-from labs.sim.capstone.report import drain_estimate_s
+from labs.sim.capstone.summary import drain_estimate_s
 from labs.sim.fifo import measure, poison_job
 from labs.sim.fifo import simulate as simulate_queue
 from labs.sim.retention import simulate as simulate_retention

@@ -18,7 +18,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from labs.catalogue.figures import Figure
+from labs.interface.figures import Figure
 
 OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq,

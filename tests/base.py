@@ -103,9 +103,9 @@ def make_school() -> School:
 def finished_run(owner, *, lab: str = "drain", seed: int = 0, **params):
     """A succeeded run with a real result, computed here rather than by a worker."""
     from labs.catalogue.entries import get_lab
+    from labs.interface.progress import SilentProgress
     from labs.runs.execution import run_lab
     from labs.runs.models import Run
-    from labs.runs.progress import SilentProgress
 
     chosen = get_lab(lab)
     values = chosen.defaults() | params

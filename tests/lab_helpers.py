@@ -7,9 +7,9 @@ from typing import Any
 
 from labs.catalogue.entries import get_lab
 from labs.catalogue.lab import Lab
+from labs.interface.progress import SilentProgress
 from labs.management.commands.lab import _as_form_value
 from labs.runs.execution import run_lab
-from labs.runs.progress import SilentProgress
 from labs.web.forms import LabForm
 
 

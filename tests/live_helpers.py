@@ -7,7 +7,7 @@ from typing import Any
 from labs.experiments.dlq import keep_dead_letters
 from labs.experiments.namespace import Namespace, connect, kept_namespace, run_key_for
 from labs.experiments.queue import RedisQueue
-from labs.runs.progress import SilentProgress
+from labs.interface.progress import SilentProgress
 
 POISON_ERROR = "PoisonMessage('cannot be processed')"
 

@@ -12,9 +12,9 @@ import pytest
 
 from labs.catalogue.entries import LABS
 from labs.catalogue.units import UNITS
+from labs.interface.progress import SilentProgress
 from labs.management.commands.lab import _as_form_value
 from labs.runs.execution import run_lab
-from labs.runs.progress import SilentProgress
 from labs.web.forms import LabForm
 from tests.lab_helpers import default_result
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from labs.catalogue.entries import get_lab
-from labs.catalogue.figures import Figure
+from labs.interface.figures import Figure
 from teaching.criteria import (
     CriteriaError,
     Criterion,

@@ -7,9 +7,9 @@ import re
 import pytest
 from django.utils import translation
 
-from labs.capstone.drain_words import gap_words
 from labs.sim.capstone import RECOMMENDED_CONTROLS, trapped_service
-from labs.sim.capstone.report import GAP_ENGLISH, gap_english
+from labs.sim.capstone.summary import GAP_ENGLISH, gap_english
+from labs.words.drain_gaps import gap_words
 
 DEVANAGARI = re.compile("[\u0900-\u097f]")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from labs.catalogue.figures import Figure
+from labs.interface.figures import Figure
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import pytest
 from django.utils import translation
 
 from labs.catalogue.entries import get_lab
-from labs.catalogue.params import Param
+from labs.interface.params import Param
 from labs.web.forms import LabForm, field_for
 
 DRAIN = get_lab("drain")

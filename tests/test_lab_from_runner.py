@@ -6,10 +6,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from labs.catalogue.figures import Figure
 from labs.catalogue.lab import EXPERIMENT_TIME_LIMIT_S, Lab
-from labs.catalogue.params import Param
 from labs.experiments.limits import MAX_WALL_S
+from labs.interface.figures import Figure
+from labs.interface.params import Param
 
 ENTRY = {"slug": "toy", "unit": "lesson-07", "title": "Toy", "intro": "A toy.", "charts": list}
 

@@ -30,7 +30,11 @@ RULES = [
     ("labs/runs/models.py", ("labs.runs.kept_queue", "labs.runs.stale", "labs.web",
                              "labs.capstone")),
     ("labs/runs", ("labs.web", "labs.capstone")),
-    ("labs/capstone/controls.py", ("django",)),
+    ("labs/interface", ("django.db", "labs.runners", "labs.charts", "labs.catalogue", "labs.runs",
+                        "labs.web", "labs.capstone")),
+    ("labs/words", ("django", "labs.runners", "labs.charts", "labs.catalogue", "labs.runs",
+                    "labs.web", "labs.capstone")),
+    ("labs/catalogue", ("labs.capstone", "labs.runs", "labs.web")),
 ]  # fmt: skip
 
 

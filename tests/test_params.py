@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from labs.catalogue.entries import LABS, get_lab
-from labs.catalogue.params import Param, params_from_specs
+from labs.interface.params import Param, params_from_specs
 from labs.runs.execution import refusals
 
 SPECS = (

@@ -6,9 +6,9 @@ import pytest
 from django.urls import reverse
 
 from labs.catalogue.entries import get_lab
+from labs.interface.progress import SilentProgress
 from labs.runs.execution import run_lab
 from labs.runs.models import Run
-from labs.runs.progress import SilentProgress
 from labs.web.presenters import present_run, shown_tables
 
 

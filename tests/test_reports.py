@@ -8,8 +8,8 @@ from functools import cache
 import pytest
 
 from labs.capstone import report as reports
-from labs.capstone.controls import pair_params
 from labs.capstone.markdown import render
+from labs.capstone.pairs import pair_params
 from tests.lab_helpers import lab, run
 
 NAIVE = {"drop_expired": True, "limit_retries": True, "drop_payments": True}

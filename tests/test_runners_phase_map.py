@@ -7,8 +7,8 @@ from functools import cache
 from django.utils import translation
 
 from labs.charts.base import FAILED, OK
+from labs.interface.progress import SilentProgress
 from labs.runs.execution import run_lab
-from labs.runs.progress import SilentProgress
 from tests.lab_helpers import headline, lab, refusal, run
 
 SMALL_MAP = {"spike_steps": 3, "duration_steps": 3, "spike_min_rps": 100, "spike_max_rps": 180}

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.utils import translation
 
-from labs.capstone.controls import CONTROLS_OFF, pair_params
+from labs.capstone.pairs import CONTROLS_OFF, pair_params
 from labs.catalogue.advice import try_next_links
 from labs.charts.trapped_service import PAYMENT_COLOURS
 from labs.runners.trapped_service import CONTROLS_GROUP

@@ -10,7 +10,7 @@ from django.core.management import call_command
 
 from labs.capstone.analysis import Analysis
 from labs.catalogue.entries import get_lab
-from labs.catalogue.figures import Figure
+from labs.interface.figures import Figure
 from labs.roles import is_teacher
 from labs.runs.models import Run
 from teaching.gradebook import build_gradebook

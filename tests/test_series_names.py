@@ -20,8 +20,8 @@ DEVANAGARI = re.compile("[\u0900-\u097f]")
 def default_result(lab):
     if lab.kind == "experiment":
         return json.loads((EXPERIMENT_RESULTS / f"{lab.slug}.json").read_text())
+    from labs.interface.progress import SilentProgress
     from labs.runs.execution import run_lab
-    from labs.runs.progress import SilentProgress
 
     return run_lab(lab, lab.defaults(), 0, SilentProgress())
 

@@ -146,8 +146,8 @@ def test_it_hides_a_run_from_another_student(client, people):
 
 def test_it_keeps_polling_a_queued_run_and_stops_with_286_when_done(client, people):
     from labs.catalogue.entries import get_lab
+    from labs.interface.progress import SilentProgress
     from labs.runs.execution import run_lab
-    from labs.runs.progress import SilentProgress
     from labs.web.forms import LabForm
 
     lab = get_lab("drain")

@@ -8,7 +8,7 @@ from functools import cache
 import pytest
 from django.urls import reverse
 
-from labs.capstone.controls import CONTROLS_OFF, pair_params
+from labs.capstone.pairs import CONTROLS_OFF, pair_params
 from labs.management.commands.lab import _as_form_value
 from labs.runs.models import Run
 from labs.sim.capstone import RECOMMENDED_CONTROLS

@@ -9,9 +9,9 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_lazy
 
-from labs.capstone.controls import controls_on
 from labs.capstone.report import LABS
 from labs.runs.models import Run
+from labs.words.recovery_controls import controls_on
 
 
 class RunChoiceField(forms.ModelChoiceField):

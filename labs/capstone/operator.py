@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from labs.capstone.controls import PAYMENT_WORDS
+from labs.words.recovery_controls import PAYMENT_WORDS
 
 UNRESOLVED = ("pending", "unknown", "reconciling")
 SECTIONS = (

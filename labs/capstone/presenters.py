@@ -9,8 +9,8 @@ from django.utils.translation import gettext, pgettext
 
 from labs.capstone import charts as report_charts
 from labs.capstone import report as reports
-from labs.capstone.controls import controls_on
 from labs.runs.models import Run
+from labs.words.recovery_controls import controls_on
 
 
 @dataclass

@@ -18,10 +18,10 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 
-from labs.capstone.controls import control_words, controls_on
-from labs.capstone.drain_words import gap_words
 from labs.catalogue.entries import get_lab
 from labs.text import num, plain
+from labs.words.drain_gaps import gap_words
+from labs.words.recovery_controls import control_words, controls_on
 
 LAB = "trapped-service"
 # The labs whose runs the report, the operator view and the picker read: the model and

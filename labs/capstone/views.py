@@ -19,11 +19,11 @@ from labs.capstone import control_panel
 from labs.capstone import report as reports
 from labs.capstone.analysis import Analysis, analysis_of, pair_is_handed_in
 from labs.capstone.analysis_form import AnalysisForm
-from labs.capstone.controls import pair_params
 from labs.capstone.forms import ReportPickForm
 from labs.capstone.markdown import analysis_markdown
 from labs.capstone.markdown import render as render_markdown
 from labs.capstone.operator import obligations_view
+from labs.capstone.pairs import pair_params
 from labs.capstone.presenters import present_report
 from labs.catalogue.entries import get_lab
 from labs.catalogue.units import get_unit
@@ -32,8 +32,7 @@ from labs.runs.execution import choose_seed
 from labs.runs.models import Run
 from labs.runs.stale import fail_stale
 from labs.web.forms import LabForm
-from labs.web.views.pages import login_needed
-from labs.web.views.runs import run_page
+from labs.web.responses import login_needed, run_page
 
 
 @login_required

@@ -1,1 +1,1 @@
-"""What a lab is (`lab`, `params`, `figures`, `live`), the units, and the list (`entries`)."""
+"""What a lab is (`lab`, `advice`), the units, and the list of labs (`entries`)."""

@@ -15,7 +15,7 @@ from typing import Any
 from django.http import QueryDict
 from django.urls import reverse
 
-from labs.catalogue.params import Param
+from labs.interface.params import Param
 from labs.text import plain
 
 

@@ -10,13 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from labs.capstone import control_panel
-from labs.capstone import links as capstone_links
 from labs.catalogue import production, production_calls, production_queues
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.lazy import gettext_lazy as _
-from labs.catalogue.live import QUEUE_NUMBERS, LiveNumber, LiveView
 from labs.charts import availability as availability_charts
 from labs.charts import backoff as backoff_charts
 from labs.charts import batching as batching_charts
@@ -50,6 +47,7 @@ from labs.charts import scaling_signal as scaling_signal_charts
 from labs.charts import timeouts as timeouts_charts
 from labs.charts import trapped_live as trapped_live_charts
 from labs.charts import trapped_service as trapped_service_charts
+from labs.interface.live import QUEUE_NUMBERS, LiveNumber, LiveView
 from labs.runners import availability as availability_runner
 from labs.runners import backoff as backoff_runner
 from labs.runners import batching as batching_runner
@@ -844,7 +842,6 @@ LABS: tuple[Lab, ...] = (
         charts=trapped_service_charts.build,
         in_production=production_calls.trapped,
         before_after=True,
-        links=capstone_links.run_links,
         try_next=TRAPPED_TRY_NEXT,
     ),
     Lab.from_runner(
@@ -871,8 +868,6 @@ LABS: tuple[Lab, ...] = (
             ),
         ),
         before_after=True,
-        links=capstone_links.run_links,
-        operator_panel=control_panel.panel_for,
         live=LiveView(
             (
                 LiveNumber("second", gettext_noop("Simulated second")),

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from labs.catalogue.advice import Production, TryNext
-from labs.catalogue.figures import Figure
-from labs.catalogue.live import LiveView
-from labs.catalogue.params import Param
 from labs.experiments.limits import MAX_WALL_S
+from labs.interface.figures import Figure
+from labs.interface.live import LiveView
+from labs.interface.params import Param
+from labs.interface.progress import Progress
 from labs.runners.experiment import ending_if_stopped
-from labs.runs.progress import Progress
 
 Result = dict[str, Any]
 # An experiment stops itself at MAX_WALL_S of wall time; the margin covers start-up and cleanup.
@@ -47,16 +47,10 @@ class Lab:
     before_after: bool = False
     live: LiveView | None = None  # experiments: what the page shows while the run goes
     keeps_dlq: bool = False  # experiments: the DLQ is kept after the run for the queue panel
-    # Links a finished run's page shows under its facts, as (words, url): a feature of one
-    # lab (the capstone's report) hooks in here instead of into the shared run page.
-    links: Callable[[Any], list[tuple[str, str]]] | None = None
     # After a result: one or two changes worth trying, each with the question it answers.
     try_next: tuple[TryNext, ...] = ()
     # Beside the lab: its settings as real systems spell them, from the current values.
     in_production: Production | None = None
-    # (run, user) -> the live controls its owner may switch while it runs (the capstone's
-    # operator panel), or None: the run page shows it beside the live view.
-    operator_panel: Callable[[Any, Any], dict[str, Any] | None] | None = None
     # An upper bound on a run's worker time from its params (`labs.sim.capstone.cost.Cost`):
     # over the budget the form refuses; above `LAB_HEAVY_FROM_S` the run goes to the heavy queue.
     cost: Callable[[Mapping[str, Any]], Any] | None = None

@@ -7,7 +7,6 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from labs.capstone.controls import PAYMENT_WORDS, controls_on
 from labs.charts.base import (
     COLORS,
     FAILED,
@@ -23,6 +22,7 @@ from labs.charts.base import (
     window,
 )
 from labs.text import gettext_noop, num
+from labs.words.recovery_controls import PAYMENT_WORDS, controls_on
 
 AGE = "#8250df"
 COMPLETED = "#57606a"

@@ -11,11 +11,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from labs.catalogue.params import Param
+from labs.interface.params import Param
 from labs.sim.capstone.cold_cache import MAX_READS_PER_RUN
 from labs.sim.capstone.job_cost import MAX_JOBS_PER_RUN
-from labs.sim.capstone.params import MAX_ATTEMPTS_PER_CALL, MAX_REQUESTS_PER_RUN
 from labs.sim.capstone.phase_map import MAX_GRID_REQUESTS, MAX_RUNS
+from labs.sim.capstone.trapped_params import MAX_ATTEMPTS_PER_CALL, MAX_REQUESTS_PER_RUN
 from labs.text import gettext, gettext_noop, num, phrase
 
 

@@ -7,11 +7,11 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from labs.catalogue.figures import Figure, latency_figures
-from labs.catalogue.params import params_from_specs
+from labs.interface.figures import Figure, latency_figures
+from labs.interface.params import params_from_specs
+from labs.interface.progress import Progress
 from labs.runners.capstone_rules import cold_cache_errors, with_limits
 from labs.runners.common import model_errors, table
-from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, cold_cache
 from labs.sim.capstone import cost as capstone_cost
 from labs.sim.capstone.cold_cache import ColdCacheParams

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.catalogue.figures import Figure
-from labs.catalogue.params import Param
+from labs.interface.figures import Figure
+from labs.interface.params import Param
+from labs.interface.progress import Progress
 from labs.runners.common import outage_errors, table
-from labs.runs.progress import Progress
 from labs.sim import DegradationRun, play_degradation
 from labs.text import gettext, gettext_noop, num
 

@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from labs.catalogue.figures import Figure
-from labs.catalogue.params import Param
+from labs.interface.figures import Figure
+from labs.interface.params import Param
+from labs.interface.progress import Progress
 from labs.runners.common import table
-from labs.runs.progress import Progress
 from labs.sim import consume, deliver_at_least_once
 from labs.text import gettext, gettext_noop, listed, num
 

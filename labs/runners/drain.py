@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.catalogue.figures import Figure
-from labs.catalogue.params import Param
-from labs.runs.progress import Progress
+from labs.interface.figures import Figure
+from labs.interface.params import Param
+from labs.interface.progress import Progress
 from labs.sim import drain, drain_summary, fixed, per_backlog
 from labs.text import gettext, gettext_noop, num
 

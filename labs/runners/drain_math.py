@@ -7,10 +7,10 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from labs.catalogue.figures import Figure
 from labs.catalogue.lazy import gettext_lazy as _
-from labs.catalogue.params import Param
-from labs.runs.progress import Progress
+from labs.interface.figures import Figure
+from labs.interface.params import Param
+from labs.interface.progress import Progress
 from labs.sim.drain_math import backlog_at, drain_time, net_capacity
 from labs.text import num
 

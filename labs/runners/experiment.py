@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from labs.catalogue.figures import Figure
 from labs.experiments.context import ExperimentContext
 from labs.experiments.metrics import OnSample
 from labs.experiments.namespace import kept_namespace, run_namespace
-from labs.runs.progress import Progress
+from labs.interface.figures import Figure
+from labs.interface.progress import Progress
 from labs.sim.capstone.cost import Cost
 from labs.text import gettext, gettext_noop
 

@@ -6,10 +6,10 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from labs.catalogue.figures import Figure
-from labs.catalogue.params import Param
+from labs.interface.figures import Figure
+from labs.interface.params import Param
+from labs.interface.progress import Progress
 from labs.runners.common import table
-from labs.runs.progress import Progress
 from labs.sim import fanout_time_s
 from labs.text import gettext, gettext_noop, num, phrase
 

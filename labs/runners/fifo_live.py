@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.catalogue.figures import Figure
-from labs.catalogue.params import Param
 from labs.experiments.fifo import SERIES, fifo_vs_standard
+from labs.interface.figures import Figure
+from labs.interface.params import Param
+from labs.interface.progress import Progress
 from labs.runners.common import table
 from labs.runners.experiment import (
     FOOTER_FIGURES,
@@ -15,7 +16,6 @@ from labs.runners.experiment import (
     run_footer,
     wall_cost,
 )
-from labs.runs.progress import Progress
 from labs.sim.capstone.cost import Cost
 from labs.sim.fifo import measure, poison_job, simulate
 from labs.text import gettext, gettext_noop, num, num_or_dash

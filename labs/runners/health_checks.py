@@ -7,10 +7,10 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from labs.catalogue.figures import Figure
 from labs.catalogue.lazy import gettext_lazy as _
-from labs.catalogue.params import Param
-from labs.runs.progress import Progress
+from labs.interface.figures import Figure
+from labs.interface.params import Param
+from labs.interface.progress import Progress
 from labs.sim.health_checks import simulate
 from labs.text import num
 

@@ -8,11 +8,11 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from labs.catalogue.figures import Figure
 from labs.catalogue.lazy import format_lazy
 from labs.catalogue.lazy import gettext_lazy as _
-from labs.catalogue.params import Param
-from labs.runs.progress import Progress
+from labs.interface.figures import Figure
+from labs.interface.params import Param
+from labs.interface.progress import Progress
 from labs.sim.layered_retries import POLICIES, outcome
 from labs.text import num
 

@@ -9,16 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.catalogue.figures import Figure
-from labs.catalogue.params import params_from_specs
+from labs.interface.figures import Figure
+from labs.interface.params import params_from_specs
+from labs.interface.progress import Progress
 from labs.runners.capstone_rules import phase_map_errors, with_limits
 from labs.runners.common import model_errors
-from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, phase_map
 from labs.sim.capstone import cost as capstone_cost
-from labs.sim.capstone.params import TrappedParams
 from labs.sim.capstone.phase_map import PhaseMapParams
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
+from labs.sim.capstone.trapped_params import TrappedParams
 from labs.text import gettext, gettext_noop, num
 
 # trapped_service params the form offers for every run of the map.

@@ -6,16 +6,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.catalogue.figures import Figure
-from labs.catalogue.params import Param
 from labs.experiments.isolation import SERIES, provider_outage
+from labs.interface.figures import Figure
+from labs.interface.params import Param
+from labs.interface.progress import Progress
 from labs.runners.experiment import (
     FOOTER_FIGURES,
     experiment_context,
     run_footer,
     wall_cost,
 )
-from labs.runs.progress import Progress
 from labs.sim.capstone.cost import Cost
 from labs.text import gettext, gettext_noop, num, num_or_dash
 

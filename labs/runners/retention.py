@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.catalogue.figures import Figure
 from labs.catalogue.lazy import gettext_lazy as _
-from labs.catalogue.params import Param
-from labs.runs.progress import Progress
+from labs.interface.figures import Figure
+from labs.interface.params import Param
+from labs.interface.progress import Progress
 from labs.sim.retention import DEFAULT_RETENTION_H, MAX_RETENTION_H, simulate
 from labs.text import gettext, gettext_noop, num, num_or_dash
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.catalogue.figures import Figure
-from labs.catalogue.live import QUEUE_KEYS
-from labs.catalogue.params import Param
 from labs.experiments import flaky
 from labs.experiments.retries import backoff_ceiling_s
+from labs.interface.figures import Figure
+from labs.interface.live import QUEUE_KEYS
+from labs.interface.params import Param
+from labs.interface.progress import Progress
 from labs.runners.common import table
 from labs.runners.experiment import (
     FOOTER_FIGURES,
@@ -17,7 +18,6 @@ from labs.runners.experiment import (
     run_footer,
     wall_cost,
 )
-from labs.runs.progress import Progress
 from labs.sim.capstone.cost import Cost
 from labs.text import gettext, gettext_noop, num, phrase
 

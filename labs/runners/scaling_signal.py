@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.catalogue.figures import Figure
 from labs.catalogue.lazy import format_lazy
 from labs.catalogue.lazy import gettext_lazy as _
-from labs.catalogue.params import Param, bounded
-from labs.runs.progress import Progress
+from labs.interface.figures import Figure
+from labs.interface.params import Param, bounded
+from labs.interface.progress import Progress
 from labs.sim.scaling_signal import SIGNALS, ScaleRow, Settings, cleared_at, scale
 from labs.text import gettext, num
 

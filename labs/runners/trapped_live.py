@@ -1,7 +1,7 @@
 """Assignment 05 on a real Redis: the trapped service, run live, rescued from the operator panel.
 
 The params are the model's (`LAB_PARAM_SPECS["trapped_service"]`) with the live defaults
-and caps of `labs.experiments.trapped.params`, plus the time scale. The result carries the
+and caps of `labs.experiments.trapped.scaled_params`, plus the time scale. The result carries the
 model's figures, so the capstone's report, operator view and gradebook read it as they read
 a simulated run, and the model's prediction for the same params beside them.
 """
@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.catalogue.figures import Figure
-from labs.catalogue.params import Param, params_from_specs
 from labs.experiments.limits import MAX_MESSAGES
 from labs.experiments.trapped import LIVE_DEFAULTS, trapped_live
-from labs.experiments.trapped import params as live
+from labs.experiments.trapped import scaled_params as live
 from labs.experiments.trapped.controls import switch_phrase
+from labs.interface.figures import Figure
+from labs.interface.params import Param, params_from_specs
+from labs.interface.progress import Progress
 from labs.runners import trapped_service as model_runner
 from labs.runners.capstone_rules import trapped_errors, with_limits
 from labs.runners.common import model_errors, table
@@ -26,17 +27,16 @@ from labs.runners.experiment import (
     run_footer,
     wall_cost,
 )
-from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS
 from labs.sim.capstone.cost import Cost
-from labs.sim.capstone.params import TrappedParams
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
+from labs.sim.capstone.trapped_params import TrappedParams
 from labs.text import gettext, gettext_noop, ngettext, num
 
 KIND = "experiment"
 USES_SEED = True
 DEFAULT_SEED = CAPSTONE_SEED
-# The run stops itself at 100 s of wall time at most (labs.experiments.trapped.params).
+# The run stops itself at 100 s of wall time at most (labs.experiments.trapped.scaled_params).
 TIME_LIMIT_S = 115
 
 # Every request costs the same and the queue is FIFO here: those two model params stay out.

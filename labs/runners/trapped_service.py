@@ -11,18 +11,18 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from labs.capstone.controls import controls_on
-from labs.capstone.drain_words import gap_words
-from labs.catalogue.figures import Figure, latency_figures
-from labs.catalogue.params import params_from_specs
+from labs.interface.figures import Figure, latency_figures
+from labs.interface.params import params_from_specs
+from labs.interface.progress import Progress
 from labs.runners.capstone_rules import trapped_errors, with_limits
 from labs.runners.common import model_errors
-from labs.runs.progress import Progress
 from labs.sim.capstone import LAB_PARAM_SPECS, trapped_service
 from labs.sim.capstone import cost as capstone_cost
-from labs.sim.capstone.params import TrappedParams
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
+from labs.sim.capstone.trapped_params import TrappedParams
 from labs.text import gettext, gettext_noop, listed, ngettext, num
+from labs.words.drain_gaps import gap_words
+from labs.words.recovery_controls import controls_on
 
 # How the catalogue runs this lab (read by `Lab.from_runner`).
 USES_SEED = True

@@ -10,7 +10,7 @@ from typing import Any
 from django.utils.translation import pgettext
 
 from labs.catalogue.lab import Lab
-from labs.runs.progress import Progress
+from labs.interface.progress import Progress
 from labs.text import SEED_MAX, gettext
 
 

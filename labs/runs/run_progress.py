@@ -11,8 +11,8 @@ from typing import Any
 from django.db import DatabaseError, close_old_connections, connection
 
 from labs.experiments.namespace import run_key_for
+from labs.interface.progress import LIVE_HISTORY
 from labs.runs.models import Run
-from labs.runs.progress import LIVE_HISTORY
 
 logger = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from labs.catalogue.entries import LABS
 from labs.catalogue.lab import Lab
-from labs.catalogue.params import Param
+from labs.interface.params import Param
 from labs.runs.admission import lab_cost, over_budget
 from labs.runs.models import Run
 from labs.text import SEED_MAX, listed, num, said

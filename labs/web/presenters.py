@@ -14,6 +14,7 @@ from labs.experiments.error_words import error_words
 from labs.runs import kept_caps, kept_queue, waiting
 from labs.runs.models import Run
 from labs.text import said
+from labs.web import run_extras
 from labs.web.exports import series_rows
 from labs.web.series_names import named, series_names
 
@@ -49,8 +50,7 @@ def present_run(run: Run, lab: Lab | None, *, charts: bool = True) -> RunView:
         view.has_table = bool(run.result.get("series"))
         if charts:
             view.figures, view.tables = present_charts(run.result, lab)
-        if lab.links is not None:
-            view.links = lab.links(run)
+        view.links = run_extras.links_for(run)
         view.try_next = try_next_links(lab.slug, lab.params, lab.try_next, run.params)
         view.production = production_for(lab, run.params)
     elif run.status == Run.Status.RUNNING and run.progress:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from labs.capstone.controls import pair_params
+from labs.capstone.pairs import pair_params
 from labs.catalogue.entries import LABS, get_lab
 from labs.catalogue.units import UNITS
 from labs.runs import kept_queue

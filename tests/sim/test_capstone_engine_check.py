@@ -21,7 +21,7 @@ import pytest
 
 from bench.simpy_trapped import run_simpy
 from labs.sim.capstone.engine import simulate
-from labs.sim.capstone.params import TrappedParams
+from labs.sim.capstone.trapped_params import TrappedParams
 
 TOLERANCE = 0.02  # relative, on totals; backlog series within 2% of the peak backlog
 SHORT = {"horizon_s": 60, "trigger_start_s": 10.0, "trigger_end_s": 25.0, "recover_at_s": 60.0}

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from labs.sim.capstone import RECOMMENDED_CONTROLS, engine, fast
-from labs.sim.capstone.params import TrappedParams
+from labs.sim.capstone.trapped_params import TrappedParams
 
 if not fast.COMPILED:
     if os.environ.get("CI"):

@@ -9,8 +9,8 @@ import pytest
 
 from labs.sim.capstone import LAB_PARAM_SPECS, RECOMMENDED_CONTROLS, trapped_service
 from labs.sim.capstone.obligations import STATES
-from labs.sim.capstone.params import PARAM_SPECS, TrappedParams
-from labs.sim.capstone.report import drain_estimate_s
+from labs.sim.capstone.summary import drain_estimate_s
+from labs.sim.capstone.trapped_params import PARAM_SPECS, TrappedParams
 
 SEED = 5
 

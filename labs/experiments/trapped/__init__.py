@@ -14,7 +14,7 @@ from labs.experiments.trapped.controls import (
     send_command,
 )
 from labs.experiments.trapped.experiment import scheduled_commands, trapped_live
-from labs.experiments.trapped.params import DEFAULT_TIME_SCALE, LIVE_DEFAULTS, live_params
+from labs.experiments.trapped.scaled_params import DEFAULT_TIME_SCALE, LIVE_DEFAULTS, live_params
 
 __all__ = [
     "CONTROLS",

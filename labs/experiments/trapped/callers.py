@@ -27,7 +27,7 @@ from labs.experiments.trapped.controls import ControlState
 from labs.experiments.trapped.service import ADMITTED, FULL_503, ServiceQueue
 from labs.experiments.trapped.tally import Tally
 from labs.sim.capstone.engine import ADMISSION_BURST_S, RETRY_WINDOW_S
-from labs.sim.capstone.params import TrappedParams
+from labs.sim.capstone.trapped_params import TrappedParams
 
 TICK_S = 0.002  # the callers' timer resolution in wall time
 MAX_SEND_BATCH = 400  # attempts per round trip

@@ -40,17 +40,17 @@ from labs.experiments.trapped.controls import (
     read_commands,
     send_command,
 )
-from labs.experiments.trapped.params import DEFAULT_TIME_SCALE, check_time_scale, live_params
+from labs.experiments.trapped.scaled_params import DEFAULT_TIME_SCALE, check_time_scale, live_params
 from labs.experiments.trapped.servers import Servers
 from labs.experiments.trapped.service import ServiceQueue
 from labs.experiments.trapped.tally import Tally, percentile
 from labs.sim.capstone.engine import SERIES, _snapshot
 from labs.sim.capstone.latency import PERCENTILES, percentiles_ms
 from labs.sim.capstone.obligations import STATES
-from labs.sim.capstone.params import TrappedParams
-from labs.sim.capstone.report import drain_reasons, summarize
 from labs.sim.capstone.specs import check_seed
+from labs.sim.capstone.summary import drain_reasons, summarize
 from labs.sim.capstone.trapped import trapped_service
+from labs.sim.capstone.trapped_params import TrappedParams
 
 DEFAULT_SEED = 5
 CONTROL_BLOCK_MS = 50  # the control thread's blocking read; it checks the stop signal between

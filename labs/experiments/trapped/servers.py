@@ -25,7 +25,7 @@ from labs.experiments.namespace import connect
 from labs.experiments.trapped.controls import ControlState
 from labs.experiments.trapped.service import Next, Request, ServiceQueue
 from labs.experiments.trapped.tally import Tally
-from labs.sim.capstone.params import TrappedParams
+from labs.sim.capstone.trapped_params import TrappedParams
 
 POP_WAIT_S = 0.05  # an idle worker's blocking wait; it looks at the stop signal in between
 FRESH_POLL_S = 0.002  # a reserved worker with nothing fresh to take looks again after this

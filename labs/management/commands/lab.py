@@ -12,8 +12,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from labs.catalogue.entries import LABS, get_lab
+from labs.interface.progress import SilentProgress
 from labs.runs.execution import ParamsRefused, choose_seed, run_lab
-from labs.runs.progress import SilentProgress
 from labs.web.forms import LabForm
 
 

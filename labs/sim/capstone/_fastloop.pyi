@@ -1,6 +1,6 @@
 # Type stub of the compiled loop (`_fastloop.pyx`, built by `python -m labs.sim.capstone.build`).
 from typing import Any
 
-from labs.sim.capstone.params import TrappedParams
+from labs.sim.capstone.trapped_params import TrappedParams
 
 def simulate(p: TrappedParams, seed: int) -> dict[str, Any]: ...

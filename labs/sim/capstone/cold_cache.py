@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from labs.sim.capstone.latency import PERCENTILES, WaitHistogram, percentiles_ms
-from labs.sim.capstone.params import gettext_noop
 from labs.sim.capstone.specs import build, check_bounds, check_seed, param, param_specs
 from labs.sim.capstone.streams import ARRIVALS, EXPIRY, stream
+from labs.sim.capstone.trapped_params import gettext_noop
 
 DEFAULT_SEED = 5
 MAX_READS_PER_RUN = 1_000_000  # 1 to 4 s of CPU on the 2-core machines, at most ~200 MB

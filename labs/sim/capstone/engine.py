@@ -32,8 +32,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from labs.sim.capstone.obligations import LIVE, STATES, Ledger
-from labs.sim.capstone.params import TrappedParams
 from labs.sim.capstone.streams import ARRIVALS, RETRIES, SERVICE, stream
+from labs.sim.capstone.trapped_params import TrappedParams
 
 # Event kinds. At equal times the lower number runs first.
 END, CONTROL, FAIL, ATTEMPT, DONE, DONE_RESERVED = range(6)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from labs.sim.capstone import engine
-from labs.sim.capstone.params import TrappedParams
+from labs.sim.capstone.trapped_params import TrappedParams
 
 _compiled: Callable[[TrappedParams, int], dict[str, Any]] | None
 try:

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from labs.sim.capstone.latency import series_ms, window_ms
-from labs.sim.capstone.params import gettext_noop
 from labs.sim.capstone.specs import build, check_bounds, check_seed, param, param_specs
 from labs.sim.capstone.streams import ARRIVALS, stream
+from labs.sim.capstone.trapped_params import gettext_noop
 
 DEFAULT_SEED = 5
 MAX_JOBS_PER_RUN = 500_000  # about two seconds on the 2-core machines

@@ -16,9 +16,9 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from labs.sim.capstone.fast import simulate
-from labs.sim.capstone.params import TrappedParams, gettext_noop
-from labs.sim.capstone.report import recovered_at
 from labs.sim.capstone.specs import check_bounds, check_seed, param, param_specs
+from labs.sim.capstone.summary import recovered_at
+from labs.sim.capstone.trapped_params import TrappedParams, gettext_noop
 
 DEFAULT_SEED = 5
 MAX_RUNS = 400

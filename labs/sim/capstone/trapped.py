@@ -1,7 +1,7 @@
 """The capstone lab: a service that stays stuck after a spike, and what gets it out.
 
 `trapped_service(seed=..., **params)` is what the site calls: plain keyword params in,
-a JSON-ready dict out. See `labs.sim.capstone.params` for every param and its bounds.
+a JSON-ready dict out. See `labs.sim.capstone.trapped_params` for every param and its bounds.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import Any
 from labs.sim.capstone.engine import SERIES
 from labs.sim.capstone.fast import simulate
 from labs.sim.capstone.latency import series_ms
-from labs.sim.capstone.params import PARAM_SPECS, TrappedParams
-from labs.sim.capstone.report import drain_reasons, summarize
 from labs.sim.capstone.specs import build, check_seed
+from labs.sim.capstone.summary import drain_reasons, summarize
+from labs.sim.capstone.trapped_params import PARAM_SPECS, TrappedParams
 
 DEFAULT_SEED = 5
 RECOMMENDED_CONTROLS = {

@@ -5,10 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 
-from django.conf import settings
-from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render, resolve_url
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
@@ -21,7 +19,9 @@ from labs.catalogue.entries import get_lab, labs_for_unit
 from labs.catalogue.units import UNITS, get_unit
 from labs.web import fragment_cache
 from labs.web.forms import LabForm
+from labs.web.htmx import HtmxHttpRequest
 from labs.web.presenters import present_run, production_for
+from labs.web.responses import login_needed
 from labs.web.start import run_from_form
 
 
@@ -43,7 +43,7 @@ def unit_detail(request: HttpRequest, unit_slug: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
-def lab_detail(request: HttpRequest, slug: str) -> HttpResponse:
+def lab_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The lab's form; a POST validates it and starts a run."""
     lab = get_lab(slug)
     if lab is None:
@@ -95,12 +95,3 @@ def valid_fields_html(lab, form: LabForm) -> str:
         key, lambda: render_to_string("labs/lab.html#lab-fields", {"form": form, "lab": lab})
     )
     return mark_safe(html)  # noqa: S308 - our own template's output
-
-
-def login_needed(request: HttpRequest) -> HttpResponse:
-    """Anonymous visitors may read lessons; running a lab needs an account."""
-    if request.htmx:
-        response = HttpResponse(_("Log in to run labs."), status=401)
-        response["HX-Redirect"] = f"{resolve_url(settings.LOGIN_URL)}?next={request.path}"
-        return response
-    return redirect_to_login(request.get_full_path())

@@ -25,7 +25,7 @@ from labs.web.forms import (
     RedriveForm,
 )
 from labs.web.presenters import present_panel
-from labs.web.views.runs import run_page
+from labs.web.responses import run_page
 
 
 @login_required

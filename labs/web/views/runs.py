@@ -36,6 +36,7 @@ from labs.web.presenters import (
     present_run,
     series_table,
 )
+from labs.web.responses import run_page
 
 NO_LAB = gettext_lazy("This lab no longer exists, so the run cannot be repeated.")
 
@@ -263,19 +264,3 @@ def run_compare(request: HttpRequest) -> HttpResponse:
     if context["cmp"].finished:
         response.status_code = HttpResponseStopPolling.status_code
     return response
-
-
-def run_page(request: HttpRequest, run: Run, *, status: int = 200, **extra) -> HttpResponse:
-    lab = get_lab(run.lab)
-    context = {
-        "run": run,
-        "lab": lab,
-        "view": present_run(run, lab),
-        "panel": present_panel(run, lab, request.user),
-        **extra,
-    }
-    if run.owner_id == request.user.pk:
-        context.setdefault("label_form", RunLabelForm(instance=run))
-    if lab is not None and lab.operator_panel is not None:
-        context["controls"] = lab.operator_panel(run, request.user)
-    return render(request, "labs/run.html", context, status=status)

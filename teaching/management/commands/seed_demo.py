@@ -20,11 +20,10 @@ from django.utils import timezone
 from labs.capstone.analysis import Analysis
 from labs.catalogue.entries import get_lab
 from labs.catalogue.lab import Lab
+from labs.interface.progress import SilentProgress
 from labs.roles import TEACHERS_GROUP
-from labs.runners.drain import LESSON_ARRIVALS
 from labs.runs.execution import run_lab
 from labs.runs.models import Run
-from labs.runs.progress import SilentProgress
 from labs.sim.capstone.trapped import RECOMMENDED_CONTROLS
 from teaching.criteria import CriteriaError, parse_criteria
 from teaching.models import HANDIN_PAIR, Assignment, Classroom, Membership, Submission
@@ -34,6 +33,13 @@ TEACHER = ("teacher", "Tara", "Teacher")
 STUDENTS = [("asha", "Asha", "Patil"), ("ravi", "Ravi", "Kulkarni"), ("meera", "Meera", "Joshi")]
 CLASS_NAME = "Queues and resilience (demo)"
 DUE_IN = timedelta(days=14)
+
+
+def _default(slug: str, name: str) -> Any:
+    """A lab's default for one param, read from the catalogue (the lesson's burst)."""
+    lab = get_lab(slug)
+    assert lab is not None, slug
+    return lab.param(name).default
 
 
 @dataclass(frozen=True)
@@ -126,7 +132,7 @@ PLANS = {
             "worker_seconds <= 35",
             "cleared_at_s <= 5",
         ),
-        presets={"arrivals": LESSON_ARRIVALS, "per_worker": 100, "rule": "backlog"},
+        presets={"arrivals": _default("drain", "arrivals"), "per_worker": 100, "rule": "backlog"},
         locked=("arrivals", "per_worker"),
         submitted={"asha": {"per_waiting": 50}, "ravi": {}},  # 4 of 4, then 2 of 4
     ),

@@ -1,7 +1,7 @@
 """Why a drain missed its estimate, in the reader's language.
 
 The model keeps the reasons as keys with their figures (`tables.drain_reasons`, made by
-`labs.sim.capstone.report.drain_reasons`) because a worker has no reader; the page, the
+`labs.sim.capstone.summary.drain_reasons`) because a worker has no reader; the page, the
 headline and the report say them here, while they render. Django-free: the runner's
 headline uses it too.
 """
@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from labs.sim.capstone.report import GAP_ENGLISH
+from labs.sim.capstone.summary import GAP_ENGLISH
 from labs.text import gettext, num
 
 

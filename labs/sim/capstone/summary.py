@@ -13,7 +13,7 @@ from typing import Any
 
 from labs.sim.capstone.latency import window_ms
 from labs.sim.capstone.obligations import STATES
-from labs.sim.capstone.params import TrappedParams
+from labs.sim.capstone.trapped_params import TrappedParams
 
 RECOVERY_HOLD_S = 10  # a recovery counts once the service stayed healthy this long
 DRAIN_TOLERANCE = 0.25  # the estimate "holds" within 25% of the actual drain ...
@@ -170,7 +170,7 @@ def _drain_outcome(raw: dict[str, Any]) -> tuple[float | None, float | None, boo
 
 # Why the drain estimate missed, one key per reason. The result keeps the keys and their
 # figures (`drain_reasons`), so a page can say them in its reader's language
-# (`labs.capstone.drain_words`); `drain_gap` keeps them in English for the figures table.
+# (`labs.words.drain_gaps`); `drain_gap` keeps them in English for the figures table.
 GAP_ENGLISH = {
     "no-estimate": "no estimate: the controls never went on (recover_at_s = horizon_s)",
     "ran-out": "the run ended first: the estimate needs {est_s:.0f} s, only {left_s:.0f} s "

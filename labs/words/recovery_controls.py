@@ -1,6 +1,6 @@
-"""The capstone's recovery controls in words, and the before/after pair made from one form.
+"""The capstone's recovery controls in words, as its runner, charts, report and forms say them.
 
-Django-free: the trapped-service runner, its charts, the report and the forms all read it.
+Django-free and model-free (words through `labs.text`), so the charts may read it too.
 """
 
 from __future__ import annotations
@@ -8,18 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.sim.capstone import RECOMMENDED_CONTROLS
 from labs.text import gettext, gettext_noop, num
-
-# Every recovery control switched off: the "before" of a before/after pair.
-CONTROLS_OFF: dict[str, Any] = {
-    "admission_limit": False,
-    "limit_retries": False,
-    "drop_expired": False,
-    "drop_payments": False,
-    "reconcile_payments": False,
-    "reserve_share": 0.0,
-}
 
 # Each payment state in a few words, as the charts and the operator view name it.
 # Marked for the catalogue; the operator view translates them when it shows them.
@@ -71,16 +60,3 @@ def controls_on(params: Mapping[str, Any]) -> list[str]:
 
     Words for a page being rendered: a worker only asks whether the list is empty."""
     return list(control_words(params).values())
-
-
-def pair_params(params: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A before/after pair from one form: every control off, then the controls on.
-
-    "On" means the controls the student ticked; with none ticked, the model's
-    recommended set, so one click on the defaults shows the trap and the way out.
-    """
-    before = dict(params) | CONTROLS_OFF
-    after = dict(params)
-    if not controls_on(after):
-        after |= RECOMMENDED_CONTROLS
-    return before, after

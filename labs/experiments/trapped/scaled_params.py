@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from labs.experiments.limits import MAX_MESSAGES, check_float
-from labs.sim.capstone.params import TrappedParams
 from labs.sim.capstone.specs import build
+from labs.sim.capstone.trapped_params import TrappedParams
 
 DEFAULT_TIME_SCALE = 0.25  # 300 model seconds in 75 s of wall time
 MIN_TIME_SCALE = 0.1  # below this, thread wake-ups on a busy machine eat the capacity
