@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class Profile(models.Model):
@@ -24,3 +25,30 @@ class Profile(models.Model):
     def of(cls, user) -> Profile:
         profile, _ = cls.objects.get_or_create(user=user)
         return profile
+
+
+class PasswordReset(models.Model):
+    """Who gave whom a one-time password, and through which class: kept for the admins."""
+
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="password_resets"
+    )
+    # SET_NULL: the record outlives a teacher's account or class being deleted.
+    reset_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="password_resets_done",
+    )
+    reset_by_username = models.CharField(max_length=150)
+    classroom = models.ForeignKey(
+        "teaching.Classroom", on_delete=models.SET_NULL, null=True, related_name="password_resets"
+    )
+    address = models.CharField(max_length=64, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.student} reset by {self.reset_by_username} at {self.at:%Y-%m-%d %H:%M}"

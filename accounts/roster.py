@@ -157,7 +157,10 @@ def import_roster(classroom: Classroom, rows: list[RosterRow]) -> list[Slip]:
                 [Profile(user=user, must_change_password=True) for user in users]
             )
             Membership.objects.bulk_create(
-                [Membership(classroom=classroom, student=user) for user in users]
+                [
+                    Membership(classroom=classroom, student=user, origin=Membership.Origin.ROSTER)
+                    for user in users
+                ]
             )
     except IntegrityError as error:
         raise RosterRaceError(str(error)) from error

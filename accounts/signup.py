@@ -49,5 +49,7 @@ class SignupForm(UserCreationForm):
     def save(self, commit: bool = True):
         """The new student, already in the class the code names."""
         user = super().save(commit=True)
-        Membership.objects.create(classroom=self.cleaned_data["code"], student=user)
+        Membership.objects.create(
+            classroom=self.cleaned_data["code"], student=user, origin=Membership.Origin.CODE
+        )
         return user

@@ -79,6 +79,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "django.template.context_processors.csp",
+                "teaching.invitations.pending_invitations",
             ],
         },
     },

@@ -1,7 +1,14 @@
 from django.contrib import admin
 from django.db.models import Count
 
-from teaching.models import Assignment, Classroom, Extension, Membership, Submission
+from teaching.models import (
+    Assignment,
+    Classroom,
+    Extension,
+    Invitation,
+    Membership,
+    Submission,
+)
 
 
 class MembershipInline(admin.TabularInline):
@@ -75,8 +82,16 @@ class ExtensionAdmin(admin.ModelAdmin):
 
 @admin.register(Membership)
 class MembershipAdmin(admin.ModelAdmin):
-    list_display = ("classroom", "student", "joined_at")
-    list_filter = ("classroom",)
+    list_display = ("classroom", "student", "origin", "joined_at")
+    list_filter = ("origin", "classroom")
     search_fields = ("student__username", "classroom__name")
     list_select_related = ("classroom", "student")
     autocomplete_fields = ("student",)
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ("classroom", "student", "invited_by", "created_at")
+    search_fields = ("student__username", "classroom__name")
+    list_select_related = ("classroom", "student", "invited_by")
+    autocomplete_fields = ("student", "invited_by")

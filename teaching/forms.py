@@ -95,7 +95,7 @@ class JoinForm(forms.Form):
 
 
 class AddStudentForm(forms.Form):
-    """The teacher adds a student by username."""
+    """The teacher invites an existing account by username; it joins when its student accepts."""
 
     username = forms.CharField(label=gettext_lazy("Student's username"), max_length=150)
 
@@ -116,6 +116,8 @@ class AddStudentForm(forms.Form):
             raise ValidationError(
                 _("%(username)s is already in this class.") % {"username": username}
             )
+        if user.is_staff or user.is_superuser:
+            raise ValidationError(_("An admin's account cannot be invited into a class."))
         return user
 
 

@@ -56,13 +56,27 @@ class Classroom(models.Model):
 
 
 class Membership(models.Model):
-    """A student in a class."""
+    """A student in a class, and how they came to be in it.
+
+    How they came decides whether the class's teacher answers for the account (may give it
+    a one-time password): only if the class made it (a roster import) or the student chose
+    the class (its join code). An account added by an admin or by the student accepting an
+    invitation stays the student's own.
+    """
+
+    class Origin(models.TextChoices):
+        ROSTER = "roster", gettext_lazy("made by the class's roster import")
+        CODE = "code", gettext_lazy("joined with the class's code")
+        INVITED = "invited", gettext_lazy("accepted the teacher's invitation")
+        ADDED = "added", gettext_lazy("added by an admin")
 
     classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="memberships")
     student = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
     joined_at = models.DateTimeField(default=timezone.now)
+    # The safe default: a membership made without saying how never lets a teacher reset.
+    origin = models.CharField(max_length=8, choices=Origin.choices, default=Origin.ADDED)
 
     class Meta:
         ordering = ["classroom", "student__username"]
@@ -72,6 +86,32 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.student} in {self.classroom}"
+
+
+class Invitation(models.Model):
+    """A teacher asks an existing account to join a class; it joins only if its student accepts.
+
+    Adding someone else's account straight into a class would let its teacher reset the
+    account's password and take it over, so an existing account is only ever invited.
+    """
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="invitations")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="class_invitations"
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_sent"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["classroom", "student"], name="one_invitation")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student} invited to {self.classroom}"
 
 
 HANDIN_RUN, HANDIN_PAIR = "run", "pair"

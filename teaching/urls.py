@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from teaching import views
+from teaching import invitations, views
 
 
 class IdConverter:
@@ -23,6 +23,16 @@ urlpatterns = [
     path("classes/join/", views.class_join, name="class-join"),
     path("classes/<id:class_id>/", views.class_detail, name="class-detail"),
     path("classes/<id:class_id>/students/", views.student_add, name="student-add"),
+    path(
+        "invitations/<id:invitation_id>/accept/",
+        invitations.invitation_accept,
+        name="invitation-accept",
+    ),
+    path(
+        "invitations/<id:invitation_id>/decline/",
+        invitations.invitation_decline,
+        name="invitation-decline",
+    ),
     path(
         "classes/<id:class_id>/students/<id:student_id>/remove/",
         views.student_remove,

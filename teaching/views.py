@@ -50,7 +50,7 @@ from teaching.forms import (
 )
 from teaching.gradebook import build_gradebook, hand_in, standing_of, summary_of
 from teaching.handin import FeedbackForm, PairSubmitForm, feedback_initial
-from teaching.models import Assignment, Classroom, Extension, Membership
+from teaching.models import Assignment, Classroom, Extension, Invitation, Membership
 
 LAB_GONE = gettext_lazy("The lab of this assignment no longer exists, so it cannot be run.")
 
@@ -97,7 +97,7 @@ def class_join(request: HttpRequest) -> HttpResponse:
         return _class_list_page(request, status=422, join_form=form)
     classroom = form.cleaned_data["code"]
     _membership, created = Membership.objects.get_or_create(
-        classroom=classroom, student=request.user
+        classroom=classroom, student=request.user, defaults={"origin": Membership.Origin.CODE}
     )
     messages.success(
         request,
@@ -140,6 +140,7 @@ def _class_page(request, classroom, role, *, status=200, add_form=None) -> HttpR
         )
         context["assignments"] = classroom.assignments.annotate(n_submitted=Count("submissions"))
         context["add_form"] = add_form or AddStudentForm(classroom=classroom)
+        context["invitations"] = classroom.invitations.select_related("student")
     else:
         book = build_gradebook(classroom, timezone.now(), students=[request.user])
         context["cells"] = book.rows[0].cells
@@ -155,10 +156,16 @@ def student_add(request: HttpRequest, class_id: int) -> HttpResponse:
     if not form.is_valid():
         return _class_page(request, classroom, role, status=422, add_form=form)
     student = form.cleaned_data["username"]
-    Membership.objects.get_or_create(classroom=classroom, student=student)  # a double click
+    # An existing account is the student's own: it joins only when they accept.
+    Invitation.objects.get_or_create(  # get_or_create: a double click
+        classroom=classroom, student=student, defaults={"invited_by": request.user}
+    )
     messages.success(
         request,
-        _("Added %(student)s to %(class)s.")
+        _(
+            "Invited %(student)s to %(class)s. They join once they accept the invitation "
+            "on their home page."
+        )
         % {"student": student.get_username(), "class": classroom},
     )
     return redirect(classroom)

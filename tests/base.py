@@ -73,8 +73,10 @@ def make_school() -> School:
     ted = make_user("ted", teacher=True)
     class_a = Classroom.objects.create(name="Class A", teacher=people.teacher, join_code="AAAA2222")
     class_b = Classroom.objects.create(name="Class B", teacher=ted, join_code="BBBB3333")
-    Membership.objects.create(classroom=class_a, student=people.alice)
-    Membership.objects.create(classroom=class_b, student=people.bob)
+    # Accounts the classes made, as a roster import does (so the teacher may reset them).
+    roster = Membership.Origin.ROSTER
+    Membership.objects.create(classroom=class_a, student=people.alice, origin=roster)
+    Membership.objects.create(classroom=class_b, student=people.bob, origin=roster)
 
     def assignment(classroom):
         return Assignment.objects.create(

@@ -81,12 +81,17 @@ def test_it_explains_a_wrong_code(client, school):
     assert "No class has this code" in response.content.decode()
 
 
-def test_it_lets_the_teacher_add_and_remove_a_student_by_username(client, school):
+def test_it_lets_the_teacher_invite_and_remove_a_student_by_username(client, school):
     carol = make_user("carol")
     client.force_login(school.teacher)
     response = client.post(url("student-add", school.class_a.pk), {"username": "carol"})
     assert response.status_code == 302
+    assert not school.class_a.students.filter(pk=carol.pk).exists()  # until she accepts
+    client.force_login(carol)
+    invitation = carol.class_invitations.get()
+    client.post(url("invitation-accept", invitation.pk))
     assert school.class_a.students.filter(pk=carol.pk).exists()
+    client.force_login(school.teacher)
     bad = client.post(url("student-add", school.class_a.pk), {"username": "nobody"})
     assert bad.status_code == 422 and "No one has the username" in bad.content.decode()
     client.post(url("student-remove", school.class_a.pk, carol.pk))

@@ -203,7 +203,7 @@ KNOWN_ENGLISH = (
     "Set a new assignment",
     "Download the gradebook",
     "Download as CSV",
-    "Add to the class",
+    "Invite to the class",
     "Edit the assignment",
     "Set the due date",
     "Your runs of this lab",

@@ -12,10 +12,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.passwords import set_one_time_password
+from accounts.custody import (
+    refusal_for,
+    reset_password,
+    reset_refusal,
+    students_in_other_classes,
+    teachers_among,
+)
 from accounts.roster import RosterRaceError, Slip, check_roster, import_roster, parse_roster
 from accounts.roster_form import RosterForm
-from labs.roles import is_teacher
 from teaching.access import classroom_for, require_teacher_of
 from teaching.models import Classroom, Membership
 
@@ -27,9 +32,18 @@ def _taught_class(request: HttpRequest, class_id: int, what: str) -> Classroom:
 
 
 def _accounts_page(request, classroom, *, form=None, problems=(), status=200) -> HttpResponse:
-    memberships = classroom.memberships.select_related("student", "student__profile").order_by(
-        "student__username"
+    memberships = list(
+        classroom.memberships.select_related("student", "student__profile").order_by(
+            "student__username"
+        )
     )
+    ids = [m.student_id for m in memberships]
+    others = students_in_other_classes(classroom.teacher, ids)
+    teachers = teachers_among(ids)
+    for m in memberships:
+        m.reset_refusal = reset_refusal(
+            m, in_other_class=m.student_id in others, teaches=m.student_id in teachers
+        )
     context = {
         "classroom": classroom,
         "form": form or RosterForm(),
@@ -82,11 +96,11 @@ def password_reset(request: HttpRequest, class_id: int, student_id: int) -> Http
     membership = get_object_or_404(
         Membership.objects.select_related("student"), classroom=classroom, student_id=student_id
     )
+    refusal = refusal_for(classroom, membership)
+    if refusal:
+        raise PermissionDenied(refusal)
     student = membership.student
-    # A teacher's or an admin's account is not a student's to reset, even if it joined.
-    if student.is_staff or student.is_superuser or is_teacher(student):
-        raise PermissionDenied(_("This account is not a student's: an admin can reset it."))
-    password = set_one_time_password(student)
+    password = reset_password(request, classroom, student)
     slip = Slip(student.get_full_name() or student.get_username(), student.get_username(), password)
     return _slips_page(request, classroom, [slip])
 

@@ -25,9 +25,15 @@ def test_a_teacher_sets_an_assignment_and_grades_it(site):
     page.get_by_role("button", name="Create the class").click()
     page.get_by_role("heading", name="Class 9 B").wait_for()
     page.fill("#id_username", "asha")
-    page.get_by_role("button", name="Add to the class").click()
-    page.locator("td", has_text="asha").first.wait_for()
+    page.get_by_role("button", name="Invite to the class").click()
+    page.get_by_text("Invited, not yet accepted: asha").wait_for()
     class_url = page.url
+    student = site.page(asha)
+    student.goto(site.url + "/")
+    student.get_by_role("button", name="Accept").click()
+    student.get_by_role("heading", name="Class 9 B").wait_for()
+    page.reload()
+    page.locator("td", has_text="asha").first.wait_for()
 
     page.get_by_role("link", name="Set a new assignment").click()
     page.get_by_role("link", name="Drain a burst").click()
@@ -40,7 +46,6 @@ def test_a_teacher_sets_an_assignment_and_grades_it(site):
     page.get_by_role("heading", name="Drain the burst in time").wait_for()
     assignment_url = page.url
 
-    student = site.page(asha)
     student.goto(assignment_url)
     assert student.locator("#id_per_worker").is_disabled()
     run_button(student).click()

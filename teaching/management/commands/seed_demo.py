@@ -166,7 +166,11 @@ class Command(BaseCommand):
         teacher = people[TEACHER[0]]
         classroom, _ = Classroom.objects.get_or_create(teacher=teacher, name=CLASS_NAME)
         for username, _, _ in STUDENTS:
-            Membership.objects.get_or_create(classroom=classroom, student=people[username])
+            Membership.objects.get_or_create(
+                classroom=classroom,
+                student=people[username],
+                defaults={"origin": Membership.Origin.ROSTER},
+            )
 
         lab = get_lab("trapped-service") or get_lab("drain")
         plan = PLANS[lab.slug]
