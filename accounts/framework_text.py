@@ -26,6 +26,11 @@ DJANGO_TEXT = (
     gettext_noop("Select a valid choice. That choice is not one of the available choices."),
     gettext_noop("Ensure this value is less than or equal to %(limit_value)s."),
     gettext_noop("Ensure this value is greater than or equal to %(limit_value)s."),
+    gettext_noop("Null characters are not allowed."),
+    gettext_noop(
+        "Enter a valid username. This value may contain only letters, numbers, and "
+        "@/./+/-/_ characters."
+    ),
     # django.forms: the empty choice of a select that must be chosen (the report's picker)
     gettext_noop("- Select an option -"),
 )

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import Profile
 from accounts.passwords import new_one_time_password
+from accounts.usernames import normalised, username_problem
 from teaching.models import Classroom, Membership
 
 MAX_ROSTER_ROWS = 200
@@ -57,10 +57,27 @@ class Slip:
     password: str
 
 
+class RosterTextError(ValueError):
+    """The text is not a list the csv module can read (the message says why, for the page)."""
+
+
 def parse_roster(text: str) -> list[RosterRow]:
-    """Rows of `name[,username]`; blank lines and a first line of column names are skipped."""
+    """Rows of `name[,username]`; blank lines and a first line of column names are skipped.
+
+    Line endings may be Windows', Unix' or old Excel's (CR only); a byte-order mark is
+    dropped wherever a spreadsheet left it; usernames are NFKC-normalised (`normalised`).
+    """
+    text = text.replace("\ufeff", "")
+    try:
+        return _rows_of(csv.reader(io.StringIO(text, newline=None)))
+    except csv.Error as error:
+        message = _("The list could not be read as CSV: %(why)s") % {"why": error}
+        raise RosterTextError(message) from None
+
+
+def _rows_of(reader) -> list[RosterRow]:
     rows = []
-    for line_number, cells in enumerate(csv.reader(io.StringIO(text)), start=1):
+    for line_number, cells in enumerate(reader, start=1):
         cells = [" ".join(cell.split()) for cell in cells]
         if not any(cells):
             continue
@@ -69,7 +86,8 @@ def parse_roster(text: str) -> list[RosterRow]:
         name = cells[0]
         username = cells[1] if len(cells) > 1 else ""
         extra = ",".join(cells[2:]).strip(",")
-        rows.append(RosterRow(line_number, name, username if not extra else f"{username},{extra}"))
+        username = normalised(username if not extra else f"{username},{extra}")
+        rows.append(RosterRow(line_number, name, username))
     return rows
 
 
@@ -81,10 +99,16 @@ def check_roster(rows: list[RosterRow]) -> list[RowProblem]:
     if len(rows) > MAX_ROSTER_ROWS:
         message = _("At most %(n)d students per import: split the list.") % {"n": MAX_ROSTER_ROWS}
         return [RowProblem(0, "", message)]
-    validator = get_user_model().username_validator
     first_line_of_username: dict[str, int] = {}
     first_line_of_name: dict[str, int] = {}
-    taken = _taken_usernames([row.username for row in rows if row.username])
+    # Only well-formed usernames reach the database (a NUL there is an error on PostgreSQL).
+    taken = _taken_usernames(
+        [
+            r.username
+            for r in rows
+            if r.username and not username_problem(r.username, check_taken=False)
+        ]
+    )
     for row in rows:
         text = ",".join(part for part in (row.name, row.username) if part)
 
@@ -95,19 +119,13 @@ def check_roster(rows: list[RosterRow]) -> list[RowProblem]:
             problem(_("The name is empty."))
         elif len(row.name) > NAME_MAX_LENGTH:
             problem(_("The name is longer than %(n)d characters.") % {"n": NAME_MAX_LENGTH})
+        elif any(unicodedata.category(c) == "Cc" for c in row.name):
+            problem(_("The name has a control character (such as NUL): type it again."))
         if row.username:
             key = row.username.lower()
-            try:
-                validator(row.username)
-            except ValidationError:
-                problem(
-                    _(
-                        "The username %(u)s may only have letters, digits and . @ + - _ "
-                        "(no spaces or commas)."
-                    )
-                    % {"u": row.username}
-                )
-            if key in taken:
+            if why := username_problem(row.username, check_taken=False):
+                problem(why)
+            elif key in taken:
                 problem(_("The username %(u)s is already taken.") % {"u": row.username})
             elif key in first_line_of_username:
                 problem(

@@ -14,6 +14,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from accounts.usernames import normalised, username_problem
 from teaching.forms import classroom_for_code
 from teaching.models import Classroom, Membership
 
@@ -38,6 +39,14 @@ class SignupForm(UserCreationForm):
 
     def clean_code(self) -> Classroom:
         return classroom_for_code(self.cleaned_data["code"])
+
+    def clean_username(self) -> str:
+        """Our rule for a new username (`accounts.usernames`), which includes Django's
+        case-blind "already taken" check and adds the lookalikes."""
+        username = normalised(self.cleaned_data["username"])
+        if problem := username_problem(username):
+            raise forms.ValidationError(problem)
+        return username
 
     def clean_first_name(self) -> str:
         name = " ".join(self.cleaned_data["first_name"].split())

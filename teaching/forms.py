@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime
 from typing import Any
 
@@ -104,7 +105,8 @@ class AddStudentForm(forms.Form):
         self.classroom = classroom
 
     def clean_username(self):
-        username = self.cleaned_data["username"].strip()
+        # NFKC, as the login form reads it: a fullwidth name finds the account it means.
+        username = unicodedata.normalize("NFKC", self.cleaned_data["username"]).strip()
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
             raise ValidationError(

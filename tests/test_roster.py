@@ -72,7 +72,7 @@ def test_bad_rows_are_reported_per_line_and_nothing_is_made(client, school):
     assert "already taken" in problems[3]
     assert "line 4" in problems[5]
     assert "line 1" in problems[6]
-    assert "letters, digits" in problems[7]
+    assert "Latin letters a-z" in problems[7]
     assert get_user_model().objects.count() == before
     assert "No account was made" in response.content.decode()
 

@@ -19,7 +19,14 @@ from accounts.custody import (
     students_in_other_classes,
     teachers_among,
 )
-from accounts.roster import RosterRaceError, Slip, check_roster, import_roster, parse_roster
+from accounts.roster import (
+    RosterRaceError,
+    RosterTextError,
+    Slip,
+    check_roster,
+    import_roster,
+    parse_roster,
+)
 from accounts.roster_form import RosterForm
 from teaching.access import classroom_for, require_teacher_of
 from teaching.models import Classroom, Membership
@@ -74,7 +81,11 @@ def roster_import(request: HttpRequest, class_id: int) -> HttpResponse:
     form = RosterForm(request.POST, request.FILES)
     if not form.is_valid():
         return _accounts_page(request, classroom, form=form, status=422)
-    rows = parse_roster(form.roster_text())
+    try:
+        rows = parse_roster(form.roster_text())
+    except RosterTextError as error:
+        form.add_error(None, str(error))
+        return _accounts_page(request, classroom, form=form, status=422)
     problems = check_roster(rows)
     if problems:
         return _accounts_page(request, classroom, form=form, problems=problems, status=422)
