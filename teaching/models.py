@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy, gettext_noop
 from labs.catalogue.entries import get_lab
 from labs.catalogue.lab import Lab
 from labs.runs.models import Run
+from labs.runs.references import Reference
 from teaching.criteria import Criterion
 
 # No 0/O or 1/I: a code read aloud in class or copied from a projector comes out right.
@@ -311,6 +312,17 @@ class SubmissionVersion(Feedback):
 
     def __str__(self) -> str:
         return f"{self.submission} (version {self.version})"
+
+
+# Every key onto a run from teaching, as labs asks about them (`labs.runs.references`):
+# who may open a handed-in run, which runs are half of a handed-in pair, and what holds a run.
+_TEACHER = "assignment__classroom__teacher"
+RUN_REFERENCES = (
+    Reference(Submission, "run", _TEACHER, pair_before="before_run"),
+    Reference(Submission, "before_run", _TEACHER, is_pair_before=True),
+    Reference(SubmissionVersion, "run", f"submission__{_TEACHER}", pair_before="before_run"),
+    Reference(SubmissionVersion, "before_run", f"submission__{_TEACHER}", is_pair_before=True),
+)
 
 
 class Timing:

@@ -4,8 +4,7 @@ The report measures; the analysis is the student's reasoning about what was meas
 trigger, the loop that keeps the service down, their recovery procedure in their own
 numbered steps, why the drain estimate missed, and the answers to the two follow-ups.
 One draft per pair of runs; it is frozen once the pair is handed in
-(`teaching.Submission.before_run` / `.run` name the pair, found here by their reverse
-names, as `Run.objects.visible_to` does).
+(`labs.runs.references.pair_handed_in`, the door to teaching's submissions).
 """
 
 from __future__ import annotations
@@ -17,6 +16,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
+from labs.runs import references
 from labs.runs.models import Run
 
 MAX_ANSWER = 4000  # characters per answer: a page of writing, bounded for the database
@@ -88,7 +88,4 @@ def analysis_of(before: Run, after: Run) -> Analysis | None:
 
 def pair_is_handed_in(before: Run, after: Run) -> bool:
     """True once the pair is in a submission, current or an earlier version: then frozen."""
-    return (
-        Run.objects.filter(pk=after.pk, submissions__before_run=before).exists()
-        or Run.objects.filter(pk=after.pk, archived_submissions__before_run=before).exists()
-    )
+    return Run.objects.filter(references.pair_handed_in(before, after)).exists()

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import pgettext_lazy
 
-from labs.runs import failures
+from labs.runs import failures, references
 
 # What a run that has not failed holds in its error fields.
 NO_ERROR: dict[str, Any] = {"error": "", "error_code": "", "error_args": {}}
@@ -23,35 +23,27 @@ class RunQuerySet(models.QuerySet):
         return self.filter(status__in=[Run.Status.QUEUED, Run.Status.RUNNING])
 
     def visible_to(self, user) -> RunQuerySet:
-        """The runs a user may open: their own, and those submitted to a class they teach.
+        """The runs a user may open: their own, and those handed in to a class they teach.
 
-        `submissions` is the reverse of `teaching.Submission.run`. A subquery rather than
-        a join, so a run submitted to two assignments is still listed once.
+        Handed in by any key another app declares (`labs.runs.references`: a submission's
+        run and before run, and its earlier versions'). A subquery rather than a join, so a
+        run handed in twice is still listed once.
         """
         if not user.is_authenticated:
             return self.none()
-        # Both runs of a handed-in pair, and the runs of earlier versions, are the teacher's
-        # to open too (`pair_submissions`, `archived_*`: teaching.Submission/SubmissionVersion).
-        submitted = Run.objects.filter(
-            models.Q(submissions__assignment__classroom__teacher=user)
-            | models.Q(pair_submissions__assignment__classroom__teacher=user)
-            | models.Q(archived_submissions__submission__assignment__classroom__teacher=user)
-            | models.Q(archived_pair_submissions__submission__assignment__classroom__teacher=user)
-        )
+        submitted = Run.objects.filter(references.seen_by(user))
         return self.filter(models.Q(owner=user) | models.Q(pk__in=submitted.values("pk")))
+
+    def handed_in(self) -> RunQuerySet:
+        """Runs another app holds on to (`labs.runs.references`): handed in, now or before."""
+        return self.filter(pk__in=Run.objects.filter(references.handed_in()).values("pk"))
 
     def in_handed_in_pairs(self) -> RunQuerySet:
         """Runs handed in as half of a before/after pair (now or in an earlier version).
 
-        Frozen: they may no longer be renamed (`teaching.Submission.before_run` and
-        `SubmissionVersion`, followed by their reverse names like `visible_to` does).
+        Frozen: they may no longer be renamed.
         """
-        return self.filter(
-            models.Q(pair_submissions__isnull=False)
-            | models.Q(submissions__before_run__isnull=False)
-            | models.Q(archived_pair_submissions__isnull=False)
-            | models.Q(archived_submissions__before_run__isnull=False)
-        )
+        return self.filter(references.in_pairs())
 
 
 # Named before it is subclassed, so django-stubs' plugin can type the queryset's methods.
