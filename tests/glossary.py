@@ -73,8 +73,7 @@ def checks(cell: str) -> dict[str, list[re.Pattern]]:
     found: dict[str, list[re.Pattern]] = {"en": [], "mr": [], "never": [], "nowhere": []}
     for span in CODE_SPAN.findall(cell):
         kind, _, pattern = span.partition(":")
-        flags = re.IGNORECASE if kind == "en" else 0
-        found[kind].append(re.compile(pattern, flags))
+        found[kind].append(re.compile(pattern, re.IGNORECASE | re.MULTILINE))
     return found
 
 
@@ -106,7 +105,9 @@ def parse(text: str) -> Glossary:
     for row in table_after(text, "Phrases the site never uses"):
         wrong, _why, instead, cell = row
         for span in CODE_SPAN.findall(cell):
-            phrases.append(Phrase(wrong=wrong, instead=instead, pattern=re.compile(span)))
+            phrases.append(
+                Phrase(wrong=wrong, instead=instead, pattern=re.compile(span, re.IGNORECASE))
+            )
     return Glossary(tuple(terms), tuple(phrases), tuple(problems))
 
 
@@ -160,3 +161,22 @@ class Checker:
                 rule = f"{match.group(0)!r}: {phrase.wrong}; say {phrase.instead}"
                 found.append(Breach(where, english, marathi, rule))
         return found
+
+
+# What the checks read: the words, not the placeholders, code, markup or template tags.
+PLACEHOLDER = re.compile(r"%\(\w+\)[sdif]|%[sd]|\{\w*\}")
+CODE = re.compile(r"<code[^>]*>.*?</code>|`[^`]*`", re.S)
+TAG = re.compile(r"<[^>]+>")
+TEMPLATE_TAG = re.compile(
+    r"{%\s*inline_svg\s+\"[^\"]*\"\s+\"([^\"]*)\"\s*%}|{%.*?%}|{{.*?}}|{#.*?#}", re.S
+)
+
+
+def words_of(text: str) -> str:
+    """A msgid's or msgstr's words: placeholders, code and HTML tags left out."""
+    return TAG.sub(" ", CODE.sub(" ", PLACEHOLDER.sub("#", text)))
+
+
+def words_of_page(html: str) -> str:
+    """A unit page's words (a diagram's alternative text included), without template tags."""
+    return words_of(TEMPLATE_TAG.sub(lambda m: f" {m.group(1) or ''} ", html))

@@ -12,8 +12,8 @@ from labs.runners.common import outage_errors, table
 from labs.sim import BreakerRun, play_breaker
 from labs.text import gettext, gettext_noop, num
 
-# The states `final_state` takes, for the catalogue (the headline translates them).
-BREAKER_STATES = (gettext_noop("closed"), gettext_noop("open"), gettext_noop("half-open"))
+# The states `final_state` takes (closed, open, half-open) are the course's English names in
+# both languages (docs/glossary-mr.md): in Marathi बंद would say the opposite of a closed breaker.
 
 PARAMS = (
     Param(
@@ -239,9 +239,7 @@ def headline(result: Mapping[str, Any]) -> list[str]:
             gettext("First success at %(t)s s: as soon as the service came back.")
             % {"t": s["first_ok_s"]}
         )
-    lines.append(
-        gettext("At the end the breaker is %(state)s.") % {"state": gettext(s["final_state"])}
-    )
+    lines.append(gettext("At the end the breaker is %(state)s.") % {"state": s["final_state"]})
     data = result["tables"]["compare_data"]
     for label, failed, fast, first in list(
         zip(data["label"], data["failed"], data["fast_fail"], data["first_ok_s"], strict=True)

@@ -227,7 +227,7 @@ def headline(result: Mapping[str, Any]) -> list[str]:
             "sent": num(s["sent"]),
             "dlq": num(s["dlq"]),
             "dup": num(s["duplicate_effects"]),
-            "state": gettext(s["state_at_end"]),
+            "state": s["state_at_end"],  # closed / open / half-open in both languages
         }
     )
     return lines
