@@ -2,7 +2,10 @@
 
 A shallow check says only that this web process answers (for a load balancer deciding
 whether to send it requests); the deep one says whether the site can do its work, and
-which dependency stops it (for a person or a monitor deciding what to fix).
+which dependency stops it (for a person or a monitor deciding what to fix). The queues'
+check reads the sampler's figures (`labs.runs.telemetry`): a queue with no worker alive,
+or a quick queue whose oldest run waited over `LAB_ADMIT_OLDEST_S`, makes the site
+`degraded` (it answers and keeps stored results, but new runs are refused), not `down`.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import redis
 from django.conf import settings
 from django.db import connection
 
+from labs.runs import telemetry_store
 from school.celery import app as celery_app
 
 
@@ -21,6 +25,8 @@ class Check:
     name: str
     ok: bool
     detail: str
+    # What a failed check makes the site: "down" (it cannot do its work) or "degraded".
+    failing: str = "down"
 
 
 def check_database() -> Check:
@@ -63,11 +69,35 @@ def check_workers() -> Check:
     return Check("workers", True, ", ".join(names))
 
 
+def check_queues() -> Check:
+    """Each queue has a worker alive, and the quick queue's oldest run is young enough."""
+    snap = telemetry_store.snapshot()
+    if snap is None:
+        return Check(
+            "queues", False, "no queue figures: the sweeper's sampler is not running", "degraded"
+        )
+    problems, fine = [], []
+    for queue in (settings.LAB_QUEUE, settings.LAB_HEAVY_QUEUE):
+        figures = snap["queues"].get(queue, {})
+        oldest = figures.get("oldest_s")
+        said = f"{queue}: {figures.get('depth', 0)} waiting, oldest {oldest or 0:.1f} s"
+        if not figures.get("workers"):
+            problems.append(f"{queue}: no worker alive")
+        elif queue == settings.LAB_QUEUE and (oldest or 0) > settings.LAB_ADMIT_OLDEST_S:
+            problems.append(f"{said} (over {settings.LAB_ADMIT_OLDEST_S} s: new runs refused)")
+        else:
+            fine.append(f"{said}, {figures['workers']} worker(s)")
+    if problems:
+        return Check("queues", False, "; ".join(problems + fine), "degraded")
+    return Check("queues", True, "; ".join(fine))
+
+
 def deep_checks() -> list[Check]:
-    """Database, Redis, then the workers (only when Redis answers: they are reached through it)."""
+    """Database, Redis, then the workers and queues (only when Redis answers: they are
+    reached through it)."""
     checks = [check_database(), check_redis()]
     if checks[-1].ok:
-        checks.append(check_workers())
+        checks += [check_workers(), check_queues()]
     else:
         checks.append(
             Check("workers", False, "not asked: Redis, through which they are reached, is down")

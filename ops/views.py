@@ -18,11 +18,15 @@ def healthz(request: HttpRequest) -> JsonResponse:
 @require_GET
 @never_cache
 def healthz_deep(request: HttpRequest) -> JsonResponse:
+    """200 `ok`; 200 `degraded` (it answers, stored results too, but new runs are refused:
+    a queue has no worker or its oldest run is too old); 503 `down` (a dependency is)."""
     checks = deep_checks()
-    down = [check.name for check in checks if not check.ok]
+    down = [check.name for check in checks if not check.ok and check.failing == "down"]
+    degraded = [check.name for check in checks if not check.ok and check.failing != "down"]
     body = {
-        "status": "down" if down else "ok",
+        "status": "down" if down else "degraded" if degraded else "ok",
         "down": down,
+        "degraded": degraded,
         "checks": {c.name: {"ok": c.ok, "detail": c.detail} for c in checks},
     }
     return JsonResponse(body, status=503 if down else 200)

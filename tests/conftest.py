@@ -94,3 +94,19 @@ def frozen(monkeypatch):
         return moment
 
     return freeze
+
+
+@pytest.fixture
+def own_queues(settings):
+    """Quick and heavy queue names and a telemetry prefix nobody else uses; the sampler's
+    leader key, snapshot and samples start empty and are deleted afterwards."""
+    tag = uuid.uuid4().hex[:8]
+    settings.LAB_QUEUE, settings.LAB_HEAVY_QUEUE = f"t-quick-{tag}", f"t-heavy-{tag}"
+    settings.TELEMETRY_PREFIX = f"{settings.TELEMETRY_PREFIX}-{tag}"
+    yield settings.LAB_QUEUE, settings.LAB_HEAVY_QUEUE
+    from labs.runs import telemetry_store
+
+    r = telemetry_store.client()
+    keys = list(r.scan_iter(match=f"{settings.TELEMETRY_PREFIX}:*"))
+    if keys:
+        r.delete(*keys)

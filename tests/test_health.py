@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import socket
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
+
+from labs.runs import telemetry_store
+from labs.runs.models import Run
+from labs.runs.telemetry import Sampler
+from tests.base import make_user
 
 pytestmark = pytest.mark.redis
 
@@ -47,11 +54,57 @@ def test_the_deep_check_names_the_workers_when_none_answers(client, monkeypatch)
 
 
 @pytest.mark.django_db
-def test_the_deep_check_is_ok_when_everything_answers(client, monkeypatch):
+def test_the_deep_check_is_ok_when_everything_answers(client, monkeypatch, own_queues):
     monkeypatch.setattr("ops.health.ping_workers", lambda timeout_s: ["serve-1@here"])
+    telemetry_store.beat("serve-1@here", list(own_queues))
+    Sampler().tick()
     response = client.get(reverse("healthz-deep"))
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "ok"
     assert body["checks"]["redis"] == {"ok": True, "detail": "PONG"}
     assert body["checks"]["workers"]["detail"] == "serve-1@here"
+    assert body["checks"]["queues"]["ok"] is True
+
+
+@pytest.mark.django_db
+def test_the_deep_check_is_degraded_naming_the_queue_with_no_worker(
+    client, monkeypatch, own_queues
+):
+    quick, heavy = own_queues
+    monkeypatch.setattr("ops.health.ping_workers", lambda timeout_s: ["heavy@here"])
+    telemetry_store.beat("heavy@here", [heavy])
+    Sampler().tick()
+    response = client.get(reverse("healthz-deep"))
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["status"], body["down"], body["degraded"]) == ("degraded", [], ["queues"])
+    assert body["checks"]["queues"]["detail"].startswith(f"{quick}: no worker alive; {heavy}: 0")
+
+
+@pytest.mark.django_db
+def test_the_deep_check_is_degraded_saying_the_oldest_age_over_the_threshold(
+    client, monkeypatch, own_queues, settings
+):
+    quick, heavy = own_queues
+    monkeypatch.setattr("ops.health.ping_workers", lambda timeout_s: ["w@here"])
+    telemetry_store.beat("w@here", [quick, heavy])
+    owner = make_user("alice")
+    Run.objects.create(
+        owner=owner, lab="drain", params={}, seed=1, queue=quick,
+        created_at=timezone.now() - timedelta(seconds=settings.LAB_ADMIT_OLDEST_S + 2.5),
+    )  # fmt: skip
+    Sampler().tick()
+    body = client.get(reverse("healthz-deep")).json()
+    assert body["status"] == "degraded"
+    detail = body["checks"]["queues"]["detail"]
+    assert detail.startswith(f"{quick}: 1 waiting, oldest 12.")
+    assert "(over 10 s: new runs refused)" in detail
+
+
+@pytest.mark.django_db
+def test_the_deep_check_is_degraded_when_no_sampler_runs(client, monkeypatch, own_queues):
+    monkeypatch.setattr("ops.health.ping_workers", lambda timeout_s: ["w@here"])
+    body = client.get(reverse("healthz-deep")).json()
+    assert body["status"] == "degraded"
+    assert "sampler is not running" in body["checks"]["queues"]["detail"]

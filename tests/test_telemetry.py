@@ -3,7 +3,6 @@ failures by reason and workers alive, written to the real Redis for every proces
 
 from __future__ import annotations
 
-import uuid
 from datetime import timedelta
 
 import pytest
@@ -14,17 +13,6 @@ from labs.runs.models import Run
 from tests.base import make_user
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db]
-
-
-@pytest.fixture
-def queues(settings):
-    tag = uuid.uuid4().hex[:8]
-    settings.LAB_QUEUE, settings.LAB_HEAVY_QUEUE = f"t-quick-{tag}", f"t-heavy-{tag}"
-    # A prefix of this test's own: the sampler's leader key and snapshot are fresh.
-    settings.TELEMETRY_PREFIX = f"{settings.TELEMETRY_PREFIX}-{tag}"
-    yield settings.LAB_QUEUE, settings.LAB_HEAVY_QUEUE
-    r = telemetry_store.client()
-    r.delete(*r.keys(f"{settings.TELEMETRY_PREFIX}:*") or ["-"])
 
 
 def make_run(owner, queue, *, status="queued", age_s=0.0, ran_s=None, took_s=None, **fields):
@@ -41,8 +29,8 @@ def make_run(owner, queue, *, status="queued", age_s=0.0, ran_s=None, took_s=Non
     )  # fmt: skip
 
 
-def test_depth_and_oldest_age_count_only_the_runs_that_need_a_worker(queues):
-    quick, heavy = queues
+def test_depth_and_oldest_age_count_only_the_runs_that_need_a_worker(own_queues):
+    quick, heavy = own_queues
     alice = make_user("alice")
     leader = make_run(alice, quick, age_s=3.0)
     make_run(alice, quick, age_s=1.0)
@@ -62,8 +50,8 @@ def test_depth_and_oldest_age_count_only_the_runs_that_need_a_worker(queues):
     assert telemetry_store.samples()[-1]["q"][quick][:2] == [2, snap["queues"][quick]["oldest_s"]]
 
 
-def test_runs_in_and_out_are_counted_once_and_give_percentiles_and_failures(queues):
-    quick, _heavy = queues
+def test_runs_in_and_out_are_counted_once_and_give_percentiles_and_failures(own_queues):
+    quick, _heavy = own_queues
     alice = make_user("alice")
     sampler = telemetry.Sampler()
     sampler.tick()
@@ -93,8 +81,8 @@ def test_runs_in_and_out_are_counted_once_and_give_percentiles_and_failures(queu
     assert totals[f"failed|{quick}|busy_or_down"] == 1
 
 
-def test_a_net_outflow_gives_the_drain_estimate(queues):
-    quick, _heavy = queues
+def test_a_net_outflow_gives_the_drain_estimate(own_queues):
+    quick, _heavy = own_queues
     alice = make_user("alice")
     sampler = telemetry.Sampler()
     sampler.tick()
@@ -108,7 +96,7 @@ def test_a_net_outflow_gives_the_drain_estimate(queues):
     assert snap["drain_s"] == 2.0
 
 
-def test_one_sampler_leads_the_others_wait(queues):
+def test_one_sampler_leads_the_others_wait(own_queues):
     first, second = telemetry.Sampler(), telemetry.Sampler()
     assert first.tick() is not None
     assert second.tick() is None
@@ -117,8 +105,8 @@ def test_one_sampler_leads_the_others_wait(queues):
     assert first.tick() is None
 
 
-def test_workers_alive_come_from_their_beats(queues):
-    quick, heavy = queues
+def test_workers_alive_come_from_their_beats(own_queues):
+    quick, heavy = own_queues
     now = timezone.now().timestamp()
     telemetry_store.beat("w1@here", [quick, heavy], now=now - 10)  # silent since
     telemetry_store.beat("w2@here", [quick], now=now)
@@ -129,9 +117,9 @@ def test_workers_alive_come_from_their_beats(queues):
     assert telemetry_store.workers_alive([quick], now=now) == {quick: []}
 
 
-def test_no_snapshot_when_no_sampler_has_written(queues):
+def test_no_snapshot_when_no_sampler_has_written(own_queues):
     assert telemetry_store.snapshot() is None
-    assert telemetry_store.queue_figures(queues[0]) is None
+    assert telemetry_store.queue_figures(own_queues[0]) is None
 
 
 def test_percentiles_by_nearest_rank():

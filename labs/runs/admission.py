@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from labs.runs import telemetry_store
 from labs.runs.models import Run
 
 
@@ -85,6 +86,36 @@ def check_caps(user, *, adding: int, experiments: int) -> None:
                 )
                 % {"cap": experiments_cap}
             )
+
+
+def runners_refusal(queue: str) -> str | None:
+    """Why a new run for `queue` should not be queued now (in words), or None to admit it.
+
+    Admission by the oldest waiting run's age, as Assignment 05 teaches: when the quick
+    queue's oldest run has waited over `LAB_ADMIT_OLDEST_S`, or no worker is alive for the
+    queue, a new run would only wait (and, past `LAB_QUEUE_TIMEOUT_S`, fail). Read from the
+    sampler's snapshot (a second old at most), so a press costs one Redis GET. With no
+    snapshot (no sampler running, e.g. a laptop without the sweeper) nothing is known and
+    the run is admitted: the queue timeout still ends it.
+    """
+    snap = telemetry_store.snapshot()
+    figures = snap["queues"].get(queue) if snap else None
+    if figures is None:
+        return None
+    if not figures.get("workers"):
+        return _(
+            "No lab runner is up for this kind of run, so it was not started: it would only "
+            "wait. Tell your teacher that the lab runners need starting; runs already "
+            "finished still open as usual."
+        )
+    oldest = figures.get("oldest_s") or 0
+    if queue == settings.LAB_QUEUE and oldest > settings.LAB_ADMIT_OLDEST_S:
+        wait_s = figures.get("drain_s") or oldest
+        return _(
+            "The lab runners are busy: a new run would wait about %(s)d s, so it was not "
+            "started. Press Run again in a little while."
+        ) % {"s": max(1, round(wait_s))}
+    return None
 
 
 def queue_for(lab, params: dict[str, Any]) -> str:

@@ -94,6 +94,17 @@ def start_runs(user, lab: Lab, runs: list[tuple[dict[str, Any], int]]) -> list[R
             twins[key] = None if done[key] else result_store.running_twin(key)
         stored = [done[key] for key in keys]
         computing = sum(1 for found in stored if found is None)
+        # Only a run that needs a worker can be refused for the workers: a stored result
+        # is answered, and a run waiting on a twin follows it, however busy they are.
+        needing = {
+            admission.queue_for(lab, params)
+            for (params, _seed), key in zip(runs, keys, strict=True)
+            if done[key] is None and twins.get(key) is None
+        }
+        for queue in sorted(needing):
+            refusal = admission.runners_refusal(queue)
+            if refusal is not None:
+                raise RunRefused(refusal, 503)
         try:
             admission.check_caps(
                 user,
