@@ -21,6 +21,7 @@ from labs.charts import breaker as breaker_charts
 from labs.charts import breaker_live as breaker_live_charts
 from labs.charts import burst_live as burst_live_charts
 from labs.charts import busy_minute as busy_minute_charts
+from labs.charts import cascade as cascade_charts
 from labs.charts import cold_cache as cold_cache_charts
 from labs.charts import db_knee as db_knee_charts
 from labs.charts import deadline as deadline_charts
@@ -55,6 +56,7 @@ from labs.runners import breaker as breaker_runner
 from labs.runners import breaker_live as breaker_live_runner
 from labs.runners import burst_live as burst_live_runner
 from labs.runners import busy_minute as busy_minute_runner
+from labs.runners import cascade as cascade_runner
 from labs.runners import cold_cache as cold_cache_runner
 from labs.runners import db_knee as db_knee_runner
 from labs.runners import deadline as deadline_runner
@@ -598,6 +600,31 @@ LABS: tuple[Lab, ...] = (
             ),
         ),
         in_production=production.breaker,
+    ),
+    Lab.from_runner(
+        cascade_runner,
+        slug="cascade",
+        unit="lesson-13",
+        title=gettext_noop("One stuck dependency stalls the whole service"),
+        intro=(
+            gettext_noop(
+                "Half of a service's pages call a grades service, and it gets stuck for 30 s. "
+                "Its calls hold every thread, so the other pages wait too. Switch on the four "
+                "tools one at a time and watch which one frees what."
+            )
+        ),
+        charts=cascade_charts.build,
+        in_production=production_calls.cascade,
+        try_next=(
+            TryNext(
+                _("Add a 1 s timeout: do the pages that never call the dependency come back?"),
+                {"use_timeout": True},
+            ),
+            TryNext(
+                _("Add a breaker and a fallback too: how many calls still reach the sick service?"),
+                {"use_timeout": True, "backoff": True, "breaker": True, "fallback": True},
+            ),
+        ),
     ),
     Lab.from_runner(
         degradation_runner,
