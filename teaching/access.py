@@ -18,6 +18,10 @@ from teaching.models import Assignment, Classroom, Membership, Submission
 
 Role = Literal["teacher", "student"]
 NOT_FOUND = gettext_lazy("No such class, or you are not in it.")
+ARCHIVED = gettext_lazy(
+    "This class is archived: everything in it can be read, nothing changed. "
+    "Its teacher can unarchive it."
+)
 
 
 def role_in(classroom: Classroom, user) -> Role | None:
@@ -61,6 +65,12 @@ def submission_for(user, pk: int) -> Submission:
     ):
         raise Http404(_("No such submission, or it is not yours to see."))
     return submission
+
+
+def require_open(classroom: Classroom) -> None:
+    """Refuse any change to an archived class (403 with the reason), whoever asks."""
+    if classroom.is_archived:
+        raise PermissionDenied(ARCHIVED)
 
 
 def require_teacher_of(role: Role, refusal: str) -> None:

@@ -72,7 +72,7 @@ def classroom_for_code(raw: str) -> Classroom:
     classroom = Classroom.objects.filter(join_code=code).select_related("teacher").first()
     if classroom is None:
         raise ValidationError(gettext_lazy("No class has this code. Check it with your teacher."))
-    if not classroom.signup_open:
+    if classroom.is_archived or not classroom.signup_open:
         raise ValidationError(
             gettext_lazy("This class is not taking new students. Ask your teacher.")
         )

@@ -15,6 +15,7 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from teaching.access import require_open
 from teaching.models import Invitation, Membership
 
 
@@ -49,6 +50,7 @@ def _own_invitation(request: HttpRequest, invitation_id: int) -> Invitation:
 def invitation_accept(request: HttpRequest, invitation_id: int) -> HttpResponse:
     invitation = _own_invitation(request, invitation_id)
     classroom = invitation.classroom
+    require_open(classroom)
     with transaction.atomic():
         Membership.objects.get_or_create(
             classroom=classroom,

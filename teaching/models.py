@@ -42,6 +42,9 @@ class Classroom(models.Model):
         settings.AUTH_USER_MODEL, through="Membership", related_name="classrooms", blank=True
     )
     created_at = models.DateTimeField(default=timezone.now)
+    # Set at the end of term: the class is read-only (no new runs, hand-ins or edits) and
+    # everything in it stays viewable; the teacher can unarchive it.
+    archived_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["name", "pk"]
@@ -54,6 +57,10 @@ class Classroom(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("class-detail", args=[self.pk])
+
+    @property
+    def is_archived(self) -> bool:
+        return self.archived_at is not None
 
 
 class Membership(models.Model):

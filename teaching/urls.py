@@ -39,6 +39,8 @@ urlpatterns = [
         name="student-remove",
     ),
     path("classes/<id:class_id>/assignments/new/", views.assignment_new, name="assignment-new"),
+    path("classes/<id:class_id>/archive/", views.class_archive, name="class-archive"),
+    path("classes/<id:class_id>/export.zip", views.class_export, name="class-export"),
     path("classes/<id:class_id>/gradebook/", views.gradebook, name="gradebook"),
     path("classes/<id:class_id>/gradebook.csv", views.gradebook_csv, name="gradebook-csv"),
     path("assignments/<id:assignment_id>/", views.assignment_detail, name="assignment-detail"),

@@ -12,7 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import Count
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -34,12 +34,14 @@ from labs.web.start import run_from_form
 from teaching.access import (
     assignment_for,
     classroom_for,
+    require_open,
     require_student,
     require_teacher,
     require_teacher_of,
     submission_for,
 )
 from teaching.criteria import evaluate
+from teaching.export import export_response
 from teaching.forms import (
     AddStudentForm,
     AssignmentForm,
@@ -49,6 +51,7 @@ from teaching.forms import (
     SubmitForm,
 )
 from teaching.gradebook import build_gradebook, hand_in, standing_of, summary_of
+from teaching.gradebook_csv import gradebook_table
 from teaching.handin import FeedbackForm, PairSubmitForm, feedback_initial
 from teaching.models import Assignment, Classroom, Extension, Invitation, Membership
 
@@ -152,6 +155,7 @@ def _class_page(request, classroom, role, *, status=200, add_form=None) -> HttpR
 def student_add(request: HttpRequest, class_id: int) -> HttpResponse:
     classroom, role = classroom_for(request.user, class_id)
     require_teacher_of(role, _("Only the class's teacher can add students."))
+    require_open(classroom)
     form = AddStudentForm(request.POST, classroom=classroom)
     if not form.is_valid():
         return _class_page(request, classroom, role, status=422, add_form=form)
@@ -176,6 +180,7 @@ def student_add(request: HttpRequest, class_id: int) -> HttpResponse:
 def student_remove(request: HttpRequest, class_id: int, student_id: int) -> HttpResponse:
     classroom, role = classroom_for(request.user, class_id)
     require_teacher_of(role, _("Only the class's teacher can remove students."))
+    require_open(classroom)
     membership = get_object_or_404(
         Membership.objects.select_related("student"), classroom=classroom, student_id=student_id
     )
@@ -191,6 +196,35 @@ def student_remove(request: HttpRequest, class_id: int, student_id: int) -> Http
     return redirect(classroom)
 
 
+@login_required
+@require_POST
+def class_archive(request: HttpRequest, class_id: int) -> HttpResponse:
+    """End of term: the class becomes read-only; `archived=0` opens it again."""
+    classroom, role = classroom_for(request.user, class_id)
+    require_teacher_of(role, _("Only the class's teacher can archive it."))
+    archive = request.POST.get("archived", "1") != "0"
+    classroom.archived_at = timezone.now() if archive else None
+    classroom.save(update_fields=["archived_at"])
+    if archive:
+        note = _(
+            "%(class)s is archived: it is read-only now (no runs, hand-ins or changes), "
+            "and everything in it can still be read and downloaded."
+        )
+    else:
+        note = _("%(class)s is open again: runs, hand-ins and changes are allowed.")
+    messages.success(request, note % {"class": classroom})
+    return redirect(classroom)
+
+
+@login_required
+@require_GET
+def class_export(request: HttpRequest, class_id: int) -> FileResponse:
+    """Download everything the class holds, as one zip (`teaching.export`)."""
+    classroom, role = classroom_for(request.user, class_id)
+    require_teacher_of(role, _("Only the class's teacher can download the class."))
+    return export_response(request, classroom)
+
+
 # Assignments -----------------------------------------------------------------------
 
 
@@ -200,6 +234,7 @@ def assignment_new(request: HttpRequest, class_id: int) -> HttpResponse:
     """Choose a lab (a plain link per lab), then set the assignment up for it."""
     classroom, role = classroom_for(request.user, class_id)
     require_teacher_of(role, _("Only the class's teacher can set assignments."))
+    require_open(classroom)
     slug = request.GET.get("lab", "")
     if not slug:
         if request.method == "POST":
@@ -230,6 +265,7 @@ def assignment_new(request: HttpRequest, class_id: int) -> HttpResponse:
 def assignment_edit(request: HttpRequest, assignment_id: int) -> HttpResponse:
     assignment, role = assignment_for(request.user, assignment_id)
     require_teacher_of(role, _("Only the class's teacher can change assignments."))
+    require_open(assignment.classroom)
     lab = assignment.get_lab()
     if lab is None:
         return HttpResponse(LAB_GONE, status=409)
@@ -266,6 +302,7 @@ def assignment_detail(request: HttpRequest, assignment_id: int) -> HttpResponse:
 def assignment_run(request: HttpRequest, assignment_id: int) -> HttpResponse:
     """Run the assignment's lab with its presets; locked ones are never read from the POST."""
     assignment, role = assignment_for(request.user, assignment_id)
+    require_open(assignment.classroom)
     lab = assignment.get_lab()
     if lab is None:
         return HttpResponse(LAB_GONE, status=409)
@@ -294,6 +331,7 @@ def assignment_submit(request: HttpRequest, assignment_id: int) -> HttpResponse:
     """Hand in one of my runs; resubmitting replaces the last one until the due date."""
     assignment, role = assignment_for(request.user, assignment_id)
     require_student(role, _("Only students of the class can submit runs."))
+    require_open(assignment.classroom)
     now = timezone.now()
     standing = standing_of(assignment, request.user, now)
     form_class = PairSubmitForm if assignment.is_pair else SubmitForm
@@ -318,6 +356,7 @@ def extension_set(request: HttpRequest, assignment_id: int) -> HttpResponse:
     """Give one student a later due date, or take it back (empty date)."""
     assignment, role = assignment_for(request.user, assignment_id)
     require_teacher_of(role, _("Only the class's teacher can give extensions."))
+    require_open(assignment.classroom)
     form = ExtensionForm(request.POST, assignment=assignment)
     if not form.is_valid():
         return _assignment_page(request, assignment, role, status=422, extension_form=form)
@@ -401,47 +440,9 @@ def gradebook_csv(request: HttpRequest, class_id: int) -> HttpResponse:
     """The gradebook as CSV: one row per student, eleven columns per assignment."""
     classroom, role = classroom_for(request.user, class_id)
     require_teacher_of(role, _("Only the class's teacher can export the gradebook."))
-    book = build_gradebook(classroom, timezone.now())
-    header = ["username", "name"]
-    for a in book.assignments:
-        header += [
-            f"{a.title}: status",
-            f"{a.title}: criteria passed",
-            f"{a.title}: criteria",
-            f"{a.title}: timing",
-            f"{a.title}: submitted at",
-            f"{a.title}: run",
-            f"{a.title}: self-check right",
-            f"{a.title}: self-check questions",
-            f"{a.title}: score",
-            f"{a.title}: score out of",
-            f"{a.title}: feedback",
-        ]
-    rows = []
-    for row in book.rows:
-        line = [row.student.get_username(), row.student.get_full_name()]
-        for cell in row.cells:
-            sub = cell.submission
-            line += [
-                cell.run_status,
-                cell.passed if sub else "",
-                cell.total,
-                cell.timing,
-                timezone.localtime(sub.submitted_at).isoformat(timespec="seconds") if sub else "",
-                request.build_absolute_uri(sub.run.get_absolute_url()) if sub else "",
-                cell.selfcheck.right if cell.selfcheck else "",
-                cell.selfcheck.total if cell.selfcheck else "",
-                _score(sub.score) if sub and sub.score is not None else "",
-                cell.assignment.rubric_max or "",
-                cell.feedback_status,
-            ]
-        rows.append(line)
+    header, rows = gradebook_table(build_gradebook(classroom, timezone.now()), request)
     filename = f"gradebook-{slugify(classroom.name) or classroom.pk}.csv"
     return csv_response(filename, header, rows)
-
-
-def _score(value: float) -> str:
-    return f"{value:g}"
 
 
 @login_required
@@ -489,6 +490,7 @@ def submission_feedback(request: HttpRequest, submission_id: int) -> HttpRespons
     submission = submission_for(request.user, submission_id)
     if request.user.pk != submission.assignment.classroom.teacher_id:
         raise PermissionDenied(_("Only the class's teacher can give feedback."))
+    require_open(submission.assignment.classroom)
     form = FeedbackForm(request.POST, assignment=submission.assignment)
     if not form.is_valid():
         return submission_page(request, submission, status=422, feedback_form=form)

@@ -230,6 +230,15 @@ MATRIX = [
     ),
     ("gradebook", "get", lambda w: r("gradebook", w.school.class_a.pk), None, TEACHER_ONLY),
     ("gradebook csv", "get", lambda w: r("gradebook-csv", w.school.class_a.pk), None, TEACHER_ONLY),
+    ("class zip", "get", lambda w: r("class-export", w.school.class_a.pk), None, TEACHER_ONLY),
+    # Archiving and unarchiving: tests/test_term_end.py (what an archived class refuses).
+    (
+        "archive a class",
+        "post",
+        lambda w: r("class-archive", w.school.class_a.pk),
+        {"archived": "0"},
+        TEACHER_ACTION,
+    ),
     ("submission", "get", lambda w: r("submission-detail", w.submission.pk), None, MEMBERS),
     ("operator view", "get", lambda w: r("run-obligations", w.before.pk), None, MEMBERS),
     (
@@ -343,7 +352,8 @@ def test_it_covers_every_url_of_the_site():
         "run-label", "run-rerun", "run-compare", "class-list", "class-new", "class-join",
         "class-detail", "student-add", "student-remove", "assignment-new", "assignment-edit",
         "assignment-detail", "assignment-run", "assignment-submit", "extension-set",
-        "gradebook", "gradebook-csv", "submission-detail", "run-obligations", "report-pick",
+        "gradebook", "gradebook-csv", "class-export", "class-archive", "submission-detail",
+        "run-obligations", "report-pick",
         "report", "report-markdown", "report-json", "report-pair", "run-queue",
         "report-analysis", "submission-feedback",
         "run-queue-redrive", "run-queue-purge", "run-control", "signup", "class-accounts",

@@ -1,0 +1,69 @@
+"""Removing one student's personal data on request, keeping the class's figures.
+
+The account is not deleted: its runs (`Run.owner` cascades) and hand-ins carry the
+figures the class's statistics count. What identifies the person goes: the username
+becomes `~removed-<random>` (shown as "removed student", `teaching.people`), names and
+e-mail are emptied, the password can no longer log in, sessions, login records and the
+profile are deleted, and what they wrote (analyses, run names and notes) and what was
+written about them (feedback text, extensions) is deleted or emptied. Scores, criteria
+figures and the runs' results stay.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django.contrib.sessions.models import Session
+from django.db import transaction
+
+from accounts.models import Profile
+from labs.capstone.analysis import Analysis
+from labs.runs.models import Run
+from teaching.models import Extension, Invitation, Submission, SubmissionVersion
+from teaching.people import REMOVED_PREFIX, is_removed
+
+
+@dataclass
+class Removed:
+    username: str  # the shell's new username
+    runs_kept: int
+    analyses_deleted: int
+
+
+def remove_student(user) -> Removed:
+    """Empty `user`'s account of everything personal, in one transaction."""
+    if is_removed(user):
+        raise ValueError("this account was already removed")
+    if user.is_staff or user.is_superuser or user.classrooms_taught.exists():
+        raise ValueError("only a student's account can be removed this way")
+    old = user.get_username()
+    with transaction.atomic():
+        analyses = Analysis.objects.filter(owner=user).delete()[0]
+        Run.objects.filter(owner=user).update(name="", note="")
+        for model in (Submission, SubmissionVersion):
+            owner = "student" if model is Submission else "submission__student"
+            model.objects.filter(**{owner: user}).update(feedback="")
+        Extension.objects.filter(student=user).delete()
+        Invitation.objects.filter(student=user).delete()
+        Profile.objects.filter(user=user).delete()
+        for model in (AccessAttempt, AccessLog, AccessFailureLog):
+            model.objects.filter(username=old).delete()
+        _delete_sessions(user)
+        user.username = f"{REMOVED_PREFIX}{secrets.token_hex(6)}"
+        user.first_name = user.last_name = user.email = ""
+        user.set_unusable_password()
+        user.is_active = False
+        user.save()
+        user.groups.clear()
+        user.user_permissions.clear()
+    return Removed(user.get_username(), Run.objects.filter(owner=user).count(), analyses)
+
+
+def _delete_sessions(user) -> None:
+    """Every session logged in as `user` (database sessions: the site's setting)."""
+    key = str(user.pk)
+    for session in Session.objects.iterator():
+        if session.get_decoded().get("_auth_user_id") == key:
+            session.delete()

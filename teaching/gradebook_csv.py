@@ -1,0 +1,57 @@
+"""The gradebook as a table of plain values: the CSV download, and the class's export zip.
+
+Headers and values stay English (they are data a spreadsheet reads, like `timing`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.utils import timezone
+
+from teaching.gradebook import Gradebook
+from teaching.people import shown_username_en
+
+
+def gradebook_table(book: Gradebook, request: HttpRequest) -> tuple[list[str], list[list[Any]]]:
+    """One row per student, eleven columns per assignment."""
+    header = ["username", "name"]
+    for a in book.assignments:
+        header += [
+            f"{a.title}: status",
+            f"{a.title}: criteria passed",
+            f"{a.title}: criteria",
+            f"{a.title}: timing",
+            f"{a.title}: submitted at",
+            f"{a.title}: run",
+            f"{a.title}: self-check right",
+            f"{a.title}: self-check questions",
+            f"{a.title}: score",
+            f"{a.title}: score out of",
+            f"{a.title}: feedback",
+        ]
+    rows = []
+    for row in book.rows:
+        line = [shown_username_en(row.student), row.student.get_full_name()]
+        for cell in row.cells:
+            sub = cell.submission
+            line += [
+                cell.run_status,
+                cell.passed if sub else "",
+                cell.total,
+                cell.timing,
+                timezone.localtime(sub.submitted_at).isoformat(timespec="seconds") if sub else "",
+                request.build_absolute_uri(sub.run.get_absolute_url()) if sub else "",
+                cell.selfcheck.right if cell.selfcheck else "",
+                cell.selfcheck.total if cell.selfcheck else "",
+                _score(sub.score) if sub and sub.score is not None else "",
+                cell.assignment.rubric_max or "",
+                cell.feedback_status,
+            ]
+        rows.append(line)
+    return header, rows
+
+
+def _score(value: float) -> str:
+    return f"{value:g}"
