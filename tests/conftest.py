@@ -30,6 +30,9 @@ def _telemetry_of_this_session():
     """Point the telemetry at this session's keys, and delete them afterwards."""
     from django.conf import settings
 
+    if not settings.configured:  # the pure models' run (-p no:django) has no settings
+        yield
+        return
     settings.TELEMETRY_PREFIX = os.environ["TELEMETRY_PREFIX"]
     yield
     import redis

@@ -14,6 +14,7 @@ from labs.catalogue import production, production_calls, production_queues
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.lazy import gettext_lazy as _
+from labs.charts import answer_fast as answer_fast_charts
 from labs.charts import availability as availability_charts
 from labs.charts import backoff as backoff_charts
 from labs.charts import batching as batching_charts
@@ -49,6 +50,7 @@ from labs.charts import timeouts as timeouts_charts
 from labs.charts import trapped_live as trapped_live_charts
 from labs.charts import trapped_service as trapped_service_charts
 from labs.interface.live import QUEUE_NUMBERS, LiveNumber, LiveView
+from labs.runners import answer_fast as answer_fast_runner
 from labs.runners import availability as availability_runner
 from labs.runners import backoff as backoff_runner
 from labs.runners import batching as batching_runner
@@ -116,6 +118,35 @@ TRAPPED_TRY_NEXT = (
 
 LABS: tuple[Lab, ...] = (
     # Lesson 07, in the lesson's order: speed, a busy spell, then delivering twice.
+    Lab.from_runner(
+        answer_fast_runner,
+        slug="answer-fast",
+        unit="lesson-07",
+        title=gettext_noop("Answer fast: send the texts inside the request, or queue them"),
+        intro=(
+            gettext_noop(
+                "Teachers post urgent notices, each a text to 2,000 parents. Send the texts "
+                "while the teacher waits, or save the notice, queue one job and answer at "
+                "once; then make the SMS provider slow or take it down."
+            )
+        ),
+        charts=answer_fast_charts.build,
+        in_production=production_queues.answer_fast,
+        try_next=(
+            TryNext(
+                _("Queue the texts instead: do the teachers still see errors?"),
+                {"send": "queue"},
+            ),
+            TryNext(
+                _("Make the provider slow instead of down: what happens to the web threads?"),
+                {"trouble": "slow"},
+            ),
+            TryNext(
+                _("Take the provider down for 10 minutes: does every notice still go out?"),
+                {"send": "queue", "duration_s": 900, "down_until_s": 620},
+            ),
+        ),
+    ),
     Lab.from_runner(
         fanout_runner,
         slug="fanout",
