@@ -195,7 +195,9 @@ def answer_fast(values: Mapping[str, Any]) -> list[Snippet]:
         "@shared_task(\n"
         "    acks_late=True,\n"
         "    autoretry_for=(ProviderDown,),\n"
-        "    retry_backoff=True,  # " + gettext("a pause that doubles after each failure, jittered") + "\n"
+        "    retry_backoff=True,  # "
+        + gettext("a pause that doubles after each failure, jittered")
+        + "\n"
         "    retry_backoff_max=30,\n"
         "    max_retries=None,\n"
         ")\n"
