@@ -152,15 +152,21 @@ class Checker:
         found = []
         for term in self.rules.terms:
             for pattern in term.nowhere:
-                if pattern.search(marathi):
-                    rule = f"{term.english} is {term.marathi}, never {pattern.pattern!r}"
-                    found.append(Breach(where, english, marathi, rule))
+                for match in pattern.finditer(marathi):
+                    rule = f"{term.english} is {term.marathi}, never {match.group(0)!r}"
+                    found.append(Breach(where, english, around(marathi, match), rule))
         for phrase in self.rules.phrases:
-            match = phrase.pattern.search(marathi)
-            if match:
+            for match in phrase.pattern.finditer(marathi):
                 rule = f"{match.group(0)!r}: {phrase.wrong}; say {phrase.instead}"
-                found.append(Breach(where, english, marathi, rule))
+                found.append(Breach(where, english, around(marathi, match), rule))
         return found
+
+
+def around(text: str, match: re.Match) -> str:
+    """The words around a match, so a breach in a long page can be found."""
+    if len(text) <= 160:
+        return text
+    return " ".join(text[max(0, match.start() - 50) : match.end() + 50].split())
 
 
 # What the checks read: the words, not the placeholders, code, markup or template tags.
