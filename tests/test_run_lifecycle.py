@@ -227,3 +227,23 @@ def test_the_model_version_changes_with_the_compiled_loop_source(tmp_path, monke
     before = result_store.model_version.__wrapped__("no.such.module")
     (sim / "_loop.pyx").write_text("cdef int x = 2\n")
     assert result_store.model_version.__wrapped__("no.such.module") != before
+
+
+def test_the_model_version_covers_every_module_a_runner_imports():
+    from pathlib import Path
+
+    from labs.runs import result_store
+
+    runner = Path(result_store.LABS_DIR / "runners" / "retry_storm.py")
+    sources = {
+        p.relative_to(result_store.LABS_DIR).as_posix()
+        for p in result_store.imported_sources(runner)
+    }
+    # The shared table maker and the words saved in tables shape a result as much as the runner.
+    assert {
+        "runners/retry_storm.py",
+        "runners/common.py",
+        "text.py",
+        "interface/params.py",
+    } <= sources
+    assert not any(s.startswith(("catalogue/entries", "web/", "runs/")) for s in sources)

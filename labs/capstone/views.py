@@ -30,7 +30,6 @@ from labs.catalogue.units import get_unit
 from labs.runs.dispatch import RunRefused, start_runs
 from labs.runs.execution import choose_seed
 from labs.runs.models import Run
-from labs.runs.stale import fail_stale
 from labs.web.forms import LabForm
 from labs.web.responses import login_needed, run_page
 
@@ -145,8 +144,9 @@ def report_pick(request: HttpRequest) -> HttpResponse:
 @require_GET
 @vary_on_headers("HX-Request")
 def report_detail(request: HttpRequest, before_id, after_id) -> HttpResponse:
-    """The before/after report. Polled while either run works; answers 286 once both are done."""
-    fail_stale()
+    """The before/after report. Polled while either run works; answers 286 once both are done.
+
+    A poll only reads: the sweeper fails a run whose worker died (`labs.runs.stale`)."""
     before, after = _report_runs(request, before_id, after_id)
     view = present_report(before, after)
     context = {"view": view, "links": _report_links(request, view)}

@@ -7,13 +7,16 @@ run identical to one still queued or running waits for that one (`same_as`) inst
 taking a worker of its own. The page says the result is the same as an earlier run's.
 
 The model version is a hash of the code a result depends on: the pure models
-(`labs/sim/`), the lab's runner module and the run framework that shapes the result. Any
-change to them gives new keys, so a stored result is never served by newer code. Real
-experiments measure real time: they are never stored.
+(`labs/sim/`), the run framework that shapes the result (`labs/runs/execution.py`), the
+lab's runner module and every module of ours it imports, directly or not (the shared
+`labs/runners/common.py`, `labs.text`'s phrases, the params' conversions). Any change to
+them gives new keys, so a stored result is never served by newer code. Real experiments
+measure real time: they are never stored.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import sys
@@ -42,6 +45,37 @@ def _hash_tree(digest: Any, path: Path) -> None:
         digest.update(file.read_bytes())
 
 
+def _source_of(module: str) -> Path | None:
+    """The file of one of our `labs.*` modules, or None for anything else."""
+    if module != "labs" and not module.startswith("labs."):
+        return None
+    base = LABS_DIR.parent.joinpath(*module.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def imported_sources(source: Path) -> list[Path]:
+    """`source` and every `labs.*` module it imports, directly or through another, sorted."""
+    seen: set[Path] = set()
+    todo = [source]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                # `from labs.runners import common` names a module too.
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            todo += [found for name in names if (found := _source_of(name)) is not None]
+    return sorted(seen)
+
+
 @cache
 def model_version(runner_module: str) -> str:
     """A short hash of the code behind one runner's results (computed once per process)."""
@@ -53,7 +87,8 @@ def model_version(runner_module: str) -> str:
     module = sys.modules.get(runner_module)
     source = getattr(module, "__file__", None)
     if source:
-        _hash_tree(digest, Path(source))
+        for path in imported_sources(Path(source)):
+            _hash_tree(digest, path)
     return digest.hexdigest()[:16]
 
 

@@ -1,9 +1,9 @@
 """Runs whose worker vanished: failed, so none stays "running" forever, and their keys deleted.
 
 A worker sets `lease_expires_at` when it claims a run and keeps renewing it while it works
-(`labs.runs.lease`). A lease that ran out means the worker died. Every poll of a run page
-calls `fail_stale` first. It sits above both the `Run` model and the kept queue, so neither
-needs the other.
+(`labs.runs.lease`). A lease that ran out means the worker died. The sweeper calls
+`fail_stale` every few seconds (`labs.runs.sweeps`); no page view does, so a poll only
+reads. It sits above both the `Run` model and the kept queue, so neither needs the other.
 """
 
 from __future__ import annotations
@@ -19,24 +19,27 @@ from labs.catalogue.entries import get_lab
 from labs.runs import failures
 from labs.runs.kept_queue import clean_run_keys
 from labs.runs.models import Run
+from labs.runs.result_store import settle_followers
 
 logger = logging.getLogger(__name__)
 
 
-def fail_stale(now=None) -> int:
-    """Mark runs whose lease ran out as failed; delete their experiments' Redis keys.
+def fail_stale(now=None, batch: int = 1000) -> int:
+    """Mark runs whose lease ran out as failed, end their followers with them, and delete
+    their experiments' Redis keys; at most `batch` runs a call (the sweep comes back).
 
-    Returns how many runs this call failed (a sweep racing it may have failed some).
+    Returns how many runs this call failed (a sweeper racing it may have failed some).
     """
     now = now or timezone.now()
     stale = Q(status=Run.Status.RUNNING, lease_expires_at__lt=now)
-    ids = list(Run.objects.filter(stale).values_list("pk", flat=True))
+    ids = list(Run.objects.filter(stale).values_list("pk", flat=True)[:batch])
     if not ids:
         return 0
     failed = Run.objects.filter(stale, pk__in=ids).update(
         status=Run.Status.FAILED, finished_at=now, **failures.failure("worker_gone")
     )
     clean_experiment_keys(ids)
+    settle_followers(ids)
     return failed
 
 

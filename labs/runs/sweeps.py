@@ -18,10 +18,10 @@ from django.db.models import ProtectedError
 from django.utils import timezone
 
 from labs.runs import failures
-from labs.runs import stale as stale_runs
 from labs.runs.admission import overdue_queued
 from labs.runs.models import Run, StoredResult
 from labs.runs.result_store import settle_followers
+from labs.runs.stale import fail_stale
 
 logger = logging.getLogger(__name__)
 
@@ -36,18 +36,6 @@ def expire_queued(now=None) -> int:
     failed = Run.objects.filter(overdue_queued(now), pk__in=ids).update(
         status=Run.Status.FAILED, finished_at=now, **failures.failure("busy_or_down")
     )
-    settle_followers(ids)
-    return failed
-
-
-def fail_stale(now=None) -> int:
-    """Fail runs whose worker died (lease run out); their followers end with them."""
-    now = now or timezone.now()
-    stale = Run.objects.filter(status=Run.Status.RUNNING, lease_expires_at__lt=now)
-    ids = list(stale.values_list("pk", flat=True)[:1000])
-    if not ids:
-        return 0
-    failed = stale_runs.fail_stale(now)
     settle_followers(ids)
     return failed
 
