@@ -18,3 +18,10 @@ class LabsConfig(AppConfig):
 
         # The capstone hooks its links and operator panel into the shared run page.
         run_page.install()
+
+        from labs.capstone.analysis import Analysis
+        from labs.runs import references
+
+        # A draft analysis holds both its runs: pruning them would delete the student's text.
+        references.register_keeper(Analysis, "before")
+        references.register_keeper(Analysis, "after")

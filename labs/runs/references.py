@@ -42,6 +42,9 @@ class Reference:
 
 
 _references: list[Reference] = []
+# Keys onto Run that keep a run from being pruned without making it handed in: a
+# student's analysis of a pair they have not handed in yet (`labs.capstone.analysis`).
+_keepers: list[tuple[type[models.Model], str]] = []
 
 
 def register(*references: Reference) -> None:
@@ -49,6 +52,17 @@ def register(*references: Reference) -> None:
     for reference in references:
         if reference not in _references:
             _references.append(reference)
+
+
+def register_keeper(model: type[models.Model], field: str) -> None:
+    """Declare a key onto runs that must keep them (not prune them), at start-up."""
+    if (model, field) not in _keepers:
+        _keepers.append((model, field))
+
+
+def holders() -> tuple[tuple[type[models.Model], str], ...]:
+    """(model, key) for every row outside labs that holds on to a run: the pruning's list."""
+    return tuple((r.model, r.field) for r in _references) + tuple(_keepers)
 
 
 def references() -> tuple[Reference, ...]:

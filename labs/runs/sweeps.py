@@ -11,13 +11,15 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
-from django.db.models import ProtectedError
+from django.db.models import Exists, OuterRef, ProtectedError, RestrictedError
 from django.utils import timezone
 
-from labs.runs import failures
+from labs.experiments.namespace import KEPT_DLQ_S
+from labs.runs import failures, references
 from labs.runs.admission import overdue_queued
 from labs.runs.models import Run, StoredResult
 from labs.runs.result_store import settle_followers
@@ -46,25 +48,70 @@ def compact_finished() -> int:
 
 
 def prunable(now=None) -> models.QuerySet:
-    """Finished runs older than `LAB_PRUNE_AFTER_DAYS` that nobody named or handed in."""
+    """Finished runs older than `LAB_PRUNE_AFTER_DAYS` that nobody named, handed in or
+    holds on to, and that keep no live queue.
+
+    What holds a run is asked of `labs.runs.references` (every key other apps declared: a
+    submission's run and before run, their earlier versions, a draft analysis), each as a
+    NOT EXISTS on that key's indexed column, so the cost follows the old runs, not the
+    hand-ins. A run still keeping its DLQ or draining it is never old enough, but is
+    excluded by name too, should `LAB_PRUNE_AFTER_DAYS` ever come near the hour.
+    """
     now = now or timezone.now()
     before = now - timedelta(days=settings.LAB_PRUNE_AFTER_DAYS)
-    return Run.objects.filter(
-        status__in=Run.FINISHED, created_at__lt=before, name="", submissions__isnull=True
-    )
+    runs = Run.objects.filter(status__in=Run.FINISHED, created_at__lt=before, name="")
+    runs = runs.exclude(finished_at__gte=now - timedelta(seconds=KEPT_DLQ_S))
+    runs = runs.exclude(drain_until__gt=now)
+    for model, key in references.holders():
+        runs = runs.filter(~Exists(model._default_manager.filter(**{key: OuterRef("pk")})))
+    return runs
 
 
 def prune(now=None, batch: int = 500) -> int:
     """Delete prunable runs, a batch at a time (a long delete would hold the table), then
-    the stored results no run shows any more."""
+    the stored results no run shows any more.
+
+    A run that something unforeseen still holds (a key nobody declared, or a hand-in made
+    between the query and the delete: RESTRICT, PROTECT or the database's own foreign
+    key) is skipped, logged once, and the batch goes on without it: one such run must not
+    stop every later prune, as it once did.
+    """
     deleted = 0
+    skipped: set[Any] = set()  # held runs met in this prune: never fetched again
     while True:
-        ids = list(prunable(now).values_list("pk", flat=True)[:batch])
+        ids = list(prunable(now).exclude(pk__in=skipped).values_list("pk", flat=True)[:batch])
         if not ids:
             break
-        deleted += Run.objects.filter(pk__in=ids).delete()[1].get(Run._meta.label, 0)
+        try:
+            deleted += _delete(ids)
+        except HELD:
+            for pk in ids:
+                try:
+                    deleted += _delete([pk])
+                except HELD as exc:
+                    skipped.add(pk)
+                    _report_held(pk, exc)
     drop_unused_results(now)
     return deleted
+
+
+# What a delete of a run that something still holds raises.
+HELD = (RestrictedError, ProtectedError, IntegrityError)
+_reported: set[Any] = set()  # runs already logged as held, so each is logged once per process
+
+
+def _delete(ids: list) -> int:
+    with transaction.atomic():
+        return Run.objects.filter(pk__in=ids).delete()[1].get(Run._meta.label, 0)
+
+
+def _report_held(pk, exc: Exception) -> None:
+    if pk in _reported:
+        return
+    if len(_reported) > 100_000:
+        _reported.clear()
+    _reported.add(pk)
+    logger.warning("prune skipped run %s: something still holds it (%s)", pk, exc)
 
 
 # A result is saved a moment before its run points at it: never one younger than this.
