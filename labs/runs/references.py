@@ -78,12 +78,24 @@ def _any(qs: Iterable[models.Q]) -> models.Q:
 
 def handed_in() -> models.Q:
     """Runs some other app's row points at, by any key (a hand-in, current or earlier)."""
-    return _any(models.Q(**{f"{r.reverse}__isnull": False}) for r in _references)
+    return _any(models.Q(_holding(r)) for r in _references)
 
 
 def seen_by(teacher: Any) -> models.Q:
-    """Runs handed in to a class `teacher` teaches (by any key)."""
-    return _any(models.Q(**{f"{r.reverse}__{r.teacher}": teacher}) for r in _references)
+    """Runs handed in to a class `teacher` teaches (by any key).
+
+    One EXISTS per key, probing the key's own indexed column for the run at hand, so the
+    cost follows the runs asked about (one run page: four index look-ups), never a join of
+    every run to every hand-in.
+    """
+    return _any(models.Q(_holding(r, **{r.teacher: teacher})) for r in _references)
+
+
+def _holding(r: Reference, **where: Any) -> models.Exists:
+    """EXISTS a row of `r.model` whose key `r.field` is the outer run (and matches `where`)."""
+    return models.Exists(
+        r.model._default_manager.filter(**{r.field: models.OuterRef("pk")}, **where)
+    )
 
 
 def in_pairs() -> models.Q:
