@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_save
 
 
 class TeachingConfig(AppConfig):
@@ -7,7 +8,12 @@ class TeachingConfig(AppConfig):
 
     def ready(self) -> None:
         from labs.runs import references
-        from teaching.models import RUN_REFERENCES
+        from teaching.digest import on_submission_saved
+        from teaching.models import RUN_REFERENCES, Submission
 
         # labs knows hand-ins only through this door (who may open a run, which are frozen).
         references.register(*RUN_REFERENCES)
+        # Every hand-in, wherever it is saved (the form, the demo, the admin), keeps its
+        # figures for the class results page.
+
+        post_save.connect(on_submission_saved, sender=Submission, dispatch_uid="submission-digest")

@@ -85,6 +85,8 @@ class Membership(models.Model):
     joined_at = models.DateTimeField(default=timezone.now)
     # The safe default: a membership made without saying how never lets a teacher reset.
     origin = models.CharField(max_length=8, choices=Origin.choices, default=Origin.ADDED)
+    # A group within the class ("A", "Tuesday lab"): the class results page shows one or all.
+    section = models.CharField(max_length=40, blank=True, default="")
 
     class Meta:
         ordering = ["classroom", "student__username"]
@@ -330,6 +332,29 @@ RUN_REFERENCES = (
     Reference(SubmissionVersion, "run", f"submission__{_TEACHER}", pair_before="before_run"),
     Reference(SubmissionVersion, "before_run", f"submission__{_TEACHER}", is_pair_before=True),
 )
+
+
+class SubmissionDigest(models.Model):
+    """What the class results page reads of one hand-in, worked out once when it is saved.
+
+    The page shows a whole class at once: reading every run's result (tens of KB each) on
+    every view would cost a class of 100 seconds. The figures, the run's settings and its
+    main line thinned to a few points are kept here instead (`teaching.digest`).
+    """
+
+    submission = models.OneToOneField(
+        Submission, on_delete=models.CASCADE, primary_key=True, related_name="digest"
+    )
+    figures = models.JSONField(default=dict)  # the handed-in run's summary
+    before_figures = models.JSONField(null=True, blank=True)  # a pair's before run's summary
+    params = models.JSONField(default=dict)
+    seed = models.BigIntegerField(default=0)
+    # {"x": [...], "y": [...], "x_key", "y_key"}: the lab's main series, at most 150 points.
+    trace = models.JSONField(default=dict)
+    made_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"figures of {self.submission_id}"
 
 
 class Timing:
