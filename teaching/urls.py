@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from teaching import invitations, views
+from teaching import class_views, invitations, views
 
 
 class IdConverter:
@@ -48,6 +48,31 @@ urlpatterns = [
     path("assignments/<id:assignment_id>/run/", views.assignment_run, name="assignment-run"),
     path(
         "assignments/<id:assignment_id>/submit/", views.assignment_submit, name="assignment-submit"
+    ),
+    path(
+        "assignments/<id:assignment_id>/results/",
+        class_views.results_page,
+        name="assignment-results",
+    ),
+    path(
+        "assignments/<id:assignment_id>/results/projector/",
+        class_views.results_projector,
+        name="assignment-results-projector",
+    ),
+    path(
+        "assignments/<id:assignment_id>/results.csv",
+        class_views.results_csv,
+        name="assignment-results-csv",
+    ),
+    path(
+        "assignments/<id:assignment_id>/results.json",
+        class_views.results_json,
+        name="assignment-results-json",
+    ),
+    path(
+        "assignments/<id:assignment_id>/results/lesson-case/",
+        class_views.results_reference,
+        name="assignment-results-reference",
     ),
     path("assignments/<id:assignment_id>/extensions/", views.extension_set, name="extension-set"),
     path("submissions/<id:submission_id>/", views.submission_detail, name="submission-detail"),

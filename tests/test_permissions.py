@@ -240,6 +240,22 @@ MATRIX = [
         TEACHER_ACTION,
     ),
     ("submission", "get", lambda w: r("submission-detail", w.submission.pk), None, MEMBERS),
+    *[
+        (name, "get", lambda w, name=name: r(name, w.school.assignment_a.pk), None, TEACHER_ONLY)
+        for name in (
+            "assignment-results",
+            "assignment-results-projector",
+            "assignment-results-csv",
+            "assignment-results-json",
+        )
+    ],
+    (
+        "run the lesson's case",
+        "post",
+        lambda w: r("assignment-results-reference", w.school.assignment_a.pk),
+        {},
+        TEACHER_ACTION,
+    ),
     ("operator view", "get", lambda w: r("run-obligations", w.before.pk), None, MEMBERS),
     (
         # Only the owner may switch a live run's controls (409: its experiment is not live).
@@ -353,6 +369,8 @@ def test_it_covers_every_url_of_the_site():
         "class-detail", "student-add", "student-remove", "assignment-new", "assignment-edit",
         "assignment-detail", "assignment-run", "assignment-submit", "extension-set",
         "gradebook", "gradebook-csv", "class-export", "class-archive", "submission-detail",
+        "assignment-results", "assignment-results-projector", "assignment-results-csv",
+        "assignment-results-json", "assignment-results-reference",
         "run-obligations", "report-pick",
         "report", "report-markdown", "report-json", "report-pair", "run-queue",
         "report-analysis", "submission-feedback",

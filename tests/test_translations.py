@@ -204,6 +204,9 @@ KNOWN_ENGLISH = (
     "Download the gradebook",
     "Download as CSV",
     "Invite to the class",
+    "Key figures across the class",
+    "Runs that stand apart",
+    "What the class changed",
     "Edit the assignment",
     "Set the due date",
     "Your runs of this lab",
@@ -305,6 +308,17 @@ def pages(school, submission) -> list[tuple[str, object, str]]:
         ),
         ("edit assignment", school.teacher, reverse("assignment-edit", args=[a.pk])),
         ("gradebook", school.teacher, reverse("gradebook", args=[c.pk])),
+        ("class results", school.teacher, reverse("assignment-results", args=[a.pk])),
+        (
+            "class results, one small chart each",
+            school.teacher,
+            reverse("assignment-results", args=[a.pk]) + "?tab=small",
+        ),
+        (
+            "projector view",
+            school.teacher,
+            reverse("assignment-results-projector", args=[a.pk]),
+        ),
         ("submission", school.teacher, submission.get_absolute_url()),
     ]
     results = [

@@ -205,12 +205,12 @@ def pass_rates(rows: Sequence[tuple[str, int, int]]) -> dict[str, Any]:
         gettext("%(passed)s of %(total)s") % {"passed": passed, "total": total}
         for _text, passed, total in rows
     ]
-    trace = bar(shares, names, gettext_noop("passed (%)"), color=OK, text=words)
+    trace = bar(shares, names, gettext_noop("percent passed"), color=OK, text=words)
     trace["orientation"] = "h"
     trace["hovertemplate"] = "%{y}: %{x}%<extra></extra>"
     fig = figure(
         title=gettext_noop("Share of the class passing each criterion"),
-        x_title=gettext_noop("% of the runs handed in"),
+        x_title=gettext_noop("percent of the runs handed in"),
         y_title="",
         traces=[trace],
         height=max(200, 60 + 44 * len(rows)),

@@ -130,6 +130,8 @@
         window.Plotly.newPlot(plot, fig.data, fig.layout, config);
         declutter(plot);
         box.classList.add("drawn");
+        // A page's own script (the class overlay's highlighting) hooks in here.
+        box.dispatchEvent(new CustomEvent("chart:drawn", { bubbles: true }));
       });
     });
   }

@@ -1,0 +1,280 @@
+"""The class results page of an assignment, its projector view and its exports.
+
+Only the class's teacher and the site's admins see it; a student of the class gets 403
+(they know the assignment is there), anyone else 404. Each view: check access → read the
+filters → build `ClassResults` (a fixed number of queries) → render.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from labs.runs.dispatch import RunRefused, start_run
+from labs.runs.waiting import waiting_count
+from labs.web.htmx import HtmxHttpRequest
+from teaching import class_charts
+from teaching.access import role_in
+from teaching.class_export import export_columns, export_rows
+from teaching.class_results import EXTRA_PANELS, ClassResults, class_results
+from teaching.models import Assignment
+
+# A projector's page changes no faster than a room reads it.
+PROJECTOR_POLL_MIN_MS = 3000
+STATUS_WORDS = {
+    "all": gettext_lazy("everyone"),
+    "submitted": gettext_lazy("handed in"),
+    "late": gettext_lazy("handed in late"),
+    "missing": gettext_lazy("not handed in yet"),
+}
+TABS = ("lines", "small")
+
+
+def results_assignment(user, pk: int) -> Assignment:
+    """The assignment, if `user` teaches its class or is an admin; 403 for its students."""
+    assignment = (
+        Assignment.objects.select_related("classroom", "classroom__teacher").filter(pk=pk).first()
+    )
+    if assignment is None:
+        raise Http404(_("No such assignment, or it is not for a class of yours."))
+    if user.is_superuser:
+        return assignment
+    role = role_in(assignment.classroom, user)
+    if role is None:
+        raise Http404(_("No such assignment, or it is not for a class of yours."))
+    if role != "teacher":
+        raise PermissionDenied(_("Only the class's teacher can see the class's results."))
+    return assignment
+
+
+class ResultsFilter(forms.Form):
+    """What the page shows: whose hand-ins, which section, names or not, which tab."""
+
+    status = forms.ChoiceField(
+        label=gettext_lazy("Show"),
+        choices=list(STATUS_WORDS.items()),
+        required=False,
+    )
+    section = forms.ChoiceField(label=gettext_lazy("Section"), required=False)
+    names = forms.ChoiceField(choices=[("on", "on"), ("off", "off")], required=False)
+    tab = forms.ChoiceField(choices=[(t, t) for t in TABS], required=False)
+
+    def __init__(self, *args: Any, sections: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        section = self.fields["section"]
+        assert isinstance(section, forms.ChoiceField)
+        section.choices = [("", _("all sections"))] + [(s, s) for s in sections]
+
+    def value(self, name: str, default: str) -> str:
+        if not self.is_valid():
+            return default
+        return self.cleaned_data.get(name) or default
+
+
+def sections_of(assignment: Assignment) -> list[str]:
+    return sorted(
+        set(assignment.classroom.memberships.exclude(section="").values_list("section", flat=True))
+    )
+
+
+def read_filters(request: HttpRequest, assignment: Assignment, *, projector: bool):
+    form = ResultsFilter(request.GET, sections=sections_of(assignment))
+    if request.GET and not form.is_valid():
+        return form, None
+    chosen = {
+        "status": form.value("status", "all"),
+        "section": form.value("section", ""),
+        "names": form.value("names", "off" if projector else "on"),
+        "tab": form.value("tab", "lines"),
+    }
+    return form, chosen
+
+
+def build(assignment: Assignment, chosen: dict[str, str]) -> ClassResults:
+    lab = assignment.get_lab()
+    if lab is None:
+        raise Http404(_("The lab of this assignment no longer exists."))
+    return class_results(
+        assignment,
+        lab,
+        timezone.now(),
+        status=chosen["status"],
+        section=chosen["section"],
+        names=chosen["names"] == "on",
+    )
+
+
+def query(chosen: dict[str, str], **change: str) -> str:
+    """The page's query string with `change` applied (the filters' links keep the rest)."""
+    from urllib.parse import urlencode
+
+    values = {**chosen, **change}
+    return "?" + urlencode({k: v for k, v in values.items() if v})
+
+
+def page_context(request, assignment, results: ClassResults, chosen, *, projector: bool):
+    smalls, small_w, small_h = class_charts.small_multiples(results)
+    spreads = [(s, class_charts.spread_chart(s, results)) for s in results.spreads]
+    table_rows = [
+        (entry, [entry.figures.get(s.figure.name) for s in results.spreads])
+        for entry in results.entries
+    ]
+    panels = [panel for make in EXTRA_PANELS if (panel := make(results)) is not None]
+    return {
+        "assignment": assignment,
+        "classroom": assignment.classroom,
+        "results": results,
+        "lab": results.lab,
+        "chosen": chosen,
+        "projector": projector,
+        "overlay": class_charts.overlay_chart(results) if chosen["tab"] == "lines" else None,
+        "smalls": smalls if chosen["tab"] == "small" else [],
+        "small_w": small_w,
+        "small_h": small_h,
+        "spreads": spreads,
+        "table_rows": table_rows,
+        "line_rows": class_charts.line_rows(results),
+        "extra_panels": panels,
+        "pass_chart": class_charts.pass_rate_chart(results),
+        "changes_chart": class_charts.changes_chart(results),
+        "status_words": STATUS_WORDS,
+        "names_on": chosen["names"] == "on",
+        "q": query(chosen),
+        "q_lines": query(chosen, tab="lines"),
+        "q_small": query(chosen, tab="small"),
+        "q_names": query(chosen, names="off" if chosen["names"] == "on" else "on"),
+        "poll_ms": projector_poll_ms() if projector else None,
+        "signature": signature(results),
+    }
+
+
+def projector_poll_ms() -> int:
+    """How long the projector waits between looks: at least 3 s, and no more often than
+    one page's share of the site's poll budget (`LAB_POLLS_PER_S`) while runs are waiting,
+    the projector counted as one more page polling."""
+    share_ms = int(1000 * (waiting_count() + 1) / settings.LAB_POLLS_PER_S)
+    return max(PROJECTOR_POLL_MIN_MS, share_ms)
+
+
+def signature(results: ClassResults) -> str:
+    """Changes when anything the page shows changes: hand-ins, their versions, runs."""
+    parts = [
+        results.runs_so_far,
+        results.reference is not None,
+        [
+            (e.student.pk, e.timing, e.submission.version if e.submission else 0)
+            for e in results.entries
+        ],
+    ]
+    return hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()[:16]
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def results_page(request: HtmxHttpRequest, assignment_id: int) -> HttpResponse:
+    return _page(request, assignment_id, projector=False)
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def results_projector(request: HtmxHttpRequest, assignment_id: int) -> HttpResponse:
+    """The same page in large type for a projector, names hidden unless shown, updating
+    as hand-ins arrive: the poll answers with only itself when nothing changed."""
+    return _page(request, assignment_id, projector=True)
+
+
+def _page(request: HtmxHttpRequest, assignment_id: int, *, projector: bool) -> HttpResponse:
+    assignment = results_assignment(request.user, assignment_id)
+    form, chosen = read_filters(request, assignment, projector=projector)
+    if chosen is None:
+        context = {"assignment": assignment, "classroom": assignment.classroom, "form": form}
+        return render(request, "teaching/class_results.html", context, status=400)
+    results = build(assignment, chosen)
+    context = page_context(request, assignment, results, chosen, projector=projector)
+    context["form"] = form
+    if request.htmx and projector:
+        context["changed"] = request.GET.get("since") != context["signature"]
+        return render(request, "teaching/class_results.html#poll", context)
+    return render(request, "teaching/class_results.html", context)
+
+
+@login_required
+@require_GET
+def results_csv(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    """The class's figures for a spreadsheet: a row per student, a column per figure and
+    criterion; text that a spreadsheet would run as a formula is quoted (the gradebook's
+    guard)."""
+    from labs.web.exports import csv_response
+
+    assignment, results = _export(request, assignment_id)
+    columns = export_columns(results)
+    rows = [[row[c] for c in columns] for row in export_rows(results, request)]
+    return csv_response(_filename(assignment, "csv"), columns, rows)
+
+
+@login_required
+@require_GET
+def results_json(request: HttpRequest, assignment_id: int) -> JsonResponse:
+    """The same rows as the CSV, as JSON objects (values as typed, for a program)."""
+    assignment, results = _export(request, assignment_id)
+    response = JsonResponse(
+        {
+            "assignment": assignment.title,
+            "lab": assignment.lab,
+            "columns": export_columns(results),
+            "rows": export_rows(results, request),
+        },
+        json_dumps_params={"ensure_ascii": False, "indent": 1},
+    )
+    response["Content-Disposition"] = f'attachment; filename="{_filename(assignment, "json")}"'
+    return response
+
+
+def _export(request: HttpRequest, assignment_id: int) -> tuple[Assignment, ClassResults]:
+    assignment = results_assignment(request.user, assignment_id)
+    form, chosen = read_filters(request, assignment, projector=False)
+    if chosen is None:
+        raise Http404(_("No such filter."))
+    return assignment, build(assignment, chosen)
+
+
+def _filename(assignment: Assignment, ext: str) -> str:
+    return f"results-{slugify(assignment.title) or assignment.pk}.{ext}"
+
+
+@login_required
+@require_POST
+def results_reference(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    """Run the lesson's case (the lab's defaults under the assignment's presets) through
+    the workers like any run, so the page can mark its figures."""
+    from teaching.class_results import lesson_case
+
+    assignment = results_assignment(request.user, assignment_id)
+    lab = assignment.get_lab()
+    if lab is None:
+        raise Http404(_("The lab of this assignment no longer exists."))
+    params, seed = lesson_case(assignment, lab)
+    try:
+        run = start_run(request.user, lab, params, seed)
+    except RunRefused as exc:
+        return HttpResponse(exc.message, status=exc.status)
+    run.name = _("The lesson's case")[:80]
+    run.save(update_fields=["name"])
+    return redirect(reverse("assignment-results", args=[assignment.pk]))
