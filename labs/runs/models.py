@@ -155,6 +155,8 @@ class Run(models.Model):
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["owner", "lab", "-created_at"]),
+            # The history page: one student's runs, newest first, a page at a time.
+            models.Index(fields=["owner", "-created_at"], name="run_owner_created"),
             # What polls, sweeps and the queue position filter on.
             models.Index(fields=["status", "created_at"], name="run_status_created"),
             models.Index(fields=["result_key", "status"], name="run_result_key"),

@@ -282,9 +282,28 @@ class RunLabelForm(forms.ModelForm):
 
 
 class RunFilterForm(forms.Form):
-    """The history page's filter: all runs, or one lab's."""
+    """The history page's filters: one lab's runs, named or not, handed in or not; a page."""
 
     lab = forms.ChoiceField(required=False, label=gettext_lazy("Lab"))
+    named = forms.ChoiceField(
+        required=False,
+        label=gettext_lazy("Name"),
+        choices=[
+            ("", gettext_lazy("named or not")),
+            ("yes", gettext_lazy("named")),
+            ("no", gettext_lazy("without a name")),
+        ],
+    )
+    handed_in = forms.ChoiceField(
+        required=False,
+        label=gettext_lazy("Handed in"),
+        choices=[
+            ("", gettext_lazy("handed in or not")),
+            ("yes", gettext_lazy("handed in")),
+            ("no", gettext_lazy("not handed in")),
+        ],
+    )
+    page = forms.IntegerField(required=False, min_value=1, max_value=100_000)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
