@@ -44,6 +44,10 @@ def gettext_noop(message: str) -> str:
     return message
 
 
+# Words saved or declared for a reader not yet known: a msgid, or a `phrase` (msgid + values).
+Words = str | dict[str, Any]
+
+
 def phrase(msgid: str, **values: Any) -> dict[str, Any]:
     """English with values, saved where nobody reads it (a worker's table title or cell),
     said in the reader's language where it is shown (`said`). Mark `msgid` with

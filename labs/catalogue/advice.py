@@ -16,12 +16,12 @@ from django.http import QueryDict
 from django.urls import reverse
 
 from labs.interface.params import Param
-from labs.text import plain
+from labs.text import gettext, plain
 
 
 @dataclass(frozen=True)
 class TryNext:
-    """One suggested change and the question it answers (a lazy, translated string)."""
+    """One suggested change and the question it answers (a msgid, said where shown)."""
 
     question: str
     changes: Mapping[str, Any]
@@ -64,7 +64,10 @@ def try_next_links(
         for name, value in merged.items():
             query[name] = _query_value(value)
         links.append(
-            (str(suggestion.question), f"{reverse('lab-detail', args=[slug])}?{query.urlencode()}")
+            (
+                gettext(suggestion.question),
+                f"{reverse('lab-detail', args=[slug])}?{query.urlencode()}",
+            )
         )
     return links
 

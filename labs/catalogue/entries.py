@@ -13,7 +13,6 @@ from typing import Any
 from labs.catalogue import production, production_calls, production_queues
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
-from labs.catalogue.lazy import gettext_lazy as _
 from labs.charts import answer_fast as answer_fast_charts
 from labs.charts import availability as availability_charts
 from labs.charts import backoff as backoff_charts
@@ -102,15 +101,21 @@ def _burst_live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str,
 # differs from it, so a run with three layers is shown the way back to one.
 TRAPPED_TRY_NEXT = (
     TryNext(
-        _("Let three layers retry, 3 attempts each (27 a call): how many attempts per request?"),
+        gettext_noop(
+            "Let three layers retry, 3 attempts each (27 a call): how many attempts per request?"
+        ),
         {"retry_layers": 3, "max_attempts": 3},
     ),
     TryNext(
-        _("Let only one layer retry (27 attempts a call become 3): does the service get out?"),
+        gettext_noop(
+            "Let only one layer retry (27 attempts a call become 3): does the service get out?"
+        ),
         {"retry_layers": 1, "max_attempts": 3},
     ),
     TryNext(
-        _("Let no layer retry (1 attempt a call): does the service recover by itself now?"),
+        gettext_noop(
+            "Let no layer retry (1 attempt a call): does the service recover by itself now?"
+        ),
         {"max_attempts": 1},
     ),
 )
@@ -134,15 +139,19 @@ LABS: tuple[Lab, ...] = (
         in_production=production_queues.answer_fast,
         try_next=(
             TryNext(
-                _("Queue the texts instead: do the teachers still see errors?"),
+                gettext_noop("Queue the texts instead: do the teachers still see errors?"),
                 {"send": "queue"},
             ),
             TryNext(
-                _("Make the provider slow instead of down: what happens to the web threads?"),
+                gettext_noop(
+                    "Make the provider slow instead of down: what happens to the web threads?"
+                ),
                 {"trouble": "slow"},
             ),
             TryNext(
-                _("Take the provider down for 10 minutes: does every notice still go out?"),
+                gettext_noop(
+                    "Take the provider down for 10 minutes: does every notice still go out?"
+                ),
                 {"send": "queue", "duration_s": 900, "down_until_s": 620},
             ),
         ),
@@ -162,11 +171,11 @@ LABS: tuple[Lab, ...] = (
         in_production=production_queues.fanout,
         try_next=(
             TryNext(
-                _("Halve the jobs to 2,500,000: does the time halve too?"),
+                gettext_noop("Halve the jobs to 2,500,000: does the time halve too?"),
                 {"jobs": 2_500_000},
             ),
             TryNext(
-                _("Set the deadline to 30 minutes: how many workers does it take now?"),
+                gettext_noop("Set the deadline to 30 minutes: how many workers does it take now?"),
                 {"deadline_min": 30.0},
             ),
         ),
@@ -175,8 +184,8 @@ LABS: tuple[Lab, ...] = (
         batching_runner,
         slug="batching",
         unit="lesson-07",
-        title=_("Send in batches: one call for many messages"),
-        intro=_(
+        title=gettext_noop("Send in batches: one call for many messages"),
+        intro=gettext_noop(
             "Each call to the SMS provider costs a round trip. Put many messages in one "
             "call and see how the fan-out time falls, until the provider's own limit "
             "stops it: workers beyond that limit are only throttled."
@@ -185,11 +194,13 @@ LABS: tuple[Lab, ...] = (
         in_production=production_queues.batching,
         try_next=(
             TryNext(
-                _("Send 500 messages per call: how much faster, and what stops it?"),
+                gettext_noop("Send 500 messages per call: how much faster, and what stops it?"),
                 {"batch": 500},
             ),
             TryNext(
-                _("Go back to one per call with 400 workers: do the extra workers help?"),
+                gettext_noop(
+                    "Go back to one per call with 400 workers: do the extra workers help?"
+                ),
                 {"batch": 1, "workers": 400},
             ),
         ),
@@ -208,11 +219,13 @@ LABS: tuple[Lab, ...] = (
         charts=busy_minute_charts.build,
         try_next=(
             TryNext(
-                _("Give the workers 3,000 jobs a second: does any backlog build?"),
+                gettext_noop("Give the workers 3,000 jobs a second: does any backlog build?"),
                 {"capacity_per_s": 3000},
             ),
             TryNext(
-                _("Let 2,000 a second arrive after the spell: how long until the backlog clears?"),
+                gettext_noop(
+                    "Let 2,000 a second arrive after the spell: how long until the backlog clears?"
+                ),
                 {"arrive_after_per_s": 2000, "after_s": 90},
             ),
         ),
@@ -231,7 +244,7 @@ LABS: tuple[Lab, ...] = (
         charts=delivery_charts.build,
         try_next=(
             TryNext(
-                _("Hand out every SMS once more: how many does each consumer send?"),
+                gettext_noop("Hand out every SMS once more: how many does each consumer send?"),
                 {"repeats": [1, 2, 3]},
             ),
         ),
@@ -252,11 +265,11 @@ LABS: tuple[Lab, ...] = (
         in_production=production_queues.fanout_live,
         try_next=(
             TryNext(
-                _("Switch the idempotent claim off: how many SMS go out twice?"),
+                gettext_noop("Switch the idempotent claim off: how many SMS go out twice?"),
                 {"idempotent": False},
             ),
             TryNext(
-                _("Crash right after receiving instead: is any SMS sent twice now?"),
+                gettext_noop("Crash right after receiving instead: is any SMS sent twice now?"),
                 {"crash_point": "after_receive"},
             ),
         ),
@@ -266,8 +279,8 @@ LABS: tuple[Lab, ...] = (
         provider_outage_runner,
         slug="provider-outage",
         unit="lesson-07",
-        title=_("On a real queue: a 10-minute outage at the SMS provider"),
-        intro=_(
+        title=gettext_noop("On a real queue: a 10-minute outage at the SMS provider"),
+        intro=gettext_noop(
             "The front keeps accepting jobs while the provider is down: they wait in the "
             "queue, the oldest job's age climbs past the alarm, and after the provider comes "
             "back the workers catch up. Then give the workers more than the provider allows."
@@ -275,21 +288,25 @@ LABS: tuple[Lab, ...] = (
         charts=provider_outage_charts.build,
         live=LiveView(
             (
-                LiveNumber("t_min", _("Lesson minute")),
-                LiveNumber("visible", _("Waiting"), _("jobs")),
-                LiveNumber("done", _("Sent"), _("jobs")),
-                LiveNumber("oldest_age_min", _("Oldest job"), _("min")),
-                LiveNumber("throttled", _("Refused with 429")),
+                LiveNumber("t_min", gettext_noop("Lesson minute")),
+                LiveNumber("visible", gettext_noop("Waiting"), gettext_noop("jobs")),
+                LiveNumber("done", gettext_noop("Sent"), gettext_noop("jobs")),
+                LiveNumber("oldest_age_min", gettext_noop("Oldest job"), gettext_noop("min")),
+                LiveNumber("throttled", gettext_noop("Refused with 429")),
             ),
             provider_outage_charts.live_chart,
         ),
         try_next=(
             TryNext(
-                _("Set maxReceiveCount to 5: does the outage push healthy jobs into the DLQ?"),
+                gettext_noop(
+                    "Set maxReceiveCount to 5: does the outage push healthy jobs into the DLQ?"
+                ),
                 {"max_receives": 5},
             ),
             TryNext(
-                _("Run 12 workers against the provider's limit of 4: faster, or only 429s?"),
+                gettext_noop(
+                    "Run 12 workers against the provider's limit of 4: faster, or only 429s?"
+                ),
                 {"workers": 12},
             ),
         ),
@@ -310,11 +327,12 @@ LABS: tuple[Lab, ...] = (
         charts=drain_charts.build,
         try_next=(
             TryNext(
-                _("Switch to a fixed pool of 3 workers: does the backlog still clear?"),
+                gettext_noop("Switch to a fixed pool of 3 workers: does the backlog still clear?"),
                 {"rule": "fixed", "fixed_workers": 3},
             ),
             TryNext(
-                _("Allow at most 4 workers: how much later is the queue empty?"), {"max_workers": 4}
+                gettext_noop("Allow at most 4 workers: how much later is the queue empty?"),
+                {"max_workers": 4},
             ),
         ),
         in_production=production.keda_backlog,
@@ -334,11 +352,13 @@ LABS: tuple[Lab, ...] = (
         in_production=production_queues.drain_compare,
         try_next=(
             TryNext(
-                _("Add a fixed pool of 10: does it cost more than the backlog rules?"),
+                gettext_noop("Add a fixed pool of 10: does it cost more than the backlog rules?"),
                 {"fixed_pools": [3, 8, 10]},
             ),
             TryNext(
-                _("Keep at least 3 workers in every backlog rule: which rule is cheapest now?"),
+                gettext_noop(
+                    "Keep at least 3 workers in every backlog rule: which rule is cheapest now?"
+                ),
                 {"min_workers": 3},
             ),
         ),
@@ -347,8 +367,8 @@ LABS: tuple[Lab, ...] = (
         scaling_signal_runner,
         slug="scaling-signal",
         unit="lesson-12",
-        title=_("Which signal should add workers? CPU, depth, backlog per worker, age"),
-        intro=_(
+        title=gettext_noop("Which signal should add workers? CPU, depth, backlog per worker, age"),
+        intro=gettext_noop(
             "Workers that send SMS spend their time waiting on the network, not on the CPU. "
             "Four scalers watch the same burst: one reads CPU, one an alarm on the queue's "
             "depth, one the backlog per worker, one the oldest message's age."
@@ -356,11 +376,15 @@ LABS: tuple[Lab, ...] = (
         charts=scaling_signal_charts.build,
         try_next=(
             TryNext(
-                _("Make the work CPU-bound (100% CPU when busy): does the CPU scaler wake up?"),
+                gettext_noop(
+                    "Make the work CPU-bound (100% CPU when busy): does the CPU scaler wake up?"
+                ),
                 {"busy_cpu_pct": 100.0},
             ),
             TryNext(
-                _("Let each scaler change the pool only every 3 s: how much higher is the peak?"),
+                gettext_noop(
+                    "Let each scaler change the pool only every 3 s: how much higher is the peak?"
+                ),
                 {"cooldown_s": 3},
             ),
         ),
@@ -370,8 +394,8 @@ LABS: tuple[Lab, ...] = (
         db_knee_runner,
         slug="db-knee",
         unit="lesson-12",
-        title=_("More workers than the database can take: the knee"),
-        intro=_(
+        title=gettext_noop("More workers than the database can take: the knee"),
+        intro=gettext_noop(
             "Every job is one query. The scaler adds workers while the queue grows, but "
             "past its knee the database answers fewer queries the more it is sent. Compare "
             "the scaler alone with the same scaler capped at the knee."
@@ -379,11 +403,13 @@ LABS: tuple[Lab, ...] = (
         charts=db_knee_charts.build,
         try_next=(
             TryNext(
-                _("Cap the workers at 30 instead: past the knee, does the queue still clear?"),
+                gettext_noop(
+                    "Cap the workers at 30 instead: past the knee, does the queue still clear?"
+                ),
                 {"cap": 30},
             ),
             TryNext(
-                _("Let the scaler start 150 workers: how many find no connection?"),
+                gettext_noop("Let the scaler start 150 workers: how many find no connection?"),
                 {"max_workers": 150},
             ),
         ),
@@ -407,11 +433,13 @@ LABS: tuple[Lab, ...] = (
         in_production=production_queues.burst_live,
         try_next=(
             TryNext(
-                _("Fix the pool at 8 workers: does it keep up with the scaled pool?"),
+                gettext_noop("Fix the pool at 8 workers: does it keep up with the scaled pool?"),
                 {"fixed_workers": 8},
             ),
             TryNext(
-                _("Cap the scaled pool at 4 workers: how old does its oldest message get?"),
+                gettext_noop(
+                    "Cap the scaled pool at 4 workers: how old does its oldest message get?"
+                ),
                 {"max_workers": 4},
             ),
         ),
@@ -444,8 +472,10 @@ LABS: tuple[Lab, ...] = (
         fifo_live_runner,
         slug="fifo-live",
         unit="lesson-12",
-        title=_("On real queues: standard or FIFO? Order, duplicates and a blocked group"),
-        intro=_(
+        title=gettext_noop(
+            "On real queues: standard or FIFO? Order, duplicates and a blocked group"
+        ),
+        intro=gettext_noop(
             "The same updates for a few students go into a standard queue and a FIFO queue "
             "at once; some are sent twice and one can never be applied. See which queue "
             "keeps each student's order, which drops the copies, and whom the poison update "
@@ -454,21 +484,25 @@ LABS: tuple[Lab, ...] = (
         charts=fifo_live_charts.build,
         live=LiveView(
             (
-                LiveNumber("standard_done", _("Applied, standard")),
-                LiveNumber("fifo_done", _("Applied, FIFO")),
-                LiveNumber("standard_dlq", _("DLQ, standard")),
-                LiveNumber("fifo_dlq", _("DLQ, FIFO")),
-                LiveNumber("fifo_blocked_groups", _("FIFO groups waiting")),
+                LiveNumber("standard_done", gettext_noop("Applied, standard")),
+                LiveNumber("fifo_done", gettext_noop("Applied, FIFO")),
+                LiveNumber("standard_dlq", gettext_noop("DLQ, standard")),
+                LiveNumber("fifo_dlq", gettext_noop("DLQ, FIFO")),
+                LiveNumber("fifo_blocked_groups", gettext_noop("FIFO groups waiting")),
             ),
             fifo_live_charts.live_chart,
         ),
         try_next=(
             TryNext(
-                _("Resend each copy 1.5 s later, past the dedup window: what does FIFO do?"),
+                gettext_noop(
+                    "Resend each copy 1.5 s later, past the dedup window: what does FIFO do?"
+                ),
                 {"resend_after_s": 1.5},
             ),
             TryNext(
-                _("Set maxReceiveCount to 5: how long does the poison update hold its student?"),
+                gettext_noop(
+                    "Set maxReceiveCount to 5: how long does the poison update hold its student?"
+                ),
                 {"max_receives": 5},
             ),
         ),
@@ -478,8 +512,8 @@ LABS: tuple[Lab, ...] = (
         retention_runner,
         slug="retention",
         unit="lesson-12",
-        title=_("Retention: old messages are deleted, and a DLQ must keep them longer"),
-        intro=_(
+        title=gettext_noop("Retention: old messages are deleted, and a DLQ must keep them longer"),
+        intro=gettext_noop(
             "The workers stop for a few days while messages keep arriving. Watch the oldest "
             "message's age against the queue's retention, and see how long the poison "
             "messages parked afterwards really stay in the DLQ."
@@ -487,15 +521,19 @@ LABS: tuple[Lab, ...] = (
         charts=retention_charts.build,
         try_next=(
             TryNext(
-                _("Give the DLQ the same 4 days as its queue: are parked messages lost now?"),
+                gettext_noop(
+                    "Give the DLQ the same 4 days as its queue: are parked messages lost now?"
+                ),
                 {"dlq_retention_h": 96},
             ),
             TryNext(
-                _("Stop the workers for 5 days: what happens to the oldest messages?"),
+                gettext_noop("Stop the workers for 5 days: what happens to the oldest messages?"),
                 {"outage_h": 120},
             ),
             TryNext(
-                _("Same 4-day DLQ on a FIFO queue: does the clock restarting in the DLQ help?"),
+                gettext_noop(
+                    "Same 4-day DLQ on a FIFO queue: does the clock restarting in the DLQ help?"
+                ),
                 {"dlq_retention_h": 96, "queue_type": "fifo"},
             ),
         ),
@@ -517,7 +555,7 @@ LABS: tuple[Lab, ...] = (
         in_production=production_calls.timeouts,
         try_next=(
             TryNext(
-                _("Lower the timeout to 200 ms: which calls time out now?"),
+                gettext_noop("Lower the timeout to 200 ms: which calls time out now?"),
                 {"timeout_ms": 200.0},
             ),
         ),
@@ -526,8 +564,8 @@ LABS: tuple[Lab, ...] = (
         deadline_runner,
         slug="deadline",
         unit="lesson-13",
-        title=_("Timeouts inside one deadline, and work done for nobody"),
-        intro=_(
+        title=gettext_noop("Timeouts inside one deadline, and work done for nobody"),
+        intro=gettext_noop(
             "Each try waits to connect and to read, and all the tries share one total "
             "deadline. Watch the last try get only what is left, and the service go on "
             "working after its caller has given up."
@@ -536,11 +574,13 @@ LABS: tuple[Lab, ...] = (
         in_production=production_calls.deadline,
         try_next=(
             TryNext(
-                _("Give the service a timeout of 1.5 s: how much wasted work is left?"),
+                gettext_noop("Give the service a timeout of 1.5 s: how much wasted work is left?"),
                 {"callee_timeout_s": 1.5},
             ),
             TryNext(
-                _("Make the service unreachable: how many tries fit in the deadline now?"),
+                gettext_noop(
+                    "Make the service unreachable: how many tries fit in the deadline now?"
+                ),
                 {"connect_fails": True},
             ),
         ),
@@ -559,7 +599,9 @@ LABS: tuple[Lab, ...] = (
         charts=backoff_charts.build,
         try_next=(
             TryNext(
-                _("Lower the cap to 800 ms: from which retry do the waits stop growing?"),
+                gettext_noop(
+                    "Lower the cap to 800 ms: from which retry do the waits stop growing?"
+                ),
                 {"cap_ms": 800.0},
             ),
         ),
@@ -579,7 +621,9 @@ LABS: tuple[Lab, ...] = (
         charts=retry_storm_charts.build,
         try_next=(
             TryNext(
-                _("Try equal jitter: is the busiest slot calmer or busier than with full jitter?"),
+                gettext_noop(
+                    "Try equal jitter: is the busiest slot calmer or busier than with full jitter?"
+                ),
                 {"jitter": "equal"},
             ),
         ),
@@ -589,8 +633,8 @@ LABS: tuple[Lab, ...] = (
         layered_retries_runner,
         slug="layered-retries",
         unit="lesson-13",
-        title=_("Retries at every layer: how many calls does one click make?"),
-        intro=_(
+        title=gettext_noop("Retries at every layer: how many calls does one click make?"),
+        intro=gettext_noop(
             "A click passes through several layers before it reaches the service, and each "
             "layer may retry. Count the calls that reach a sick service when every layer "
             "retries, when only one does, and when retries come out of a budget."
@@ -598,11 +642,11 @@ LABS: tuple[Lab, ...] = (
         charts=layered_retries_charts.build,
         try_next=(
             TryNext(
-                _("Add a fourth layer: how many calls reach the service now?"),
+                gettext_noop("Add a fourth layer: how many calls reach the service now?"),
                 {"layers": 4},
             ),
             TryNext(
-                _("Let only 10 percent of calls fail: does the choice still matter?"),
+                gettext_noop("Let only 10 percent of calls fail: does the choice still matter?"),
                 {"failure_pct": 10.0},
             ),
         ),
@@ -623,10 +667,13 @@ LABS: tuple[Lab, ...] = (
         charts=breaker_charts.build,
         try_next=(
             TryNext(
-                _("Open after a single failure: how many calls fail fast now?"), {"threshold": 1}
+                gettext_noop("Open after a single failure: how many calls fail fast now?"),
+                {"threshold": 1},
             ),
             TryNext(
-                _("Stay open for 60 s: how long after the dependency is back do calls still fail?"),
+                gettext_noop(
+                    "Stay open for 60 s: how long after the dependency is back do calls still fail?"
+                ),
                 {"open_s": 60},
             ),
         ),
@@ -648,11 +695,15 @@ LABS: tuple[Lab, ...] = (
         in_production=production_calls.cascade,
         try_next=(
             TryNext(
-                _("Add a 1 s timeout: do the pages that never call the dependency come back?"),
+                gettext_noop(
+                    "Add a 1 s timeout: do the pages that never call the dependency come back?"
+                ),
                 {"use_timeout": True},
             ),
             TryNext(
-                _("Add a breaker and a fallback too: how many calls still reach the sick service?"),
+                gettext_noop(
+                    "Add a breaker and a fallback too: how many calls still reach the sick service?"
+                ),
                 {"use_timeout": True, "backoff": True, "breaker": True, "fallback": True},
             ),
         ),
@@ -672,7 +723,9 @@ LABS: tuple[Lab, ...] = (
         in_production=production_calls.degradation,
         try_next=(
             TryNext(
-                _("Refuse pages older than 2 minutes: what do parents see during the outage?"),
+                gettext_noop(
+                    "Refuse pages older than 2 minutes: what do parents see during the outage?"
+                ),
                 {"limit_age": True, "max_stale_s": 120},
             ),
         ),
@@ -691,7 +744,7 @@ LABS: tuple[Lab, ...] = (
         charts=delivery_charts.build,
         try_next=(
             TryNext(
-                _("Deliver every payment twice: how many fees does each worker charge?"),
+                gettext_noop("Deliver every payment twice: how many fees does each worker charge?"),
                 {"repeats": [1, 2, 3, 4]},
             ),
         ),
@@ -710,7 +763,9 @@ LABS: tuple[Lab, ...] = (
         charts=redrive_charts.build,
         try_next=(
             TryNext(
-                _("Set maxReceiveCount to 1: how many receives do the poison messages cost now?"),
+                gettext_noop(
+                    "Set maxReceiveCount to 1: how many receives do the poison messages cost now?"
+                ),
                 {"max_receives": 1},
             ),
         ),
@@ -720,8 +775,8 @@ LABS: tuple[Lab, ...] = (
         health_checks_runner,
         slug="health-checks",
         unit="lesson-13",
-        title=_("Health checks: shallow or deep?"),
-        intro=_(
+        title=gettext_noop("Health checks: shallow or deep?"),
+        intro=gettext_noop(
             "Several instances share one database; one of them is sick and the database "
             "blips. Compare a check that asks only whether the process is up with one "
             "that also asks the database."
@@ -730,14 +785,14 @@ LABS: tuple[Lab, ...] = (
         in_production=production_calls.health_checks,
         try_next=(
             TryNext(
-                _(
+                gettext_noop(
                     "Send to the instance with the fewest requests in progress: how much "
                     "traffic does the sick one get?"
                 ),
                 {"balance": "least_outstanding"},
             ),
             TryNext(
-                _(
+                gettext_noop(
                     "Trust an instance again after one passing check: how long is nobody "
                     "in service now?"
                 ),
@@ -759,11 +814,15 @@ LABS: tuple[Lab, ...] = (
         charts=availability_charts.build,
         try_next=(
             TryNext(
-                _("Share nothing between the AZs (set it to 100): what do the copies buy now?"),
+                gettext_noop(
+                    "Share nothing between the AZs (set it to 100): what do the copies buy now?"
+                ),
                 {"shared_pct": 100.0},
             ),
             TryNext(
-                _("Add copies up to 6 while the dependency stays shared: does the total move?"),
+                gettext_noop(
+                    "Add copies up to 6 while the dependency stays shared: does the total move?"
+                ),
                 {"copies": 6},
             ),
         ),
@@ -785,11 +844,13 @@ LABS: tuple[Lab, ...] = (
         in_production=production_queues.poison_live,
         try_next=(
             TryNext(
-                _("Poison three PDFs instead of two: does anything but them reach the DLQ?"),
+                gettext_noop(
+                    "Poison three PDFs instead of two: does anything but them reach the DLQ?"
+                ),
                 {"poison": [1, 3, 7]},
             ),
             TryNext(
-                _("Use 4 workers: do the good PDFs finish sooner?"),
+                gettext_noop("Use 4 workers: do the good PDFs finish sooner?"),
                 {"workers": 4},
             ),
         ),
@@ -820,11 +881,15 @@ LABS: tuple[Lab, ...] = (
         in_production=production_queues.retries_live,
         try_next=(
             TryNext(
-                _("Make 8 in 10 calls to the service fail: how many payments end in the DLQ?"),
+                gettext_noop(
+                    "Make 8 in 10 calls to the service fail: how many payments end in the DLQ?"
+                ),
                 {"fail_p": 0.8},
             ),
             TryNext(
-                _("Allow one attempt per receive: how many receives does a payment need now?"),
+                gettext_noop(
+                    "Allow one attempt per receive: how many receives does a payment need now?"
+                ),
                 {"attempts": 1},
             ),
         ),
@@ -849,11 +914,13 @@ LABS: tuple[Lab, ...] = (
         in_production=production_calls.breaker_live,
         try_next=(
             TryNext(
-                _("Open after 2 failures: how many calls reach the failing service?"),
+                gettext_noop("Open after 2 failures: how many calls reach the failing service?"),
                 {"fail_max": 2},
             ),
             TryNext(
-                _("Stay open for 2 s: how long after the service is back do payments still wait?"),
+                gettext_noop(
+                    "Stay open for 2 s: how long after the service is back do payments still wait?"
+                ),
                 {"reset_timeout_s": 2.0},
             ),
         ),
@@ -867,8 +934,8 @@ LABS: tuple[Lab, ...] = (
         drain_math_runner,
         slug="drain-math",
         unit="assignment-05",
-        title=_("How long until the queue is empty?"),
-        intro=_(
+        title=gettext_noop("How long until the queue is empty?"),
+        intro=gettext_noop(
             "Jobs are waiting, more keep arriving and the workers finish a fixed number a "
             "second. Divide the backlog by what the workers gain each second, and see "
             "what happens when they gain nothing."
@@ -876,11 +943,13 @@ LABS: tuple[Lab, ...] = (
         charts=drain_math_charts.build,
         try_next=(
             TryNext(
-                _("Let 60 jobs arrive each second: does the queue ever empty?"),
+                gettext_noop("Let 60 jobs arrive each second: does the queue ever empty?"),
                 {"arrivals_per_s": 60.0},
             ),
             TryNext(
-                _("Let 45 arrive each second: how much longer does the same backlog take?"),
+                gettext_noop(
+                    "Let 45 arrive each second: how much longer does the same backlog take?"
+                ),
                 {"arrivals_per_s": 45.0},
             ),
         ),
@@ -917,11 +986,13 @@ LABS: tuple[Lab, ...] = (
         in_production=production_calls.trapped,
         try_next=(
             TryNext(
-                _("Let no layer retry (1 attempt a call): does the live service recover?"),
+                gettext_noop(
+                    "Let no layer retry (1 attempt a call): does the live service recover?"
+                ),
                 {"max_attempts": 1},
             ),
             TryNext(
-                _("Switch on only the retry budget: is that enough to free it?"),
+                gettext_noop("Switch on only the retry budget: is that enough to free it?"),
                 {"limit_retries": True},
             ),
         ),
@@ -962,11 +1033,13 @@ LABS: tuple[Lab, ...] = (
         in_production=production_calls.phase_map,
         try_next=(
             TryNext(
-                _("Let no layer retry (1 attempt per call): how many spikes still trap it?"),
+                gettext_noop(
+                    "Let no layer retry (1 attempt per call): how many spikes still trap it?"
+                ),
                 {"max_attempts": 1},
             ),
             TryNext(
-                _("Give callers a 2 s timeout: how far does the border move?"),
+                gettext_noop("Give callers a 2 s timeout: how far does the border move?"),
                 {"client_timeout_ms": 2000.0},
             ),
         ),
@@ -987,11 +1060,13 @@ LABS: tuple[Lab, ...] = (
         in_production=production_calls.cold_cache,
         try_next=(
             TryNext(
-                _("Switch the origin's budget off: how many fetches reach it in one second?"),
+                gettext_noop(
+                    "Switch the origin's budget off: how many fetches reach it in one second?"
+                ),
                 {"origin_budget": False},
             ),
             TryNext(
-                _("Switch off the budget and shared fetches: how many reads give up?"),
+                gettext_noop("Switch off the budget and shared fetches: how many reads give up?"),
                 {"origin_budget": False, "coalescing": "none"},
             ),
         ),
@@ -1010,11 +1085,13 @@ LABS: tuple[Lab, ...] = (
         charts=job_cost_charts.build,
         try_next=(
             TryNext(
-                _("Add two workers: how much sooner is the queue empty, by each count?"),
+                gettext_noop("Add two workers: how much sooner is the queue empty, by each count?"),
                 {"workers": 6},
             ),
             TryNext(
-                _("Let an expensive job cost 10 units, not 100: does counting jobs still mislead?"),
+                gettext_noop(
+                    "Let an expensive job cost 10 units, not 100: does counting jobs still mislead?"
+                ),
                 {"cost_ratio": 10.0},
             ),
         ),
@@ -1023,8 +1100,8 @@ LABS: tuple[Lab, ...] = (
         pool_trap_runner,
         slug="pool-trap",
         unit="assignment-05",
-        title=_("A second loop: the connection pool that traps the service"),
-        intro=_(
+        title=gettext_noop("A second loop: the connection pool that traps the service"),
+        intro=gettext_noop(
             "Every request needs a database connection. While the database is slow, "
             "requests queue for one; callers give up and retry, but their old requests "
             "stay in line and still take a connection. Watch the pool stay busy for "
@@ -1033,11 +1110,13 @@ LABS: tuple[Lab, ...] = (
         charts=pool_trap_charts.build,
         try_next=(
             TryNext(
-                _("Stop the retries instead: is the line gone within 100 s?"),
+                gettext_noop("Stop the retries instead: is the line gone within 100 s?"),
                 {"control": "no_retries", "horizon_s": 100},
             ),
             TryNext(
-                _("Put a bulkhead of 20 waiters in from the start: does the trap even form?"),
+                gettext_noop(
+                    "Put a bulkhead of 20 waiters in from the start: does the trap even form?"
+                ),
                 {"control": "bulkhead", "switch_at_s": 0},
             ),
         ),

@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext
-
 from labs.charts.base import COLORS, figure, line, vline
+from labs.text import gettext
 
 
 def _segments(starts: list[float], ends: list[float], y: str) -> tuple[list[Any], list[Any]]:

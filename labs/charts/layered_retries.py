@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext
-
 from labs.charts.base import COLORS, bar, figure, line
+from labs.text import gettext
 
 _COLOURS = {"every_layer": COLORS["failed"], "one_layer": COLORS["ok"], "budget": COLORS["workers"]}
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext as _
-
 from labs.charts.base import FAILED, GREY, OK, figure, line, markers, vline
 from labs.text import gettext, gettext_noop, num
+from labs.text import gettext as _
 
 
 def grid(result: Mapping[str, Any], plane: int) -> dict[str, Any]:

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext
-
 from labs.charts.base import (
     COLORS,
     FAILED,
@@ -21,7 +19,7 @@ from labs.charts.base import (
     vline,
     window,
 )
-from labs.text import gettext_noop, num
+from labs.text import gettext, gettext_noop, num
 from labs.words.recovery_controls import PAYMENT_WORDS, controls_on
 
 AGE = "#8250df"

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
-from django.utils.text import format_lazy
-from django.utils.translation import gettext_lazy as _
+from labs.text import Words, gettext_noop, phrase
 
 FigureKind = Literal["int", "float", "bool", "str"]
 
@@ -22,7 +21,7 @@ class Figure:
     """One key of a lab's `summary`: its name, what it means, and its kind of value."""
 
     name: str
-    label: str
+    label: Words  # a msgid, or a `phrase` for one made of parts (said where shown)
     kind: FigureKind
     unit: str = ""
     nullable: bool = False  # None means "did not happen" (e.g. the queue never cleared)
@@ -49,14 +48,16 @@ def latency_figures(
     With `calls`, the same again for whole calls (`call_p99_ms_after`: first attempt to
     answer, retries included). None when nobody was answered in the window.
     """
-    kinds = [("", _("{p} wait of answered requests, {window}"))]
+    kinds = [("", gettext_noop("%(p)s wait of answered requests, %(window)s"))]
     if calls:
-        kinds.append(("call_", _("{p} wait of whole calls (retries included), {window}")))
+        kinds.append(
+            ("call_", gettext_noop("%(p)s wait of whole calls (retries included), %(window)s"))
+        )
     return tuple(
         Figure(
             f"{prefix}p{p}_ms" + (f"_{suffix}" if suffix else ""),
-            # A lazy string: shown in the language of the page that renders it.
-            cast(str, format_lazy(label, p=f"p{p}", window=words)),
+            # Said in the language of the page that shows it (`labs.text.said`).
+            phrase(label, p=f"p{p}", window=phrase(words)),
             "float",
             "ms",
             nullable=True,

@@ -5,77 +5,74 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext
-
-from labs.catalogue.lazy import gettext_lazy as _
 from labs.interface.figures import Figure
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.sim.batching import fan_out
-from labs.text import num
+from labs.text import gettext, gettext_noop, num
 
 PARAMS = (
     Param(
         "messages",
-        _("Messages to send"),
+        gettext_noop("Messages to send"),
         "int",
         5_000_000,
-        _("One SMS for every parent."),
+        gettext_noop("One SMS for every parent."),
         min=1,
         max=100_000_000,
-        group=_("The work"),
+        group=gettext_noop("The work"),
     ),
     Param(
         "workers",
-        _("Workers"),
+        gettext_noop("Workers"),
         "int",
         50,
-        _("Each sends one call at a time to the provider."),
+        gettext_noop("Each sends one call at a time to the provider."),
         min=1,
         max=10_000,
-        group=_("The work"),
+        group=gettext_noop("The work"),
     ),
     Param(
         "batch",
-        _("Messages per call (batch size)"),
+        gettext_noop("Messages per call (batch size)"),
         "int",
         1,
-        _("1 sends each message on its own."),
+        gettext_noop("1 sends each message on its own."),
         min=1,
         max=10_000,
-        group=_("The work"),
+        group=gettext_noop("The work"),
     ),
     Param(
         "call_ms",
-        _("Time of a call with one message"),
+        gettext_noop("Time of a call with one message"),
         "float",
         20.0,
-        _("Mostly the round trip to the provider."),
+        gettext_noop("Mostly the round trip to the provider."),
         min=0.1,
         max=10_000,
-        group=_("The provider"),
+        group=gettext_noop("The provider"),
         unit="ms",
     ),
     Param(
         "per_message_ms",
-        _("Time each further message adds to a call"),
+        gettext_noop("Time each further message adds to a call"),
         "float",
         0.1,
-        _("Small next to the round trip."),
+        gettext_noop("Small next to the round trip."),
         min=0,
         max=1_000,
-        group=_("The provider"),
+        group=gettext_noop("The provider"),
         unit="ms",
     ),
     Param(
         "limit_per_s",
-        _("Messages the provider accepts per second"),
+        gettext_noop("Messages the provider accepts per second"),
         "float",
         10_000.0,
-        _("Above this the provider refuses (throttles) whatever more the workers send."),
+        gettext_noop("Above this the provider refuses (throttles) whatever more the workers send."),
         min=1,
         max=10_000_000,
-        group=_("The provider"),
+        group=gettext_noop("The provider"),
         unit="/s",
     ),
 )
@@ -153,10 +150,10 @@ def headline(result: Mapping[str, Any]) -> list[str]:
 
 
 FIGURES = (
-    Figure("per_worker_per_s", _("Messages one worker sends per second"), "float", "/s"),
-    Figure("sent_per_s", _("Messages sent per second"), "float", "/s"),
-    Figure("minutes", _("Minutes until all are sent"), "float", "min"),
-    Figure("calls", _("Calls to the provider"), "int"),
-    Figure("throttled", _("The provider throttles"), "bool"),
-    Figure("useful_workers", _("Workers the provider's limit keeps busy"), "float"),
+    Figure("per_worker_per_s", gettext_noop("Messages one worker sends per second"), "float", "/s"),
+    Figure("sent_per_s", gettext_noop("Messages sent per second"), "float", "/s"),
+    Figure("minutes", gettext_noop("Minutes until all are sent"), "float", "min"),
+    Figure("calls", gettext_noop("Calls to the provider"), "int"),
+    Figure("throttled", gettext_noop("The provider throttles"), "bool"),
+    Figure("useful_workers", gettext_noop("Workers the provider's limit keeps busy"), "float"),
 )

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext_lazy as _
-
 from labs.interface.figures import Figure, latency_figures
 from labs.interface.params import params_from_specs
 from labs.interface.progress import Progress
@@ -247,7 +245,7 @@ FIGURES = (
     ),
     Figure("hit_share", gettext_noop("Share of hits"), "float"),
     Figure("timed_out_share", gettext_noop("Share timed out"), "float"),
-    *latency_figures((("", _("whole run")), ("first_10s", _("first 10 s")))),
+    *latency_figures((("", gettext_noop("whole run")), ("first_10s", gettext_noop("first 10 s")))),
 )
 
 

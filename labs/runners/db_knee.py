@@ -6,23 +6,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.catalogue.lazy import gettext_lazy as _
 from labs.interface.figures import Figure
 from labs.interface.params import Param, bounded
 from labs.interface.progress import Progress
 from labs.sim.db_knee import Database, KneeRow, caught_up_at, latency_ms, serve, throughput_per_s
-from labs.text import gettext, num
+from labs.text import gettext, gettext_noop, num
 
-WORK, DB, POOL = _("The work"), _("The database"), _("The workers")
+WORK, DB, POOL = gettext_noop("The work"), gettext_noop("The database"), gettext_noop("The workers")
 
 
 PARAMS = (
     bounded(
         "seconds",
-        _("Seconds to watch"),
+        gettext_noop("Seconds to watch"),
         "int",
         60,
-        _("The length of the timeline."),
+        gettext_noop("The length of the timeline."),
         10,
         600,
         WORK,
@@ -30,44 +29,56 @@ PARAMS = (
     ),
     bounded(
         "steady_per_s",
-        _("Jobs arriving each second, normally"),
+        gettext_noop("Jobs arriving each second, normally"),
         "int",
         800,
-        _("Before and after the burst."),
+        gettext_noop("Before and after the burst."),
         0,
         100_000,
         WORK,
-        _("jobs/s"),
+        gettext_noop("jobs/s"),
     ),
     bounded(
         "burst_per_s",
-        _("Jobs arriving each second during the burst"),
+        gettext_noop("Jobs arriving each second during the burst"),
         "int",
         3000,
-        _("A rush the workers must absorb."),
+        gettext_noop("A rush the workers must absorb."),
         0,
         100_000,
         WORK,
-        _("jobs/s"),
+        gettext_noop("jobs/s"),
     ),
     bounded(
         "burst_from_s",
-        _("Burst starts at"),
+        gettext_noop("Burst starts at"),
         "int",
         5,
-        _("A second of the timeline."),
+        gettext_noop("A second of the timeline."),
         0,
         600,
         WORK,
         "s",
     ),
-    bounded("burst_s", _("Burst lasts"), "int", 5, _("Seconds."), 0, 600, WORK, "s"),
+    bounded(
+        "burst_s",
+        gettext_noop("Burst lasts"),
+        "int",
+        5,
+        gettext_noop("Seconds."),
+        0,
+        600,
+        WORK,
+        "s",
+    ),
     Param(
         "query_ms",
-        _("Time one query takes"),
+        gettext_noop("Time one query takes"),
         "float",
         10.0,
-        _("Each job is one query; this is its time while the database is not past its knee."),
+        gettext_noop(
+            "Each job is one query; this is its time while the database is not past its knee."
+        ),
         min=0.1,
         max=10_000,
         group=DB,
@@ -75,20 +86,22 @@ PARAMS = (
     ),
     bounded(
         "knee",
-        _("Queries at once at the knee"),
+        gettext_noop("Queries at once at the knee"),
         "int",
         16,
-        _("The concurrency with the most answers a second, about the database's cores."),
+        gettext_noop("The concurrency with the most answers a second, about the database's cores."),
         1,
         1_000,
         DB,
     ),
     Param(
         "contention_pct",
-        _("Slow-down per query past the knee"),
+        gettext_noop("Slow-down per query past the knee"),
         "float",
         5.0,
-        _("Every query past the knee slows all of them by this much (locks, memory, CPU)."),
+        gettext_noop(
+            "Every query past the knee slows all of them by this much (locks, memory, CPU)."
+        ),
         min=0,
         max=100,
         group=DB,
@@ -96,41 +109,41 @@ PARAMS = (
     ),
     bounded(
         "max_connections",
-        _("Connection limit"),
+        gettext_noop("Connection limit"),
         "int",
         100,
-        _("Workers past this are refused a connection (PostgreSQL's default is 100)."),
+        gettext_noop("Workers past this are refused a connection (PostgreSQL's default is 100)."),
         1,
         10_000,
         DB,
     ),
     bounded(
         "per_waiting",
-        _("One worker per this many waiting"),
+        gettext_noop("One worker per this many waiting"),
         "int",
         100,
-        _("The scaler reads the backlog, as in Lesson 12."),
+        gettext_noop("The scaler reads the backlog, as in Lesson 12."),
         1,
         1_000_000,
         POOL,
-        _("jobs"),
+        gettext_noop("jobs"),
     ),
     bounded(
         "max_workers",
-        _("Most workers the scaler may start"),
+        gettext_noop("Most workers the scaler may start"),
         "int",
         50,
-        _("The scaler's own ceiling."),
+        gettext_noop("The scaler's own ceiling."),
         1,
         2_000,
         POOL,
     ),
     bounded(
         "cap",
-        _("Cap on the workers (the fix)"),
+        gettext_noop("Cap on the workers (the fix)"),
         "int",
         16,
-        _("The same scaler, never more than this: a Lambda's maximum concurrency."),
+        gettext_noop("The same scaler, never more than this: a Lambda's maximum concurrency."),
         1,
         2_000,
         POOL,
@@ -256,43 +269,51 @@ def headline(result: Mapping[str, Any]) -> list[str]:
 
 
 FIGURES = (
-    Figure("knee_concurrency", _("Queries at once at the knee"), "int"),
+    Figure("knee_concurrency", gettext_noop("Queries at once at the knee"), "int"),
     Figure(
-        "peak_db_per_s", _("Most queries a second the database answers"), "float", _("queries/s")
+        "peak_db_per_s",
+        gettext_noop("Most queries a second the database answers"),
+        "float",
+        gettext_noop("queries/s"),
     ),
-    Figure("scaled_most_workers", _("Most workers, scaled on the backlog alone"), "int"),
-    Figure("scaled_refused_peak", _("Most workers refused a connection"), "int"),
+    Figure("scaled_most_workers", gettext_noop("Most workers, scaled on the backlog alone"), "int"),
+    Figure("scaled_refused_peak", gettext_noop("Most workers refused a connection"), "int"),
     Figure(
         "scaled_db_per_s_at_end",
-        _("Queries answered in the last second, scaled on the backlog alone"),
+        gettext_noop("Queries answered in the last second, scaled on the backlog alone"),
         "int",
-        _("queries/s"),
+        gettext_noop("queries/s"),
     ),
     Figure(
         "scaled_latency_ms_at_end",
-        _("One query's time in the last second, scaled on the backlog alone"),
+        gettext_noop("One query's time in the last second, scaled on the backlog alone"),
         "float",
         "ms",
     ),
     Figure(
         "scaled_left_at_end",
-        _("Jobs waiting at the end, scaled on the backlog alone"),
+        gettext_noop("Jobs waiting at the end, scaled on the backlog alone"),
         "int",
-        _("jobs"),
+        gettext_noop("jobs"),
     ),
     Figure(
         "scaled_caught_up_at_s",
-        _("Second the queue was back to normal, scaled on the backlog alone"),
+        gettext_noop("Second the queue was back to normal, scaled on the backlog alone"),
         "int",
         "s",
         nullable=True,
     ),
-    Figure("capped_most_workers", _("Most workers, capped"), "int"),
-    Figure("capped_peak_latency_ms", _("Slowest query, capped"), "float", "ms"),
-    Figure("capped_left_at_end", _("Jobs waiting at the end, capped"), "int", _("jobs")),
+    Figure("capped_most_workers", gettext_noop("Most workers, capped"), "int"),
+    Figure("capped_peak_latency_ms", gettext_noop("Slowest query, capped"), "float", "ms"),
+    Figure(
+        "capped_left_at_end",
+        gettext_noop("Jobs waiting at the end, capped"),
+        "int",
+        gettext_noop("jobs"),
+    ),
     Figure(
         "capped_caught_up_at_s",
-        _("Second the queue was back to normal, capped"),
+        gettext_noop("Second the queue was back to normal, capped"),
         "int",
         "s",
         nullable=True,

@@ -6,14 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext
-
-from labs.catalogue.lazy import gettext_lazy as _
 from labs.interface.figures import Figure
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.sim.deadline import call_within_deadline
-from labs.text import num
+from labs.text import gettext, gettext_noop, num
 
 # The same caller with no total deadline: what the deadline saves.
 NO_DEADLINE_S = 1e9
@@ -26,70 +23,70 @@ def _seconds(name: str, label: str, default: float, help_text: str, group: str) 
 PARAMS = (
     _seconds(
         "deadline_s",
-        _("Total deadline"),
+        gettext_noop("Total deadline"),
         5.0,
-        _("The caller's whole budget, every try and wait included."),
-        _("The caller"),
+        gettext_noop("The caller's whole budget, every try and wait included."),
+        gettext_noop("The caller"),
     ),
     _seconds(
         "connect_s",
-        _("Connect timeout"),
+        gettext_noop("Connect timeout"),
         1.0,
-        _("How long one try waits to reach the service."),
-        _("The caller"),
+        gettext_noop("How long one try waits to reach the service."),
+        gettext_noop("The caller"),
     ),
     _seconds(
         "read_s",
-        _("Read timeout"),
+        gettext_noop("Read timeout"),
         2.0,
-        _("How long one try waits for the answer once connected."),
-        _("The caller"),
+        gettext_noop("How long one try waits for the answer once connected."),
+        gettext_noop("The caller"),
     ),
     Param(
         "attempts",
-        _("Tries"),
+        gettext_noop("Tries"),
         "int",
         4,
-        _("The first call plus its retries."),
+        gettext_noop("The first call plus its retries."),
         min=1,
         max=10,
-        group=_("The caller"),
+        group=gettext_noop("The caller"),
     ),
     _seconds(
         "base_s",
-        _("First wait between tries"),
+        gettext_noop("First wait between tries"),
         0.1,
-        _("Each later wait doubles it."),
-        _("The caller"),
+        gettext_noop("Each later wait doubles it."),
+        gettext_noop("The caller"),
     ),
     _seconds(
         "cap_s",
-        _("Longest wait between tries"),
+        gettext_noop("Longest wait between tries"),
         3.2,
-        _("No wait grows beyond this."),
-        _("The caller"),
+        gettext_noop("No wait grows beyond this."),
+        gettext_noop("The caller"),
     ),
     _seconds(
         "service_s",
-        _("Time the service needs to answer"),
+        gettext_noop("Time the service needs to answer"),
         10.0,
-        _("Longer than the read timeout: the service is slow."),
-        _("The service"),
+        gettext_noop("Longer than the read timeout: the service is slow."),
+        gettext_noop("The service"),
     ),
     _seconds(
         "callee_timeout_s",
-        _("The service's own timeout"),
+        gettext_noop("The service's own timeout"),
         30.0,
-        _("How long the service works on one try before it gives up itself."),
-        _("The service"),
+        gettext_noop("How long the service works on one try before it gives up itself."),
+        gettext_noop("The service"),
     ),
     Param(
         "connect_fails",
-        _("The service cannot be reached"),
+        gettext_noop("The service cannot be reached"),
         "bool",
         False,
-        _("Every try ends at the connect timeout."),
-        group=_("The service"),
+        gettext_noop("Every try ends at the connect timeout."),
+        group=gettext_noop("The service"),
     ),
 )
 
@@ -165,9 +162,14 @@ def headline(result: Mapping[str, Any]) -> list[str]:
 
 
 FIGURES = (
-    Figure("tries", _("Tries made"), "int"),
-    Figure("answered", _("The caller got an answer"), "bool"),
-    Figure("caller_waited_s", _("Time the caller waited"), "float", "s"),
-    Figure("wasted_s", _("Work the service did for nobody"), "float", "s"),
-    Figure("no_deadline_waited_s", _("Time the caller would wait with no deadline"), "float", "s"),
+    Figure("tries", gettext_noop("Tries made"), "int"),
+    Figure("answered", gettext_noop("The caller got an answer"), "bool"),
+    Figure("caller_waited_s", gettext_noop("Time the caller waited"), "float", "s"),
+    Figure("wasted_s", gettext_noop("Work the service did for nobody"), "float", "s"),
+    Figure(
+        "no_deadline_waited_s",
+        gettext_noop("Time the caller would wait with no deadline"),
+        "float",
+        "s",
+    ),
 )

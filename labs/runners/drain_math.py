@@ -5,14 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext
-
-from labs.catalogue.lazy import gettext_lazy as _
 from labs.interface.figures import Figure
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.sim.drain_math import backlog_at, drain_time, net_capacity
-from labs.text import num
+from labs.text import gettext, gettext_noop, num
 
 # The arrival rates the second chart sweeps, as shares of the capacity (0 to 120 %).
 SWEEP_STEPS = 60
@@ -20,46 +17,46 @@ SWEEP_STEPS = 60
 PARAMS = (
     Param(
         "backlog",
-        _("Jobs waiting now"),
+        gettext_noop("Jobs waiting now"),
         "int",
         600,
-        _("The backlog when you start counting."),
+        gettext_noop("The backlog when you start counting."),
         min=0,
         max=10_000_000,
-        group=_("The queue"),
+        group=gettext_noop("The queue"),
         unit="jobs",
     ),
     Param(
         "capacity_per_s",
-        _("Jobs the workers finish per second"),
+        gettext_noop("Jobs the workers finish per second"),
         "float",
         50.0,
-        _("All the workers together, when nothing slows them down."),
+        gettext_noop("All the workers together, when nothing slows them down."),
         min=0.1,
         max=1_000_000,
-        group=_("The queue"),
+        group=gettext_noop("The queue"),
         unit="/s",
     ),
     Param(
         "arrivals_per_s",
-        _("New jobs arriving per second"),
+        gettext_noop("New jobs arriving per second"),
         "float",
         20.0,
-        _("They keep coming while the backlog drains."),
+        gettext_noop("They keep coming while the backlog drains."),
         min=0,
         max=1_000_000,
-        group=_("The queue"),
+        group=gettext_noop("The queue"),
         unit="/s",
     ),
     Param(
         "horizon_s",
-        _("Seconds on the chart"),
+        gettext_noop("Seconds on the chart"),
         "int",
         60,
-        _("How far ahead the backlog chart looks."),
+        gettext_noop("How far ahead the backlog chart looks."),
         min=1,
         max=86_400,
-        group=_("The chart"),
+        group=gettext_noop("The chart"),
         unit="s",
     ),
 )
@@ -143,7 +140,7 @@ def headline(result: Mapping[str, Any]) -> list[str]:
 
 
 FIGURES = (
-    Figure("net_capacity_per_s", _("Net capacity"), "float", "/s"),
-    Figure("drain_s", _("Time to empty the queue"), "float", "s", nullable=True),
-    Figure("backlog_at_end", _("Jobs waiting at the end of the chart"), "float", "jobs"),
+    Figure("net_capacity_per_s", gettext_noop("Net capacity"), "float", "/s"),
+    Figure("drain_s", gettext_noop("Time to empty the queue"), "float", "s", nullable=True),
+    Figure("backlog_at_end", gettext_noop("Jobs waiting at the end of the chart"), "float", "jobs"),
 )

@@ -5,14 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext
-
-from labs.catalogue.lazy import gettext_lazy as _
 from labs.interface.figures import Figure
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.sim.health_checks import simulate
-from labs.text import num
+from labs.text import gettext, gettext_noop, num
 
 
 def _int(name: str, label: str, default: int, help_text: str, low: int, high: int, group: str):
@@ -20,94 +17,102 @@ def _int(name: str, label: str, default: int, help_text: str, low: int, high: in
 
 
 PARAMS = (
-    _int("instances", _("Instances"), 3, _("Instance 1 is the sick one."), 1, 20, _("The service")),
+    _int(
+        "instances",
+        gettext_noop("Instances"),
+        3,
+        gettext_noop("Instance 1 is the sick one."),
+        1,
+        20,
+        gettext_noop("The service"),
+    ),
     _int(
         "seconds",
-        _("Seconds to watch"),
+        gettext_noop("Seconds to watch"),
         60,
-        _("The length of the timeline."),
+        gettext_noop("The length of the timeline."),
         10,
         600,
-        _("The service"),
+        gettext_noop("The service"),
     ),
     Param(
         "healthy_ms",
-        _("Time a healthy instance takes per request"),
+        gettext_noop("Time a healthy instance takes per request"),
         "float",
         100.0,
-        _("A normal request."),
+        gettext_noop("A normal request."),
         min=1,
         max=10_000,
-        group=_("The service"),
+        group=gettext_noop("The service"),
         unit="ms",
     ),
     Param(
         "sick_ms",
-        _("Time the sick instance takes to fail"),
+        gettext_noop("Time the sick instance takes to fail"),
         "float",
         1.0,
-        _("It fails fast: an error at once."),
+        gettext_noop("It fails fast: an error at once."),
         min=0.1,
         max=10_000,
-        group=_("The service"),
+        group=gettext_noop("The service"),
         unit="ms",
     ),
     _int(
         "db_down_from_s",
-        _("Database down from"),
+        gettext_noop("Database down from"),
         30,
-        _("The shared database blips here."),
+        gettext_noop("The shared database blips here."),
         0,
         600,
-        _("The database"),
+        gettext_noop("The database"),
     ),
     _int(
         "db_down_until_s",
-        _("Database back at"),
+        gettext_noop("Database back at"),
         38,
-        _("The end of the blip."),
+        gettext_noop("The end of the blip."),
         0,
         600,
-        _("The database"),
+        gettext_noop("The database"),
     ),
     _int(
         "interval_s",
-        _("Seconds between checks"),
+        gettext_noop("Seconds between checks"),
         5,
-        _("How often the load balancer checks each instance."),
+        gettext_noop("How often the load balancer checks each instance."),
         1,
         60,
-        _("The load balancer"),
+        gettext_noop("The load balancer"),
     ),
     _int(
         "unhealthy_after",
-        _("Failed checks before taking it out"),
+        gettext_noop("Failed checks before taking it out"),
         2,
-        _("Failed checks in a row."),
+        gettext_noop("Failed checks in a row."),
         1,
         10,
-        _("The load balancer"),
+        gettext_noop("The load balancer"),
     ),
     _int(
         "healthy_after",
-        _("Passed checks before sending to it again"),
+        gettext_noop("Passed checks before sending to it again"),
         3,
-        _("Passed checks in a row."),
+        gettext_noop("Passed checks in a row."),
         1,
         10,
-        _("The load balancer"),
+        gettext_noop("The load balancer"),
     ),
     Param(
         "balance",
-        _("How the load balancer picks an instance"),
+        gettext_noop("How the load balancer picks an instance"),
         "choice",
         "round_robin",
-        _("In turn, or the one with the fewest requests in progress."),
+        gettext_noop("In turn, or the one with the fewest requests in progress."),
         choices=(
-            ("round_robin", _("In turn (round robin)")),
-            ("least_outstanding", _("Fewest requests in progress")),
+            ("round_robin", gettext_noop("In turn (round robin)")),
+            ("least_outstanding", gettext_noop("Fewest requests in progress")),
         ),
-        group=_("The load balancer"),
+        group=gettext_noop("The load balancer"),
     ),
 )
 
@@ -182,10 +187,18 @@ def headline(result: Mapping[str, Any]) -> list[str]:
 
 
 FIGURES = (
-    Figure("shallow_failed_pct", _("Requests failed, shallow checks"), "float", "%"),
-    Figure("deep_failed_pct", _("Requests failed, deep checks"), "float", "%"),
-    Figure("deep_all_out_s", _("Seconds with no instance in service, deep checks"), "int", "s"),
+    Figure("shallow_failed_pct", gettext_noop("Requests failed, shallow checks"), "float", "%"),
+    Figure("deep_failed_pct", gettext_noop("Requests failed, deep checks"), "float", "%"),
     Figure(
-        "shallow_sick_share_pct", _("Traffic the sick instance gets, shallow checks"), "float", "%"
+        "deep_all_out_s",
+        gettext_noop("Seconds with no instance in service, deep checks"),
+        "int",
+        "s",
+    ),
+    Figure(
+        "shallow_sick_share_pct",
+        gettext_noop("Traffic the sick instance gets, shallow checks"),
+        "float",
+        "%",
     ),
 )

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext_lazy as _
-
 from labs.interface.figures import Figure, latency_figures
 from labs.interface.params import params_from_specs
 from labs.interface.progress import Progress
@@ -192,9 +190,9 @@ FIGURES = (
     ),
     *latency_figures(
         (
-            ("before", _("before the incident")),
-            ("during", _("during the incident")),
-            ("after", _("after the incident")),
+            ("before", gettext_noop("before the incident")),
+            ("during", gettext_noop("during the incident")),
+            ("after", gettext_noop("after the incident")),
         )
     ),
 )

@@ -6,68 +6,66 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext
-
-from labs.catalogue.lazy import format_lazy
-from labs.catalogue.lazy import gettext_lazy as _
 from labs.interface.figures import Figure
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.sim.layered_retries import POLICIES, outcome
-from labs.text import num
+from labs.text import gettext, gettext_noop, num, phrase
 
 PARAMS = (
     Param(
         "layers",
-        _("Layers between the click and the service"),
+        gettext_noop("Layers between the click and the service"),
         "int",
         3,
-        _("Each one calls the layer below it: for example API, service, SDK."),
+        gettext_noop("Each one calls the layer below it: for example API, service, SDK."),
         min=1,
         max=6,
-        group=_("The chain"),
+        group=gettext_noop("The chain"),
     ),
     Param(
         "attempts",
-        _("Tries per layer"),
+        gettext_noop("Tries per layer"),
         "int",
         3,
-        _("The first call plus its retries, at each layer that retries."),
+        gettext_noop("The first call plus its retries, at each layer that retries."),
         min=1,
         max=10,
-        group=_("The chain"),
+        group=gettext_noop("The chain"),
     ),
     Param(
         "failure_pct",
-        _("Calls the service fails"),
+        gettext_noop("Calls the service fails"),
         "float",
         100.0,
-        _("100: the service is down. Each call fails on its own with this chance."),
+        gettext_noop("100: the service is down. Each call fails on its own with this chance."),
         min=0,
         max=100,
-        group=_("The service"),
+        group=gettext_noop("The service"),
         unit="%",
     ),
     Param(
         "budget_pct",
-        _("Retry budget"),
+        gettext_noop("Retry budget"),
         "float",
         10.0,
-        _("Under the budget policy a layer retries at most this share of the calls it gets."),
+        gettext_noop(
+            "Under the budget policy a layer retries at most this share of the calls it gets."
+        ),
         min=0,
         max=100,
-        group=_("The service"),
+        group=gettext_noop("The service"),
         unit="%",
     ),
     Param(
         "clicks_per_s",
-        _("Clicks per second"),
+        gettext_noop("Clicks per second"),
         "int",
         100,
-        _("To turn calls per click into load on the service."),
+        gettext_noop("To turn calls per click into load on the service."),
         min=1,
         max=1_000_000,
-        group=_("The service"),
+        group=gettext_noop("The service"),
         unit="/s",
     ),
 )
@@ -146,19 +144,19 @@ def headline(result: Mapping[str, Any]) -> list[str]:
 
 
 _NAMES = {
-    "every_layer": _("every layer retries"),
-    "one_layer": _("only one layer retries"),
-    "budget": _("retry budget"),
+    "every_layer": gettext_noop("every layer retries"),
+    "one_layer": gettext_noop("only one layer retries"),
+    "budget": gettext_noop("retry budget"),
 }
 
 _KINDS = (
-    ("calls", _("Calls per click reaching the service, {policy}"), ""),
-    ("load_per_s", _("Calls per second reaching the service, {policy}"), "/s"),
-    ("answered_pct", _("Clicks answered, {policy}"), "%"),
+    ("calls", gettext_noop("Calls per click reaching the service, %(policy)s"), ""),
+    ("load_per_s", gettext_noop("Calls per second reaching the service, %(policy)s"), "/s"),
+    ("answered_pct", gettext_noop("Clicks answered, %(policy)s"), "%"),
 )
 
 FIGURES = tuple(
-    Figure(f"{policy}_{key}", format_lazy(label, policy=_NAMES[policy]), "float", unit)
+    Figure(f"{policy}_{key}", phrase(label, policy=phrase(_NAMES[policy])), "float", unit)
     for policy in POLICIES
     for key, label, unit in _KINDS
 )

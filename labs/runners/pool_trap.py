@@ -6,50 +6,63 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.catalogue.lazy import gettext_lazy as _
 from labs.interface.figures import Figure
 from labs.interface.params import Param, bounded
 from labs.interface.progress import Progress
 from labs.sim.pool_trap import PoolSecond, Rules, recovered_at, simulate
-from labs.text import gettext, num
+from labs.text import gettext, gettext_noop, num
 
 # Offered attempts (calls a second x seconds x attempts per call) a run may simulate:
 # about a second of worker time for the two runs together.
 MAX_ATTEMPTS = 60_000
 
 SERVICE, SLOW, CALLERS, CONTROL = (
-    _("The service"),
-    _("The slow spell"),
-    _("The callers"),
-    _("The control"),
+    gettext_noop("The service"),
+    gettext_noop("The slow spell"),
+    gettext_noop("The callers"),
+    gettext_noop("The control"),
 )
 CONTROLS = (
-    ("none", _("None: leave it as it is")),
-    ("short_wait", _("Wait for a connection less than the caller's timeout")),
-    ("no_retries", _("Stop retrying")),
-    ("bulkhead", _("A bulkhead: refuse at once when too many wait")),
+    ("none", gettext_noop("None: leave it as it is")),
+    ("short_wait", gettext_noop("Wait for a connection less than the caller's timeout")),
+    ("no_retries", gettext_noop("Stop retrying")),
+    ("bulkhead", gettext_noop("A bulkhead: refuse at once when too many wait")),
 )
 CONTROL_WORDS = {
-    "none": _("no control"),
-    "short_wait": _("the shorter wait for a connection"),
-    "no_retries": _("no retries"),
-    "bulkhead": _("the bulkhead"),
+    "none": gettext_noop("no control"),
+    "short_wait": gettext_noop("the shorter wait for a connection"),
+    "no_retries": gettext_noop("no retries"),
+    "bulkhead": gettext_noop("the bulkhead"),
 }
 
 
 PARAMS = (
     bounded(
-        "rate_per_s", _("New calls a second"), "int", 150, _("Evenly spaced."), 1, 1_000, SERVICE
+        "rate_per_s",
+        gettext_noop("New calls a second"),
+        "int",
+        150,
+        gettext_noop("Evenly spaced."),
+        1,
+        1_000,
+        SERVICE,
     ),
     bounded(
-        "pool_size", _("Connections in the pool"), "int", 10, _("One per query."), 1, 500, SERVICE
+        "pool_size",
+        gettext_noop("Connections in the pool"),
+        "int",
+        10,
+        gettext_noop("One per query."),
+        1,
+        500,
+        SERVICE,
     ),
     bounded(
         "query_ms",
-        _("Time one query holds a connection"),
+        gettext_noop("Time one query holds a connection"),
         "float",
         50.0,
-        _("When the database is well."),
+        gettext_noop("When the database is well."),
         1,
         10_000,
         SERVICE,
@@ -57,10 +70,10 @@ PARAMS = (
     ),
     bounded(
         "pool_wait_ms",
-        _("Longest wait for a connection"),
+        gettext_noop("Longest wait for a connection"),
         "float",
         30_000.0,
-        _("Then the pool says busy (30 s by default in HikariCP and SQLAlchemy)."),
+        gettext_noop("Then the pool says busy (30 s by default in HikariCP and SQLAlchemy)."),
         1,
         120_000,
         SERVICE,
@@ -68,10 +81,10 @@ PARAMS = (
     ),
     bounded(
         "horizon_s",
-        _("Seconds to watch"),
+        gettext_noop("Seconds to watch"),
         "int",
         60,
-        _("The length of the timeline."),
+        gettext_noop("The length of the timeline."),
         10,
         300,
         SERVICE,
@@ -79,10 +92,10 @@ PARAMS = (
     ),
     bounded(
         "slow_query_ms",
-        _("Time one query takes while the database is slow"),
+        gettext_noop("Time one query takes while the database is slow"),
         "float",
         500.0,
-        _("The trigger: a lock, a slow plan, a busy disk."),
+        gettext_noop("The trigger: a lock, a slow plan, a busy disk."),
         1,
         60_000,
         SLOW,
@@ -90,10 +103,10 @@ PARAMS = (
     ),
     bounded(
         "slow_from_s",
-        _("Database slow from"),
+        gettext_noop("Database slow from"),
         "int",
         10,
-        _("A second of the timeline."),
+        gettext_noop("A second of the timeline."),
         0,
         300,
         SLOW,
@@ -101,10 +114,10 @@ PARAMS = (
     ),
     bounded(
         "slow_until_s",
-        _("Database well again at"),
+        gettext_noop("Database well again at"),
         "int",
         20,
-        _("A second of the timeline."),
+        gettext_noop("A second of the timeline."),
         0,
         300,
         SLOW,
@@ -112,24 +125,31 @@ PARAMS = (
     ),
     bounded(
         "client_timeout_ms",
-        _("Caller's timeout"),
+        gettext_noop("Caller's timeout"),
         "float",
         1000.0,
-        _("The caller stops waiting for an attempt after this."),
+        gettext_noop("The caller stops waiting for an attempt after this."),
         10,
         60_000,
         CALLERS,
         "ms",
     ),
     bounded(
-        "retries", _("Retries per call"), "int", 3, _("After the first attempt."), 0, 10, CALLERS
+        "retries",
+        gettext_noop("Retries per call"),
+        "int",
+        3,
+        gettext_noop("After the first attempt."),
+        0,
+        10,
+        CALLERS,
     ),
     bounded(
         "backoff_ms",
-        _("Wait before a retry"),
+        gettext_noop("Wait before a retry"),
         "float",
         100.0,
-        _("The same every time."),
+        gettext_noop("The same every time."),
         0,
         10_000,
         CALLERS,
@@ -137,19 +157,19 @@ PARAMS = (
     ),
     Param(
         "control",
-        _("Control"),
+        gettext_noop("Control"),
         "choice",
         "short_wait",
-        _("What changes at the moment below."),
+        gettext_noop("What changes at the moment below."),
         choices=CONTROLS,
         group=CONTROL,
     ),
     bounded(
         "switch_at_s",
-        _("Switch it on at"),
+        gettext_noop("Switch it on at"),
         "int",
         40,
-        _("0: from the start."),
+        gettext_noop("0: from the start."),
         0,
         300,
         CONTROL,
@@ -157,10 +177,10 @@ PARAMS = (
     ),
     bounded(
         "short_wait_ms",
-        _("The shorter wait for a connection"),
+        gettext_noop("The shorter wait for a connection"),
         "float",
         500.0,
-        _("For the first control: keep it under the caller's timeout."),
+        gettext_noop("For the first control: keep it under the caller's timeout."),
         1,
         120_000,
         CONTROL,
@@ -168,10 +188,10 @@ PARAMS = (
     ),
     bounded(
         "bulkhead_waiters",
-        _("Most requests allowed to wait (bulkhead)"),
+        gettext_noop("Most requests allowed to wait (bulkhead)"),
         "int",
         20,
-        _("For the bulkhead: the rest are refused at once."),
+        gettext_noop("For the bulkhead: the rest are refused at once."),
         1,
         100_000,
         CONTROL,
@@ -329,50 +349,57 @@ def headline(result: Mapping[str, Any]) -> list[str]:
 
 
 FIGURES = (
-    Figure("capacity_per_s", _("Queries a second the pool can run"), "float", _("queries/s")),
+    Figure(
+        "capacity_per_s",
+        gettext_noop("Queries a second the pool can run"),
+        "float",
+        gettext_noop("queries/s"),
+    ),
     Figure(
         "slow_capacity_per_s",
-        _("Queries a second the pool can run while the database is slow"),
+        gettext_noop("Queries a second the pool can run while the database is slow"),
         "float",
-        _("queries/s"),
+        gettext_noop("queries/s"),
     ),
     Figure(
         "plain_recovered_at_s",
-        _("Second callers were answered again, without a control"),
+        gettext_noop("Second callers were answered again, without a control"),
         "int",
         "s",
         nullable=True,
     ),
     Figure(
         "plain_useful_per_s_after_slow",
-        _("Answers a second after the slow spell, without a control"),
+        gettext_noop("Answers a second after the slow spell, without a control"),
         "float",
     ),
     Figure(
         "plain_wasted_pct_after_slow",
-        _("Queries for callers who had left, after the slow spell, without a control"),
+        gettext_noop("Queries for callers who had left, after the slow spell, without a control"),
         "float",
         "%",
     ),
     Figure(
         "plain_attempts_per_call_after_slow",
-        _("Attempts per call after the slow spell, without a control"),
+        gettext_noop("Attempts per call after the slow spell, without a control"),
         "float",
     ),
     Figure(
-        "plain_peak_waiting", _("Most requests waiting for a connection, without a control"), "int"
+        "plain_peak_waiting",
+        gettext_noop("Most requests waiting for a connection, without a control"),
+        "int",
     ),
     Figure(
         "control_recovered_at_s",
-        _("Second callers were answered again, with the control"),
+        gettext_noop("Second callers were answered again, with the control"),
         "int",
         "s",
         nullable=True,
     ),
-    Figure("control_calls_failed", _("Calls that failed, with the control"), "int"),
+    Figure("control_calls_failed", gettext_noop("Calls that failed, with the control"), "int"),
     Figure(
         "control_peak_waiting_after_switch",
-        _("Most requests waiting for a connection after the switch"),
+        gettext_noop("Most requests waiting for a connection after the switch"),
         "int",
     ),
 )

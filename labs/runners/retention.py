@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.catalogue.lazy import gettext_lazy as _
 from labs.interface.figures import Figure
 from labs.interface.params import Param
 from labs.interface.progress import Progress
@@ -23,97 +22,101 @@ def _hours(name: str, label: str, default: int, help_text: str, low: int, high: 
 PARAMS = (
     Param(
         "arrivals_per_h",
-        _("Messages arriving each hour"),
+        gettext_noop("Messages arriving each hour"),
         "int",
         100,
-        _("Certificate requests, all day and night."),
+        gettext_noop("Certificate requests, all day and night."),
         min=0,
         max=100_000,
-        group=_("The work"),
+        group=gettext_noop("The work"),
     ),
     Param(
         "capacity_per_h",
-        _("Messages the workers finish each hour"),
+        gettext_noop("Messages the workers finish each hour"),
         "int",
         300,
-        _("When they are running."),
+        gettext_noop("When they are running."),
         min=0,
         max=1_000_000,
-        group=_("The work"),
+        group=gettext_noop("The work"),
     ),
     Param(
         "poison_every",
-        _("One poison message in every"),
+        gettext_noop("One poison message in every"),
         "int",
         100,
-        _("These fail every receive and are parked in the DLQ."),
+        gettext_noop("These fail every receive and are parked in the DLQ."),
         min=1,
         max=100_000,
-        group=_("The work"),
+        group=gettext_noop("The work"),
     ),
     _hours(
         "outage_from_h",
-        _("Workers stop at hour"),
+        gettext_noop("Workers stop at hour"),
         24,
-        _("A bug in a deploy stops every worker."),
+        gettext_noop("A bug in a deploy stops every worker."),
         0,
         720,
-        _("The outage"),
+        gettext_noop("The outage"),
     ),
     _hours(
         "outage_h",
-        _("Workers stay stopped for"),
+        gettext_noop("Workers stay stopped for"),
         72,
-        _("72 hours is a long weekend."),
+        gettext_noop("72 hours is a long weekend."),
         0,
         720,
-        _("The outage"),
+        gettext_noop("The outage"),
     ),
     _hours(
         "source_retention_h",
-        _("Retention of the queue"),
+        gettext_noop("Retention of the queue"),
         DEFAULT_RETENTION_H,
-        _("SQS keeps a message 4 days (96 hours) unless you change it; at most 14 days."),
+        gettext_noop(
+            "SQS keeps a message 4 days (96 hours) unless you change it; at most 14 days."
+        ),
         1,
         MAX_RETENTION_H,
-        _("Retention"),
+        gettext_noop("Retention"),
     ),
     _hours(
         "dlq_retention_h",
-        _("Retention of the DLQ"),
+        gettext_noop("Retention of the DLQ"),
         MAX_RETENTION_H,
-        _("336 hours is 14 days, the most SQS keeps a message."),
+        gettext_noop("336 hours is 14 days, the most SQS keeps a message."),
         1,
         MAX_RETENTION_H,
-        _("Retention"),
+        gettext_noop("Retention"),
     ),
     Param(
         "queue_type",
-        _("Queue type"),
+        gettext_noop("Queue type"),
         "choice",
         "standard",
-        _("A standard queue's DLQ counts from the first enqueue; a FIFO queue's from the move."),
-        choices=(("standard", _("Standard")), ("fifo", _("FIFO"))),
-        group=_("Retention"),
+        gettext_noop(
+            "A standard queue's DLQ counts from the first enqueue; a FIFO queue's from the move."
+        ),
+        choices=(("standard", gettext_noop("Standard")), ("fifo", gettext_noop("FIFO"))),
+        group=gettext_noop("Retention"),
     ),
     _hours(
         "review_every_h",
-        _("Someone looks at the DLQ every"),
+        gettext_noop("Someone looks at the DLQ every"),
         48,
-        _("The first look is at hour 0."),
+        gettext_noop("The first look is at hour 0."),
         1,
         720,
-        _("Retention"),
+        gettext_noop("Retention"),
     ),
     Param(
         "days",
-        _("Days to watch"),
+        gettext_noop("Days to watch"),
         "int",
         10,
-        _("The length of the timeline."),
+        gettext_noop("The length of the timeline."),
         min=1,
         max=30,
-        group=_("The outage"),
+        group=gettext_noop("The outage"),
         unit=gettext_noop("days"),
     ),
 )
@@ -220,15 +223,31 @@ def headline(result: Mapping[str, Any]) -> list[str]:
 
 
 FIGURES = (
-    Figure("sent", _("Messages sent"), "int", _("messages")),
-    Figure("done", _("Messages done"), "int", _("messages")),
-    Figure("expired", _("Deleted by the queue's retention, never done"), "int", _("messages")),
-    Figure("peak_backlog", _("Peak backlog"), "int", _("messages")),
-    Figure("oldest_age_max_h", _("Longest wait of the oldest message"), "int", HOUR),
-    Figure("parked", _("Parked in the DLQ"), "int", _("messages")),
-    Figure("parked_unseen", _("Deleted from the DLQ before anyone looked"), "int", _("messages")),
+    Figure("sent", gettext_noop("Messages sent"), "int", gettext_noop("messages")),
+    Figure("done", gettext_noop("Messages done"), "int", gettext_noop("messages")),
     Figure(
-        "least_left_in_dlq_h", _("Shortest stay of a parked message in the DLQ"), "int", HOUR, True
+        "expired",
+        gettext_noop("Deleted by the queue's retention, never done"),
+        "int",
+        gettext_noop("messages"),
     ),
-    Figure("dlq_keeps_longer", _("The DLQ keeps messages longer than its queue"), "bool"),
+    Figure("peak_backlog", gettext_noop("Peak backlog"), "int", gettext_noop("messages")),
+    Figure("oldest_age_max_h", gettext_noop("Longest wait of the oldest message"), "int", HOUR),
+    Figure("parked", gettext_noop("Parked in the DLQ"), "int", gettext_noop("messages")),
+    Figure(
+        "parked_unseen",
+        gettext_noop("Deleted from the DLQ before anyone looked"),
+        "int",
+        gettext_noop("messages"),
+    ),
+    Figure(
+        "least_left_in_dlq_h",
+        gettext_noop("Shortest stay of a parked message in the DLQ"),
+        "int",
+        HOUR,
+        True,
+    ),
+    Figure(
+        "dlq_keeps_longer", gettext_noop("The DLQ keeps messages longer than its queue"), "bool"
+    ),
 )

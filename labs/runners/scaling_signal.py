@@ -6,70 +6,90 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.catalogue.lazy import format_lazy
-from labs.catalogue.lazy import gettext_lazy as _
 from labs.interface.figures import Figure
 from labs.interface.params import Param, bounded
 from labs.interface.progress import Progress
 from labs.sim.scaling_signal import SIGNALS, ScaleRow, Settings, cleared_at, scale
-from labs.text import gettext, num
+from labs.text import gettext, gettext_noop, num, phrase
 
 # Lesson 12's burst: 800 a second for three seconds, in ten seconds.
 LESSON_ARRIVALS = [50, 800, 800, 800, 200, 50, 50, 50, 50, 50]
 
 RULE_WORDS = {
-    "cpu": _("on CPU"),
-    "depth": _("on a queue-depth alarm"),
-    "per_worker": _("on backlog per worker"),
-    "age": _("on the oldest message's age"),
+    "cpu": gettext_noop("on CPU"),
+    "depth": gettext_noop("on a queue-depth alarm"),
+    "per_worker": gettext_noop("on backlog per worker"),
+    "age": gettext_noop("on the oldest message's age"),
 }
 
 
-WORK, POOL, RULES = _("The work"), _("The pool"), _("The four scalers")
+WORK, POOL, RULES = (
+    gettext_noop("The work"),
+    gettext_noop("The pool"),
+    gettext_noop("The four scalers"),
+)
 
 PARAMS = (
     Param(
         "arrivals",
-        _("Jobs arriving each second"),
+        gettext_noop("Jobs arriving each second"),
         "int_list",
         LESSON_ARRIVALS,
-        _("Comma-separated: how many jobs arrive in second 0, 1, 2, …"),
+        gettext_noop("Comma-separated: how many jobs arrive in second 0, 1, 2, …"),
         min=0,
         max=100_000,
         max_items=600,
         group=WORK,
-        unit=_("jobs/s"),
+        unit=gettext_noop("jobs/s"),
     ),
     bounded(
         "per_worker",
-        _("Jobs one worker finishes per second"),
+        gettext_noop("Jobs one worker finishes per second"),
         "int",
         100,
-        _("A busy worker's speed."),
+        gettext_noop("A busy worker's speed."),
         1,
         100_000,
         WORK,
-        _("jobs/s"),
+        gettext_noop("jobs/s"),
     ),
     bounded(
         "busy_cpu_pct",
-        _("CPU of a worker that is busy all the time"),
+        gettext_noop("CPU of a worker that is busy all the time"),
         "float",
         5.0,
-        _("Low for I/O-bound work (it waits on the network); 100 for CPU-bound work."),
+        gettext_noop("Low for I/O-bound work (it waits on the network); 100 for CPU-bound work."),
         1,
         100,
         WORK,
         "%",
     ),
-    bounded("min_workers", _("Fewest workers"), "int", 1, _("Every scaler."), 1, 1_000, POOL),
-    bounded("max_workers", _("Most workers"), "int", 10, _("Every scaler."), 1, 1_000, POOL),
     bounded(
-        "cooldown_s",
-        _("Cool-down after a change"),
+        "min_workers",
+        gettext_noop("Fewest workers"),
         "int",
         1,
-        _("Seconds a scaler waits after changing the pool before it changes it again."),
+        gettext_noop("Every scaler."),
+        1,
+        1_000,
+        POOL,
+    ),
+    bounded(
+        "max_workers",
+        gettext_noop("Most workers"),
+        "int",
+        10,
+        gettext_noop("Every scaler."),
+        1,
+        1_000,
+        POOL,
+    ),
+    bounded(
+        "cooldown_s",
+        gettext_noop("Cool-down after a change"),
+        "int",
+        1,
+        gettext_noop("Seconds a scaler waits after changing the pool before it changes it again."),
         1,
         600,
         POOL,
@@ -77,10 +97,10 @@ PARAMS = (
     ),
     bounded(
         "cpu_target_pct",
-        _("CPU scaler: target CPU"),
+        gettext_noop("CPU scaler: target CPU"),
         "float",
         60.0,
-        _("Workers = ceil(workers × CPU ÷ target)."),
+        gettext_noop("Workers = ceil(workers × CPU ÷ target)."),
         1,
         100,
         RULES,
@@ -88,32 +108,34 @@ PARAMS = (
     ),
     bounded(
         "depth_alarm",
-        _("Depth scaler: alarm above"),
+        gettext_noop("Depth scaler: alarm above"),
         "int",
         100,
-        _("One worker more each time more than this many wait; one fewer on an empty queue."),
+        gettext_noop(
+            "One worker more each time more than this many wait; one fewer on an empty queue."
+        ),
         0,
         1_000_000,
         RULES,
-        _("jobs"),
+        gettext_noop("jobs"),
     ),
     bounded(
         "per_waiting",
-        _("Backlog-per-worker scaler: jobs per worker"),
+        gettext_noop("Backlog-per-worker scaler: jobs per worker"),
         "int",
         100,
-        _("Workers = ceil(backlog ÷ this): what one worker may have waiting."),
+        gettext_noop("Workers = ceil(backlog ÷ this): what one worker may have waiting."),
         1,
         1_000_000,
         RULES,
-        _("jobs"),
+        gettext_noop("jobs"),
     ),
     bounded(
         "age_target_s",
-        _("Age scaler: target age of the oldest message"),
+        gettext_noop("Age scaler: target age of the oldest message"),
         "float",
         2.0,
-        _("Workers = ceil(workers × oldest age ÷ target)."),
+        gettext_noop("Workers = ceil(workers × oldest age ÷ target)."),
         0.1,
         3_600,
         RULES,
@@ -191,7 +213,7 @@ def headline(result: Mapping[str, Any]) -> list[str]:
                 "oldest job waited up to %(age)s s; still waiting after %(seconds)s s: %(left)s."
             )
             % {
-                "rule": RULE_WORDS[signal],
+                "rule": gettext(RULE_WORDS[signal]),
                 "workers": num(s[f"{signal}_most_workers"]),
                 "peak": num(s[f"{signal}_peak_backlog"]),
                 "age": num(s[f"{signal}_peak_age_s"]),
@@ -207,25 +229,29 @@ def _figures(signal: str) -> tuple[Figure, ...]:
     return (
         Figure(
             f"{signal}_peak_backlog",
-            format_lazy(_("Peak backlog, scaling {rule}"), rule=rule),
+            phrase(gettext_noop("Peak backlog, scaling %(rule)s"), rule=phrase(rule)),
             "int",
-            _("jobs"),
+            gettext_noop("jobs"),
         ),
         Figure(
             f"{signal}_most_workers",
-            format_lazy(_("Most workers, scaling {rule}"), rule=rule),
+            phrase(gettext_noop("Most workers, scaling %(rule)s"), rule=phrase(rule)),
             "int",
-            _("workers"),
+            gettext_noop("workers"),
         ),
         Figure(
             f"{signal}_left_at_end",
-            format_lazy(_("Jobs still waiting at the end, scaling {rule}"), rule=rule),
+            phrase(
+                gettext_noop("Jobs still waiting at the end, scaling %(rule)s"), rule=phrase(rule)
+            ),
             "int",
-            _("jobs"),
+            gettext_noop("jobs"),
         ),
         Figure(
             f"{signal}_peak_age_s",
-            format_lazy(_("Longest wait of the oldest job, scaling {rule}"), rule=rule),
+            phrase(
+                gettext_noop("Longest wait of the oldest job, scaling %(rule)s"), rule=phrase(rule)
+            ),
             "int",
             "s",
         ),
@@ -234,10 +260,10 @@ def _figures(signal: str) -> tuple[Figure, ...]:
 
 FIGURES = (
     *(figure for signal in SIGNALS for figure in _figures(signal)),
-    Figure("cpu_peak_pct", _("Highest CPU the CPU scaler saw"), "float", "%"),
+    Figure("cpu_peak_pct", gettext_noop("Highest CPU the CPU scaler saw"), "float", "%"),
     Figure(
         "per_worker_cleared_at_s",
-        _("Second the queue was empty for good, scaling on backlog per worker"),
+        gettext_noop("Second the queue was empty for good, scaling on backlog per worker"),
         "int",
         "s",
         nullable=True,

@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext_lazy as _
-
 from labs.interface.figures import Figure, latency_figures
 from labs.interface.params import params_from_specs
 from labs.interface.progress import Progress
@@ -359,10 +357,10 @@ FIGURES = (
     Figure("events", gettext_noop("Events simulated"), "int"),
     *latency_figures(
         (
-            ("before", _("before the trigger")),
-            ("during", _("during the trigger")),
-            ("after", _("after the trigger")),
-            ("last_30s", _("in the last 30 s")),
+            ("before", gettext_noop("before the trigger")),
+            ("during", gettext_noop("during the trigger")),
+            ("after", gettext_noop("after the trigger")),
+            ("last_30s", gettext_noop("in the last 30 s")),
         ),
         calls=True,
     ),

@@ -12,7 +12,7 @@ from typing import Any
 from django import template
 
 from labs.experiments.error_words import error_words
-from labs.text import plain
+from labs.text import plain, said
 
 register = template.Library()
 
@@ -30,3 +30,9 @@ def typed(value: Any) -> str:
 def error_said(raw: Any) -> str:
     """A parked message's saved last error in the reader's words (`error_words`)."""
     return error_words(str(raw)) if raw else "—"
+
+
+@register.filter(name="said")
+def said_filter(words: Any) -> Any:
+    """A msgid or `phrase` (a figure's label, a table's title) in the reader's language."""
+    return said(words)

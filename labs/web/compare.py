@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from labs.catalogue.lab import Lab
 from labs.charts.base import figure, line, plotly_text
 from labs.runs.models import Run
+from labs.text import said
 from labs.web.exports import series_rows
 from labs.web.series_names import readable, series_names
 
@@ -67,7 +68,7 @@ def compare_runs(a: Run, b: Run, lab: Lab | None) -> Comparison:
         return comparison
     sa, sb = a.result.get("summary", {}), b.result.get("summary", {})
     declared = lab.figures if lab else ()
-    labels = {f.name: _(f.label) for f in declared}
+    labels = {f.name: said(f.label) for f in declared}
     # The lab's order (jsonb on PostgreSQL does not keep the saved order), then any others.
     names = [f.name for f in declared if f.name in sa or f.name in sb]
     names += sorted((set(sa) | set(sb)) - set(names))
