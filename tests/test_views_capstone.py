@@ -216,3 +216,39 @@ def test_it_links_a_trapped_run_to_its_operator_view_and_the_report(client, peop
     html = client.get(before.get_absolute_url()).content.decode()
     assert reverse("run-obligations", args=[before.id]) in html
     assert f"{reverse('report-pick')}?before={before.id}" in html
+
+
+def test_the_pick_offers_a_bounded_list_and_still_opens_any_visible_run(client, school):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from labs.capstone.forms import PICK_LIMIT
+    from teaching.models import Submission
+
+    before, after = finished_pair(school.alice)
+    Submission.objects.create(
+        assignment=school.assignment_a, student=school.alice, run=after, before_run=before
+    )
+    start = timezone.now() - timedelta(days=1)
+    mine = Run.objects.bulk_create(
+        Run(
+            owner=school.teacher,
+            lab=before.lab,
+            params=before.params,
+            seed=i,
+            status="succeeded",
+            created_at=start + timedelta(seconds=i),
+        )
+        for i in range(PICK_LIMIT + 10)
+    )
+    client.force_login(school.teacher)
+    page = client.get(reverse("report-pick")).content.decode()
+    offered = page.count('<option value="') - page.count('<option value=""')
+    assert offered == 2 * PICK_LIMIT  # not every run of the school
+    assert str(mine[-1].id) in page and str(mine[0].id) not in page
+    assert str(before.id) not in page  # a student's: opened from the gradebook instead
+    linked = client.get(reverse("report-pick"), {"before": before.id}).content.decode()
+    assert f'<option value="{before.id}" selected>' in linked
+    chosen = client.get(reverse("report-pick"), {"before": before.id, "after": after.id})
+    assert chosen.status_code == 302 and chosen["Location"] == report_url(before, after)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django import forms
@@ -27,6 +28,17 @@ class RunChoiceField(forms.ModelChoiceField):
         }
 
 
+PICK_LIMIT = 50  # the newest runs of one's own offered in each drop-down
+
+
+def _is_uuid(value: Any) -> bool:
+    try:
+        uuid.UUID(str(value))
+    except ValueError:
+        return False
+    return True
+
+
 class ReportPickForm(forms.Form):
     """Two finished runs of the trapped service for a before/after report."""
 
@@ -44,8 +56,19 @@ class ReportPickForm(forms.Form):
             .filter(lab__in=LABS, status=Run.Status.SUCCEEDED)
             .defer("own_result", "progress")
         )
-        self.fields["before"].queryset = runs
-        self.fields["after"].queryset = runs
+        # Any run the user may open is accepted (a link from the gradebook names a
+        # student's), but the drop-downs offer only their own newest: a teacher's list of
+        # every handed-in run would be thousands of options on a school network.
+        offered = list(runs.filter(owner=user)[:PICK_LIMIT])
+        picked = self.initial.get("before") or self.data.get("before")
+        if picked and all(str(run.pk) != str(picked) for run in offered):
+            offered += list(runs.filter(pk=picked)) if _is_uuid(picked) else []
+        for name in ("before", "after"):
+            field = self.fields[name]
+            field.queryset = runs
+            field.choices = [("", field.empty_label)] + [
+                (run.pk, field.label_from_instance(run)) for run in offered
+            ]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()

@@ -19,7 +19,7 @@ from labs.capstone import control_panel
 from labs.capstone import report as reports
 from labs.capstone.analysis import Analysis, analysis_of, pair_is_handed_in
 from labs.capstone.analysis_form import AnalysisForm
-from labs.capstone.forms import ReportPickForm
+from labs.capstone.forms import PICK_LIMIT, ReportPickForm
 from labs.capstone.markdown import analysis_markdown
 from labs.capstone.markdown import render as render_markdown
 from labs.capstone.operator import obligations_view
@@ -137,7 +137,8 @@ def report_pick(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         before, after = form.cleaned_data["before"], form.cleaned_data["after"]
         return redirect("report", before.id, after.id)
-    return render(request, "labs/report_pick.html", {"form": form})
+    context = {"form": form, "limit": PICK_LIMIT}
+    return render(request, "labs/report_pick.html", context)
 
 
 @login_required
