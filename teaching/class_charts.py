@@ -14,7 +14,7 @@ from django.utils.translation import gettext_noop
 
 from labs.charts import class_view
 from labs.charts.class_view import Mark, StudentLine
-from labs.text import num
+from labs.text import num, said
 from labs.web.series_names import named
 from teaching.class_results import ClassResults, Entry, Spread
 
@@ -115,7 +115,7 @@ def spread_chart(spread: Spread, results: ClassResults) -> dict[str, Any] | None
     unit = _(spread.figure.unit) if spread.figure.unit else ""
     return class_view.spread(
         spread.points,
-        title=_(spread.figure.label),
+        title=said(spread.figure.label),
         unit=unit,
         marks=marks_of(spread, results),
         outliers=spread.outliers,

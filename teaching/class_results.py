@@ -31,7 +31,7 @@ from labs.charts.class_view import KEY_FIGURES, MOST_KEY_FIGURES
 from labs.interface.figures import Figure
 from labs.runs.models import Run, StoredResult
 from labs.runs.result_store import result_key
-from labs.text import num
+from labs.text import num, said
 from teaching.criteria import Check, Criterion, evaluate, pair_summary, show
 from teaching.models import Assignment, Extension, Membership, Submission, Timing, timing
 
@@ -355,7 +355,7 @@ def flag_figures(spreads: Sequence[Spread], entries: Sequence[Entry]) -> None:
                     "(%(low)s to %(high)s)"
                 )
                 % {
-                    "figure": _(spread.figure.label),
+                    "figure": said(spread.figure.label),
                     "amount": num(value),
                     "low": num(round(low, 2)),
                     "high": num(round(high, 2)),

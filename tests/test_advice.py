@@ -9,8 +9,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from labs.catalogue.advice import TryNext, initial_from_query, try_next_links
+from labs.catalogue.advice import TryNext
 from labs.catalogue.entries import LABS, get_lab
+from labs.web.try_next import initial_from_query, try_next_links
 from tests.base import finished_run
 from tests.lab_helpers import form
 

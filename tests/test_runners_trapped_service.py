@@ -8,10 +8,10 @@ import pytest
 from django.utils import translation
 
 from labs.capstone.pairs import CONTROLS_OFF, pair_params
-from labs.catalogue.advice import try_next_links
 from labs.charts.trapped_service import PAYMENT_COLOURS
 from labs.runners.trapped_service import CONTROLS_GROUP
 from labs.sim.capstone import RECOMMENDED_CONTROLS
+from labs.web.try_next import try_next_links
 from teaching.criteria import parse_line
 from tests.lab_helpers import form, headline, lab, refusal, run
 

@@ -8,7 +8,7 @@ from typing import Any
 import redis
 from django.utils.translation import gettext as _
 
-from labs.catalogue.advice import Snippet, try_next_links
+from labs.catalogue.advice import Snippet
 from labs.catalogue.lab import Lab
 from labs.experiments.error_words import error_words
 from labs.runs import kept_caps, kept_queue, waiting
@@ -17,6 +17,7 @@ from labs.text import said
 from labs.web import run_extras
 from labs.web.exports import series_rows
 from labs.web.series_names import named, series_names
+from labs.web.try_next import try_next_links
 
 
 @dataclass

@@ -14,7 +14,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
-from labs.catalogue.advice import initial_from_query
 from labs.catalogue.entries import get_lab, labs_for_unit
 from labs.catalogue.units import UNITS, get_unit
 from labs.web import fragment_cache
@@ -23,6 +22,7 @@ from labs.web.htmx import HtmxHttpRequest
 from labs.web.presenters import present_run, production_for
 from labs.web.responses import login_needed
 from labs.web.start import run_from_form
+from labs.web.try_next import initial_from_query
 
 
 @require_GET
