@@ -10,11 +10,14 @@ from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from labs.capstone.analysis import analysis_of
 from labs.runs.models import Run
+from labs.words.recovery_controls import controls_on
 from teaching.forms import SubmitForm
 from teaching.models import Assignment
 
@@ -108,3 +111,37 @@ def feedback_initial(submission) -> dict[str, Any]:
     for number, entry in enumerate(submission.assignment.rubric):
         initial[f"score_{number}"] = submission.scores.get(entry["item"])
     return initial
+
+
+def pair_choices(runs: list[Run]) -> list[tuple[Run, str]]:
+    """Each run a pair may use, labelled with what tells the two halves apart: whether its
+    recovery controls were on (and which), beside when it ran and its seed."""
+    choices = []
+    for run in runs:
+        on = controls_on(run.params)
+        controls = (
+            _("controls on: %(controls)s") % {"controls": ", ".join(on)}
+            if on
+            else _("controls off")
+        )
+        when = date_format(timezone.localtime(run.created_at), "j M, H:i:s")
+        label = _("%(when)s · seed %(seed)s · %(controls)s") % {
+            "when": when,
+            "seed": run.seed,
+            "controls": controls,
+        }
+        choices.append((run, f"{label} · {run.name}" if run.name else label))
+    return choices
+
+
+def default_pair(runs: list[Run]) -> tuple[Run | None, Run | None]:
+    """The pickers' first choice: the newest run with controls on as the after, and the
+    newest run before it with the same seed and every control off as the before (what
+    "Run before/after" makes); else the newest run of each kind, so the two always differ."""
+    afters = [run for run in runs if controls_on(run.params)]
+    befores = [run for run in runs if not controls_on(run.params)]
+    for after in afters:
+        for before in befores:
+            if before.seed == after.seed and before.created_at <= after.created_at:
+                return before, after
+    return (befores[0] if befores else None), (afters[0] if afters else None)

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from teaching import class_views, invitations, views
+from teaching import class_views, invitations, pair_views, views
 
 
 class IdConverter:
@@ -46,6 +46,9 @@ urlpatterns = [
     path("assignments/<id:assignment_id>/", views.assignment_detail, name="assignment-detail"),
     path("assignments/<id:assignment_id>/edit/", views.assignment_edit, name="assignment-edit"),
     path("assignments/<id:assignment_id>/run/", views.assignment_run, name="assignment-run"),
+    path(
+        "assignments/<id:assignment_id>/pair/", pair_views.assignment_pair, name="assignment-pair"
+    ),
     path(
         "assignments/<id:assignment_id>/submit/", views.assignment_submit, name="assignment-submit"
     ),

@@ -7,6 +7,8 @@ JavaScript; htmx requests get the page's fragment (`Vary: HX-Request`).
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -16,6 +18,7 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -27,6 +30,7 @@ from labs.catalogue.entries import LABS, get_lab
 from labs.catalogue.units import get_unit
 from labs.roles import is_teacher
 from labs.runs.models import Run
+from labs.web import run_extras
 from labs.web.exports import csv_response
 from labs.web.forms import LabForm
 from labs.web.presenters import present_run
@@ -52,7 +56,13 @@ from teaching.forms import (
 )
 from teaching.gradebook import build_gradebook, hand_in, standing_of, summary_of
 from teaching.gradebook_csv import gradebook_table
-from teaching.handin import FeedbackForm, PairSubmitForm, feedback_initial
+from teaching.handin import (
+    FeedbackForm,
+    PairSubmitForm,
+    default_pair,
+    feedback_initial,
+    pair_choices,
+)
 from teaching.models import Assignment, Classroom, Extension, Invitation, Membership
 
 LAB_GONE = gettext_lazy("The lab of this assignment no longer exists, so it cannot be run.")
@@ -315,13 +325,15 @@ def assignment_run(request: HttpRequest, assignment_id: int) -> HttpResponse:
         return redirect(f"{assignment.get_absolute_url()}#your-runs")
     if not request.htmx:
         return _assignment_page(request, assignment, role, status=status, form=form)
-    context = {
+    context: dict[str, Any] = {
         "lab": lab,
         "form": form,
         "run": run,
         "view": present_run(run, lab) if run else None,
         **_panel_urls(assignment, role),
     }
+    if run is not None:
+        context["controls"] = run_extras.panel_for(run, request.user)
     return render(request, "labs/lab.html#lab-panel", context, status=status)
 
 
@@ -386,10 +398,26 @@ def _lab_form(assignment: Assignment, lab, data=None) -> LabForm:
 
 
 def _panel_urls(assignment: Assignment, role: str) -> dict[str, str]:
-    urls = {"action": reverse("assignment-run", args=[assignment.pk])}
+    """Where the lab panel's buttons post on this assignment's page: its own views, which
+    take the locked presets from the assignment, so the panel stays the assignment's."""
+    urls = {
+        "action": reverse("assignment-run", args=[assignment.pk]),
+        "pair_url": reverse("assignment-pair", args=[assignment.pk]),
+    }
     if role == "student":
         urls["submit_url"] = reverse("assignment-submit", args=[assignment.pk])
     return urls
+
+
+def _pair_pickers(assignment: Assignment, runs: list[Run]) -> dict:
+    """The hand-in's Before and After pickers, each starting on its half of the newest pair,
+    and the address of that pair's report (where the analysis is written)."""
+    before, after = default_pair(runs)
+    context: dict = {"pair_choices": pair_choices(runs), "pair_before": before, "pair_after": after}
+    if before is not None and after is not None:
+        back = urlencode({"back": assignment.get_absolute_url()})
+        context["pair_report_url"] = f"{reverse('report', args=[before.id, after.id])}?{back}"
+    return context
 
 
 def _assignment_page(request, assignment, role, *, status=200, **extra) -> HttpResponse:
@@ -414,6 +442,8 @@ def _assignment_page(request, assignment, role, *, status=200, **extra) -> HttpR
         )[:20]
         context["standing"] = standing
         context["my_runs"] = [(run, assignment.mismatch(run)) for run in runs]
+        if assignment.is_pair:
+            context.update(_pair_pickers(assignment, [r for r, p in context["my_runs"] if not p]))
     else:
         context["extensions"] = assignment.extensions.select_related("student")
         context["extension_form"] = ExtensionForm(assignment=assignment)

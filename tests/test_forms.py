@@ -96,16 +96,28 @@ def test_a_cross_field_limit_is_stated_in_the_fields_help_in_both_languages():
     assert "may be at most" not in help_of("fanout-live", "workers")  # the error names jobs
 
 
-def test_the_run_budget_is_stated_in_the_help_of_every_field_that_counts_towards_it(settings):
+def test_the_run_budget_is_stated_once_and_the_other_fields_that_count_name_it(settings):
     settings.LAB_RUN_BUDGET_S = 12
     lab = get_lab("trapped-service")
     drivers = lab.cost(lab.defaults()).drivers
-    for name in drivers:
-        assert "at most 12 s a run" in help_of("trapped-service", name), name
-        marathi = help_of("trapped-service", name, "mr")
-        assert "12 s" in marathi and "at most 12 s a run" not in marathi, name
+    in_order = [p.name for p in lab.params if p.name in drivers]
+    first, rest = in_order[0], in_order[1:]
+    assert rest
+    assert "at most 12 s a run" in help_of("trapped-service", first)
+    marathi = help_of("trapped-service", first, "mr")
+    assert "12 s" in marathi and "at most 12 s a run" not in marathi
+    label = str(lab.params[[p.name for p in lab.params].index(first)].label)
+    for name in rest:
+        said = help_of("trapped-service", name)
+        assert "12 s a run" not in said and f"With “{label}”, this sets" in said, name
     others = [p.name for p in lab.params if p.name not in drivers]
     assert others and not any("12 s a run" in help_of("trapped-service", n) for n in others)
+
+
+def test_an_experiment_states_the_experiments_budget_not_the_simulations():
+    helps = [help_of("trapped-live", p.name) for p in get_lab("trapped-live").params]
+    assert any("at most 110 s a run" in h for h in helps)
+    assert not any("at most 10 s a run" in h for h in helps)
 
 
 def test_a_cross_field_refusal_reads_in_marathi():

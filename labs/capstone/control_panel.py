@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from labs.experiments.namespace import connect, run_key_for, run_namespace
 from labs.experiments.trapped import CONTROLS, Command, parse_command, send_command
 from labs.experiments.trapped.controls import ControlSpec, control_spec
+from labs.runners.trapped_live import SAMPLE_KEYS
 
 LAB = "trapped-live"
 # The panel's words for each control and its value, in the reader's language.
@@ -117,11 +118,19 @@ def panel_for(run: Any, user: Any) -> dict[str, Any] | None:
                 "unit": gettext(c.unit) if c.unit else "",
                 "min": c.min,
                 "max": c.max,
+                "now": _start_value(run.params, c.name),
             }
             for c in CONTROLS
         ],
         "live": not run.is_finished,
     }
+
+
+def _start_value(params: Any, control: str) -> str:
+    """The value the run started with for `control`, shown in its box: empty keeps it."""
+    param = SAMPLE_KEYS[control][2]
+    value = params.get(param) if param else None
+    return f"{value:g}" if isinstance(value, int | float) else ""
 
 
 def send(run: Any, command: Command) -> bool:

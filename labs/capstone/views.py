@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -23,12 +24,11 @@ from labs.capstone.forms import PICK_LIMIT, ReportPickForm
 from labs.capstone.markdown import analysis_markdown
 from labs.capstone.markdown import render as render_markdown
 from labs.capstone.operator import obligations_view
-from labs.capstone.pairs import pair_params
+from labs.capstone.pair_run import start_pair
 from labs.capstone.presenters import present_report
 from labs.catalogue.entries import get_lab
 from labs.catalogue.units import get_unit
-from labs.runs.dispatch import RunRefused, start_runs
-from labs.runs.execution import choose_seed
+from labs.runs.dispatch import RunRefused
 from labs.runs.models import Run
 from labs.web.forms import LabForm
 from labs.web.responses import login_needed, run_page
@@ -105,12 +105,8 @@ def report_pair(request: HttpRequest) -> HttpResponse:
     form = LabForm(lab, request.POST)
     status = 422
     if form.is_valid():
-        seed = choose_seed(lab, form.seed())
-        before_params, after_params = pair_params(form.params())
         try:
-            before, after = start_runs(
-                request.user, lab, [(before_params, seed), (after_params, seed)]
-            )
+            before, after = start_pair(request.user, form)
         except RunRefused as exc:
             form.add_error(None, exc.message)
             status = exc.status
@@ -152,7 +148,7 @@ def report_detail(request: HttpRequest, before_id, after_id) -> HttpResponse:
     view = present_report(before, after)
     context = {"view": view, "links": _report_links(request, view)}
     if not request.htmx:
-        context.update(_analysis_context(request, before, after))
+        context.update(_analysis_context(request, before, after), back_url=_back_url(request))
         return render(request, "labs/report.html", context)
     response = render(request, "labs/report.html#report-body", context)
     if view.finished:
@@ -229,6 +225,14 @@ def report_analysis(request: HttpRequest, before_id, after_id) -> HttpResponse:
     context["view"] = present_report(before, after)
     context["links"] = _report_links(request, context["view"])
     return render(request, "labs/report.html", context, status=status)
+
+
+def _back_url(request: HttpRequest) -> str:
+    """The page that sent the student here (an assignment's, to hand the pair in), if it is
+    one of this site's own paths; else ""."""
+    back = request.GET.get("back", "")
+    safe = url_has_allowed_host_and_scheme(back, allowed_hosts=None)
+    return back if safe and back.startswith("/") and not back.startswith("//") else ""
 
 
 def _analysis_context(request: HttpRequest, before: Run, after: Run) -> dict:

@@ -1015,6 +1015,7 @@ LABS: tuple[Lab, ...] = (
                 LiveNumber("payments_lost", gettext_noop("Payments lost")),
             ),
             trapped_live_charts.live_chart,
+            switches=trapped_live_runner.switches_now,
         ),
     ),
     Lab.from_runner(

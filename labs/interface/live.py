@@ -49,15 +49,19 @@ class LiveView:
 
     numbers: tuple[LiveNumber, ...]
     chart: Callable[[Sequence[Sample], Mapping[str, Any]], dict[str, Any]]  # (samples, params)
+    # An operator's switches as the newest sample has them: [(control, "on (60 req/s)"), ...]
+    switches: Callable[[Sample], list[tuple[str, str]]] | None = None
 
     def present(self, samples: Sequence[Sample], params: Mapping[str, Any]) -> dict[str, Any]:
-        """`{"numbers": [(label, text), ...], "figure": {...}}`; empty before the first sample."""
+        """`{"numbers": [(label, text), ...], "figure": {...}, "switches": [...]}`; empty
+        before the first sample."""
         if not samples:
-            return {"numbers": [], "figure": None}
+            return {"numbers": [], "figure": None, "switches": []}
         last = samples[-1]
         return {
             "numbers": [(gettext(n.label), n.text(last)) for n in self.numbers],
             "figure": self.chart(samples, params),
+            "switches": self.switches(last) if self.switches else [],
         }
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from labs.experiments.limits import MAX_MESSAGES
 from labs.experiments.trapped import LIVE_DEFAULTS, trapped_live
 from labs.experiments.trapped import scaled_params as live
-from labs.experiments.trapped.controls import switch_phrase
+from labs.experiments.trapped.controls import CONTROLS, switch_phrase
 from labs.interface.figures import Figure
 from labs.interface.params import Param, params_from_specs
 from labs.interface.progress import Progress
@@ -334,3 +334,36 @@ def cost(params: Mapping[str, Any]) -> Cost:
     """Wall seconds: the simulated horizon played at the time scale (the run ends there)."""
     horizon_s = params.get("horizon_s", LIVE_DEFAULTS["horizon_s"])
     return wall_cost(horizon_s * params["time_scale"], ("horizon_s", "time_scale"))
+
+
+# Where a live sample keeps each control: (switched on, its value, the run's param for it).
+SAMPLE_KEYS = {
+    "admission_limit": ("ctl_admission_limit", "ctl_admit_rps", "admit_rps"),
+    "retry_budget": ("ctl_limit_retries", "ctl_retry_budget", "retry_budget"),
+    "drop_expired": ("ctl_drop_expired", "", ""),
+    "reconcile_payments": ("ctl_reconcile_payments", "", ""),
+    "drop_payments": ("ctl_drop_payments", "", ""),
+    "reserve_share": ("ctl_reserve", "ctl_reserve_share", "reserve_share"),
+    "reopen_ramp": ("ctl_reopen_ramp", "ctl_reopen_ramp_s", "reopen_ramp_s"),
+}
+
+
+def switches_now(sample: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Each operator control as the newest reading has it, in the reader's words:
+    ("Admission limit", "on: 45 req/s"), ("Drop expired work", "off"); the live view
+    shows them beside the panel that switches them."""
+    shown = []
+    for spec in CONTROLS:
+        on_key, value_key, _param = SAMPLE_KEYS[spec.name]
+        label = gettext(spec.label)
+        if not sample.get(on_key):
+            shown.append((label, gettext("off")))
+            continue
+        value = sample.get(value_key) if value_key else None
+        if value is None:
+            shown.append((label, gettext("on")))
+            continue
+        unit = f" {gettext(spec.unit)}" if spec.unit else ""
+        words = gettext("on: %(value)s%(unit)s") % {"value": f"{value:g}", "unit": unit}
+        shown.append((label, words))
+    return shown

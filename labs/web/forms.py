@@ -16,6 +16,7 @@ from labs.interface.params import Param
 from labs.runs.admission import lab_cost, over_budget
 from labs.runs.models import Run
 from labs.text import SEED_MAX, listed, num, said
+from labs.text import plain as plain_text
 from labs.web.plain_input import (
     decimal_message,
     parse_decimal,
@@ -126,6 +127,17 @@ def plain(value: Any) -> Any:
     return value
 
 
+def locked_words(field: forms.Field, value: Any) -> str:
+    """A locked value as the student reads it: a choice's label, yes or no, 50, 800."""
+    if isinstance(field, forms.ChoiceField):
+        return str(dict(field.choices).get(value, value))
+    if isinstance(field, YesNoField):
+        return _("yes") if value else _("no")
+    if isinstance(value, list | tuple):
+        return ", ".join(plain_text(v) for v in value)
+    return plain_text(value)
+
+
 def field_for(param: Param, shared: str = "") -> forms.Field:
     """The Django form field that converts and bounds one parameter.
 
@@ -168,15 +180,23 @@ def budget_drivers(lab: Lab) -> tuple[str, ...]:
 
 
 def budget_words(lab: Lab, drivers: tuple[str, ...], name: str) -> str:
-    """The shared budget, in the help of each field that counts towards it."""
+    """The shared budget, said once in full (on the first field that counts towards it);
+    the others name that field instead of repeating the sentence down a phone's form."""
     if name not in drivers:
         return ""
     labels = {p.name: p.label for p in lab.params}
-    others = [f"“{_(labels[d])}”" for d in drivers if d != name and d in labels]
+    shown = [p.name for p in lab.params if p.name in drivers]
+    if name != shown[0]:
+        return _("With “%(first)s”, this sets how long the run holds a worker.") % {
+            "first": _(labels[shown[0]])
+        }
+    experiment = lab.kind == "experiment"
+    budget = settings.LAB_EXPERIMENT_BUDGET_S if experiment else settings.LAB_RUN_BUDGET_S
+    others = [f"“{_(labels[d])}”" for d in shown if d != name]
     return _(
         "With %(others)s, this sets how long the run holds a worker: at most %(budget)s s a "
         "run, so the whole class gets its turn."
-    ) % {"others": listed(others, _("and")), "budget": num(settings.LAB_RUN_BUDGET_S)}
+    ) % {"others": listed(others, _("and")), "budget": num(budget)}
 
 
 class LabForm(forms.Form):
@@ -200,12 +220,22 @@ class LabForm(forms.Form):
                 error_messages={"invalid": _("Use a whole number.")},
             )
         for name, value in self.locked.items():
-            # A locked value is shown but never taken from the request (a disabled field
-            # cleans to its initial value), nor from a form-level `initial` passed in.
-            self.fields[name].disabled = True
-            self.fields[name].initial = value
-            self.initial[name] = value
+            self._lock(name, value)
         self._mark_start_values()
+
+    def _lock(self, name: str, value: Any) -> None:
+        """A locked value is never taken from the request (a disabled field cleans to its
+        initial value), nor from a form-level `initial` passed in. The page shows it in a
+        read-only box and posts it in a hidden input (`locked_value`), not as a disabled
+        control: a browser never posts a disabled one, so any button of the form (Run
+        before/after too) sends the teacher's value."""
+        field = self.fields[name]
+        field.disabled = True
+        field.initial = value
+        self.initial[name] = value
+        sent = ", ".join(plain_text(v) for v in value) if isinstance(value, list) else value
+        field.locked_value = plain_text(sent)
+        field.locked_words = locked_words(field, value)
 
     def _mark_start_values(self) -> None:
         """Write on each field the value the page starts with (the lesson's, or the teacher's

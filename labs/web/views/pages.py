@@ -16,7 +16,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from labs.catalogue.entries import get_lab, labs_for_unit
 from labs.catalogue.units import UNITS, get_unit
-from labs.web import fragment_cache
+from labs.web import fragment_cache, run_extras
 from labs.web.forms import LabForm
 from labs.web.htmx import HtmxHttpRequest
 from labs.web.presenters import present_run, production_for
@@ -75,6 +75,7 @@ def lab_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     }
     if run is not None:
         context["fields_html"] = valid_fields_html(lab, form)
+        context["controls"] = run_extras.panel_for(run, request.user)
     template = "labs/lab.html#lab-panel" if request.htmx else "labs/lab.html"
     return render(request, template, context, status=status)
 

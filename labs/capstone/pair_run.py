@@ -1,0 +1,24 @@
+"""Start a before/after pair from a valid lab form: one seed, controls off then on.
+
+The lab page's "Run before/after" and an assignment's both start their pair here, so the
+two can differ only in where the form's values come from (an assignment locks some).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from labs.capstone.pairs import pair_params
+from labs.runs.dispatch import start_runs
+from labs.runs.execution import choose_seed
+from labs.runs.models import Run
+from labs.web.forms import LabForm
+
+
+def start_pair(user: Any, form: LabForm) -> tuple[Run, Run]:
+    """The pair's two runs, saved and queued; `RunRefused` when the caps or Redis say no."""
+    lab = form.lab
+    seed = choose_seed(lab, form.seed())
+    before_params, after_params = pair_params(form.params())
+    before, after = start_runs(user, lab, [(before_params, seed), (after_params, seed)])
+    return before, after
