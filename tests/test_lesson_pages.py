@@ -14,6 +14,7 @@ from tests.lab_helpers import run
 
 LESSON_LABS = {
     "lesson-07": [
+        "answer-fast",
         "fanout",
         "batching",
         "busy-minute",
@@ -38,6 +39,7 @@ LESSON_LABS = {
         "layered-retries",
         "breaker",
         "degradation",
+        "cascade",
         "idempotent-charges",
         "poison-messages",
         "health-checks",

@@ -680,6 +680,28 @@ LABS: tuple[Lab, ...] = (
         in_production=production.breaker,
     ),
     Lab.from_runner(
+        degradation_runner,
+        slug="degradation",
+        unit="lesson-13",
+        title=gettext_noop("Graceful degradation: an older page instead of an error"),
+        intro=(
+            gettext_noop(
+                "While the grades service is down, show the last saved results page, marked "
+                "with its age. Compare what parents see with and without this fallback."
+            )
+        ),
+        charts=degradation_charts.build,
+        in_production=production_calls.degradation,
+        try_next=(
+            TryNext(
+                gettext_noop(
+                    "Refuse pages older than 2 minutes: what do parents see during the outage?"
+                ),
+                {"limit_age": True, "max_stale_s": 120},
+            ),
+        ),
+    ),
+    Lab.from_runner(
         cascade_runner,
         slug="cascade",
         unit="lesson-13",
@@ -705,28 +727,6 @@ LABS: tuple[Lab, ...] = (
                     "Add a breaker and a fallback too: how many calls still reach the sick service?"
                 ),
                 {"use_timeout": True, "backoff": True, "breaker": True, "fallback": True},
-            ),
-        ),
-    ),
-    Lab.from_runner(
-        degradation_runner,
-        slug="degradation",
-        unit="lesson-13",
-        title=gettext_noop("Graceful degradation: an older page instead of an error"),
-        intro=(
-            gettext_noop(
-                "While the grades service is down, show the last saved results page, marked "
-                "with its age. Compare what parents see with and without this fallback."
-            )
-        ),
-        charts=degradation_charts.build,
-        in_production=production_calls.degradation,
-        try_next=(
-            TryNext(
-                gettext_noop(
-                    "Refuse pages older than 2 minutes: what do parents see during the outage?"
-                ),
-                {"limit_age": True, "max_stale_s": 120},
             ),
         ),
     ),

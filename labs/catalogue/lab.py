@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from labs.catalogue.advice import Production, TryNext
+from labs.catalogue.spread import with_spread
 from labs.experiments.limits import MAX_WALL_S
 from labs.interface.figures import Figure
 from labs.interface.live import LiveView
@@ -85,6 +86,12 @@ class Lab:
                 runner, "TIME_LIMIT_S", EXPERIMENT_TIME_LIMIT_S if kind == "experiment" else 30
             ),
         }
+        spread = getattr(runner, "SPREAD", None)
+        if spread is not None and kind == "sim" and declared["uses_seed"]:
+            declared = with_spread(declared, spread)
+            more_charts = declared.pop("charts_after")
+            lab_charts = entry["charts"]
+            entry["charts"] = lambda result: [*lab_charts(result), *more_charts(result)]
         twice = declared.keys() & entry.keys()
         if twice:
             name = getattr(runner, "__name__", repr(runner))

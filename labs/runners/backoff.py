@@ -9,11 +9,14 @@ from typing import Any
 from labs.interface.figures import Figure
 from labs.interface.params import Param
 from labs.interface.progress import Progress
+from labs.interface.spread import Spread
 from labs.sim import JITTERS, backoff_schedule
 from labs.text import gettext, gettext_noop, num
 
 # How the catalogue runs this lab (read by `Lab.from_runner`).
 USES_SEED = True
+# Over 20 seeds: how much of the result is chance (labs.catalogue.spread).
+SPREAD = Spread("full_total_ms")
 
 PARAMS = (
     Param(

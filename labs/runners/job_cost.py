@@ -8,6 +8,7 @@ from typing import Any
 from labs.interface.figures import Figure, latency_figures
 from labs.interface.params import params_from_specs
 from labs.interface.progress import Progress
+from labs.interface.spread import Spread
 from labs.runners.capstone_rules import job_cost_errors, with_limits
 from labs.runners.common import model_errors, table
 from labs.sim.capstone import LAB_PARAM_SPECS, job_cost
@@ -18,6 +19,8 @@ from labs.text import gettext, gettext_noop, num, phrase
 
 # How the catalogue runs this lab (read by `Lab.from_runner`).
 USES_SEED = True
+# Over 20 seeds: how much of the result is chance (labs.catalogue.spread).
+SPREAD = Spread("actual_drain_s", "second", "backlog_jobs", y_label=gettext_noop("jobs waiting"))
 DEFAULT_SEED = CAPSTONE_SEED
 
 LAYOUT = (

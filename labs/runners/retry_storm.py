@@ -8,12 +8,16 @@ from typing import Any
 from labs.interface.figures import Figure
 from labs.interface.params import Param
 from labs.interface.progress import Progress
+from labs.interface.spread import Spread
 from labs.runners.common import table
 from labs.sim import JITTERS, RETRY_STORM_SEED, retry_histogram
+from labs.sim.capstone.cost import Cost
 from labs.text import gettext, gettext_noop, listed, num, phrase
 
 # How the catalogue runs this lab (read by `Lab.from_runner`).
 USES_SEED = True
+# Over 20 seeds: how much of the result is chance (labs.catalogue.spread).
+SPREAD = Spread("busiest_slot")
 DEFAULT_SEED = RETRY_STORM_SEED  # the lesson's 21 / 81 / 292 come out nearly exact
 
 PARAMS = (
@@ -117,6 +121,18 @@ def busiest(histogram: Mapping[float, int]) -> tuple[float | None, int]:
         return None, 0
     start = max(histogram, key=lambda slot: (histogram[slot], -slot))
     return start, histogram[start]
+
+
+# Worst seconds of one core per retry drawn (every jitter, every client count): 2.1 s for
+# the 432,000 draws at the form's limits on the loaded 2-core reference machine.
+SECONDS_PER_DRAW = 6.0e-6
+
+
+def cost(params: Mapping[str, Any]) -> Cost:
+    """An upper bound on the run's worker time: every client's every retry, for each jitter."""
+    clients = params["clients"] + sum(params["compare_clients"])
+    draws = clients * params["attempts"] * len(JITTERS)
+    return Cost(draws * SECONDS_PER_DRAW, ("clients", "compare_clients", "attempts"))
 
 
 def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:

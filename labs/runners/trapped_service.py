@@ -12,6 +12,7 @@ from typing import Any
 from labs.interface.figures import Figure, latency_figures
 from labs.interface.params import params_from_specs
 from labs.interface.progress import Progress
+from labs.interface.spread import Spread
 from labs.runners.capstone_rules import trapped_errors, with_limits
 from labs.runners.common import model_errors
 from labs.sim.capstone import LAB_PARAM_SPECS, trapped_service
@@ -24,6 +25,8 @@ from labs.words.recovery_controls import controls_on
 
 # How the catalogue runs this lab (read by `Lab.from_runner`).
 USES_SEED = True
+# Over 20 seeds: how much of the result is chance (labs.catalogue.spread).
+SPREAD = Spread("amplification", "second", "backlog", y_label=gettext_noop("backlog"))
 DEFAULT_SEED = CAPSTONE_SEED  # the seed the assignment's figures come from
 TIME_LIMIT_S = 60
 

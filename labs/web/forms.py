@@ -293,7 +293,11 @@ class LabForm(forms.Form):
             grouped[-1][1].append(self[param.name])
         shown = [(_(group) if group else "", fields) for group, fields in grouped]
         if "seed" in self.fields:
-            shown.append((_("Randomness"), [self["seed"]]))
+            randomness = _("Randomness")
+            if shown and shown[-1][0] == randomness:  # "Also run 20 seeds" sits there too
+                shown[-1][1].insert(0, self["seed"])
+            else:
+                shown.append((randomness, [self["seed"]]))
         return shown
 
 

@@ -17,6 +17,18 @@ from labs.text import gettext, gettext_noop
 
 SERIES = {
     "second": gettext_noop("second"),
+    # cascade
+    "new_requests": gettext_noop("new requests"),
+    "ok": gettext_noop("full answers"),
+    "fallback": gettext_noop("answers from the cache"),
+    "fast_fails": gettext_noop("refused by the breaker"),
+    "bare_usable": gettext_noop("usable answers with no tool"),
+    # answer-fast
+    "posts": gettext_noop("notices posted"),
+    "queue_failed": gettext_noop("posts with an error, queued"),
+    "request_threads_busy": gettext_noop("web threads busy, inside the request"),
+    "request_posts_waiting": gettext_noop("posts waiting for a web thread, inside the request"),
+    "queue_jobs_waiting": gettext_noop("jobs waiting in the queue"),
     "t_s": gettext_noop("time (s)"),
     "t_min": gettext_noop("time (min)"),
     "time_s": gettext_noop("time (s)"),

@@ -1,0 +1,229 @@
+"""Noise made visible: a random lab run over 20 seeds in one task, beside the student's own.
+
+A lab whose model draws random numbers shows one seed's result, and a student cannot tell
+a lucky run from the rule. A runner that declares `SPREAD` gets one more parameter,
+`over_seeds`: ticked, the same run is repeated with the next 19 seeds too, and the result
+carries every seed's headline figures (a table of their range), a band over time of one
+series, and a sentence saying whether the student's own seed is typical. It is one run
+like any other: validated, result-stored, and within the run budget (its cost bound is
+the lab's times the number of seeds).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from labs.charts import spread as spread_chart_builder
+from labs.interface.figures import Figure
+from labs.interface.params import Param
+from labs.interface.progress import Progress
+from labs.interface.spread import Spread
+from labs.text import SEED_MAX, gettext, gettext_noop, num, phrase
+
+SEEDS = 20
+OVER_SEEDS = Param(
+    "over_seeds",
+    gettext_noop("Also run 20 seeds"),
+    "bool",
+    False,
+    gettext_noop(
+        "Ticked: the same settings are run again with the next 19 seeds, so you can see "
+        "how much of the result is chance."
+    ),
+    group=gettext_noop("Randomness"),  # beside the seed (labs.web.forms)
+)
+
+
+def seeds_after(seed: int, count: int = SEEDS) -> list[int]:
+    """The student's seed and the next ones, wrapping below SEED_MAX."""
+    return [(seed + i) % (SEED_MAX + 1) for i in range(count)]
+
+
+def without_seeds(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The lab's own params: what its runner, model and checks know."""
+    return {k: v for k, v in params.items() if k != OVER_SEEDS.name}
+
+
+def _numeric(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def over_seeds(
+    run: Callable[[Mapping[str, Any], int, Progress], dict[str, Any]],
+    spread: Spread,
+    figures: tuple[Figure, ...],
+) -> Callable[[Mapping[str, Any], int, Progress], dict[str, Any]]:
+    """`run`, which with `over_seeds` ticked also plays the next 19 seeds."""
+
+    def run_maybe_over_seeds(
+        params: Mapping[str, Any], seed: int, progress: Progress
+    ) -> dict[str, Any]:
+        own = without_seeds(params)
+        if not params.get(OVER_SEEDS.name):
+            return run(own, seed, progress)
+        seeds = seeds_after(seed)
+        results = []
+        for i, s in enumerate(seeds):
+            results.append(run(own, s, _OneSeed(progress)))
+            progress.update(i + 1, len(seeds))
+        result = results[0]
+        result.setdefault("tables", {})
+        result["tables"]["seed_spread"] = _table(results, figures)
+        result["tables"]["seed_spread_data"] = _data(results, seeds, spread)
+        return result
+
+    return run_maybe_over_seeds
+
+
+class _OneSeed:
+    """One seed's progress inside the run: the outer loop reports the seeds as a whole, but
+    a cancelled run still stops in the middle of a seed."""
+
+    run_key = None
+
+    def __init__(self, outer: Progress) -> None:
+        self.outer = outer
+
+    def update(self, done: int, total: int, live: dict[str, Any] | None = None) -> None:
+        pass
+
+    def sample(self, sample: dict[str, Any]) -> None:
+        pass
+
+    def should_stop(self) -> bool:
+        return self.outer.should_stop()
+
+
+def _table(results: list[dict[str, Any]], figures: tuple[Figure, ...]) -> dict[str, Any]:
+    rows = []
+    for f in figures:
+        values = [r["summary"].get(f.name) for r in results]
+        if not all(_numeric(v) for v in values):
+            continue  # a figure that is sometimes None or a word has no range
+        rows.append(
+            [
+                f.label,
+                num(values[0]),
+                num(min(values)),
+                num(statistics.median(values)),
+                num(max(values)),
+            ]
+        )
+    return {
+        "title": phrase(gettext_noop("The same settings over %(n)s seeds"), n=len(results)),
+        "columns": [
+            gettext_noop("figure"),
+            gettext_noop("your seed"),
+            gettext_noop("lowest"),
+            gettext_noop("median"),
+            gettext_noop("highest"),
+        ],
+        "rows": rows,
+    }
+
+
+def _data(results: list[dict[str, Any]], seeds: list[int], spread: Spread) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "seeds": seeds,
+        "figure": spread.figure,
+        "values": [r["summary"].get(spread.figure) for r in results],
+    }
+    if spread.x and spread.y:
+        ys = [r["series"][spread.y] for r in results]
+        length = min(len(y) for y in ys)
+        columns = list(zip(*(y[:length] for y in ys), strict=True))
+        data["band"] = {
+            "x_label": spread.x_label,
+            "y_label": spread.y_label or spread.y,
+            "x": results[0]["series"][spread.x][:length],
+            "low": [min(c) for c in columns],
+            "median": [statistics.median(c) for c in columns],
+            "high": [max(c) for c in columns],
+            "own": ys[0][:length],
+        }
+    return data
+
+
+def typical_words(result: Mapping[str, Any], figure: Figure) -> list[str]:
+    """A sentence saying where the student's seed falls among the 20, or nothing."""
+    data = (result.get("tables") or {}).get("seed_spread_data")
+    if not data:
+        return []
+    values = [v for v in data["values"] if _numeric(v)]
+    own = data["values"][0]
+    if not _numeric(own) or len(values) < 2:
+        return []
+    below = sum(1 for v in values if v < own)
+    above = sum(1 for v in values if v > own)
+    words = {
+        "figure": gettext(figure.label),
+        "n": len(values),
+        "low": num(min(values)),
+        "high": num(max(values)),
+        "median": num(statistics.median(values)),
+        "own": num(own),
+    }
+    if min(values) == max(values):
+        return [
+            gettext(
+                "Over %(n)s seeds, “%(figure)s” is %(own)s every time: here chance plays no part."
+            )
+            % words
+        ]
+    # Typical: at least 10% of the seeds on each side (2 of 20).
+    share = len(values) // 10
+    if below >= share and above >= share:
+        line = gettext(
+            "Over %(n)s seeds, “%(figure)s” ranged from %(low)s to %(high)s (median %(median)s); "
+            "your seed's %(own)s is a typical one."
+        )
+    elif above < share:
+        line = gettext(
+            "Over %(n)s seeds, “%(figure)s” ranged from %(low)s to %(high)s (median %(median)s); "
+            "your seed's %(own)s is among the highest: do not read too much into it."
+        )
+    else:
+        line = gettext(
+            "Over %(n)s seeds, “%(figure)s” ranged from %(low)s to %(high)s (median %(median)s); "
+            "your seed's %(own)s is among the lowest: do not read too much into it."
+        )
+    return [line % words]
+
+
+def spread_charts(result: Mapping[str, Any], key: Figure) -> list[dict[str, Any]]:
+    """The 20-seed charts of a result that has them, else none."""
+    data = (result.get("tables") or {}).get("seed_spread_data")
+    return spread_chart_builder.build(data, str(key.label)) if data else []
+
+
+def with_spread(declared: dict[str, Any], spread: Spread) -> dict[str, Any]:
+    """The lab's declarations with the 20-seed parameter, run, headline and cost added."""
+    figures: tuple[Figure, ...] = declared["figures"]
+    key = next((f for f in figures if f.name == spread.figure), None)
+    if key is None:
+        raise ValueError(f"SPREAD names {spread.figure!r}, which is not one of the lab's figures")
+    headline, cost, check = declared["headline"], declared["cost"], declared["check"]
+
+    def check_own(params: Mapping[str, Any]) -> dict[str, str]:
+        return check(without_seeds(params))
+
+    def headline_with_spread(result: Mapping[str, Any]) -> list[str]:
+        return [*headline(result), *typical_words(result, key)]
+
+    def cost_over_seeds(params: Mapping[str, Any]) -> Any:
+        bound = cost(without_seeds(params))
+        if not params.get(OVER_SEEDS.name):
+            return bound
+        return type(bound)(bound.seconds * SEEDS, (*bound.drivers, OVER_SEEDS.name))
+
+    return {
+        **declared,
+        "params": (*declared["params"], OVER_SEEDS),
+        "charts_after": lambda result: spread_charts(result, key),
+        "run": over_seeds(declared["run"], spread, figures),
+        "headline": headline_with_spread,
+        "cost": cost_over_seeds if cost is not None else None,
+        "check": check_own if check is not None else None,
+    }
