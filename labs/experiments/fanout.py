@@ -14,7 +14,6 @@ import time
 from typing import Any
 
 from labs.experiments.context import LOCAL, ExperimentContext
-from labs.experiments.dlq import keep_dead_letters
 from labs.experiments.effects import Effects
 from labs.experiments.faults import CRASH_POINTS, CrashPlan, StandInService
 from labs.experiments.harness import finish
@@ -99,12 +98,8 @@ def fanout(
         )
         sampler.start(t0=start)
         pool.start()
-        run.wait_until(lambda: queue.stats().settled >= jobs, run.max_wall_s, step_s=0.01)
-        measured_s = time.monotonic() - start
-        pool.stop()
-        sampler.stop()
-        if context.keep_dlq is not None:
-            keep_dead_letters(queue, context.keep_dlq)
+        ended = run.settle(queue, jobs, pool, sampler, keep=context.keep_dlq, step_s=0.01)
+        measured_s = ended - start
 
         stats = queue.stats()
         totals = effects.totals()

@@ -18,7 +18,6 @@ import threading
 from typing import Any
 
 from labs.experiments.context import LOCAL, ExperimentContext
-from labs.experiments.dlq import keep_dead_letters
 from labs.experiments.effects import Effects
 from labs.experiments.faults import ServiceError, StandInService
 from labs.experiments.harness import finish
@@ -113,11 +112,7 @@ def flaky(
         queue.send_many((f"pay-{i}", f"fee {i}") for i in range(messages))
         sampler.start()
         pool.start()
-        run.wait_until(lambda: queue.stats().settled >= messages, run.max_wall_s)
-        pool.stop()
-        sampler.stop()
-        if context.keep_dlq is not None:
-            keep_dead_letters(queue, context.keep_dlq)
+        run.settle(queue, messages, pool, sampler, keep=context.keep_dlq)
 
         stats = queue.stats()
         totals = charged.totals()

@@ -13,8 +13,10 @@ from typing import Any, Protocol
 
 import redis
 
+from labs.experiments.dlq import keep_dead_letters
 from labs.experiments.limits import MAX_WALL_S, check_float
 from labs.experiments.namespace import DEFAULT_KEY_TTL_S, Namespace, connect
+from labs.experiments.queue import RedisQueue
 
 ShouldStop = Callable[[], bool]
 
@@ -115,6 +117,28 @@ class Run:
             if left <= 0:
                 return False
             time.sleep(min(step_s, left))
+
+    def settle(
+        self,
+        queue: RedisQueue,
+        count: int,
+        *parts: Stoppable,
+        keep: Namespace | None = None,
+        step_s: float = 0.02,
+    ) -> float:
+        """How a queue experiment ends: wait until `count` messages are settled (or the run
+        stops or runs out of time), stop `parts` in order (the workers, then the sampler),
+        and copy the DLQ into `keep`, the run's kept queue, when it has one.
+
+        Returns when the wait ended (`time.monotonic`), for an experiment that times it.
+        """
+        self.wait_until(lambda: queue.stats().settled >= count, self.max_wall_s, step_s=step_s)
+        ended = time.monotonic()
+        for part in parts:
+            part.stop()
+        if keep is not None:
+            keep_dead_letters(queue, keep)
+        return ended
 
     def footer(self) -> dict[str, Any]:
         """The summary fields every experiment reports about the run itself."""

@@ -177,9 +177,7 @@ def provider_outage(
                 front_ms.append((time.perf_counter() - began) * 1000)
                 sent += 1
             time.sleep(0.005)
-        run.wait_until(lambda: queue.stats().settled >= sent, run.max_wall_s)
-        pool.stop()
-        sampler.stop()
+        run.settle(queue, sent, pool, sampler)
 
         stats = queue.stats()
         samples = sampler.samples

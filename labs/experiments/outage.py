@@ -18,7 +18,6 @@ import pybreaker
 
 from labs.experiments.breaker import RedisBreakerStorage, shared_breaker
 from labs.experiments.context import LOCAL, ExperimentContext
-from labs.experiments.dlq import keep_dead_letters
 from labs.experiments.effects import Effects
 from labs.experiments.faults import StandInService
 from labs.experiments.harness import finish
@@ -137,11 +136,7 @@ def outage(
                 queue.send_many((f"pay-{i}", f"fee {i}") for i in range(sent, due))
                 sent = due
             time.sleep(0.01)
-        run.wait_until(lambda: queue.stats().settled >= sent, run.max_wall_s)
-        pool.stop()
-        sampler.stop()
-        if context.keep_dlq is not None:
-            keep_dead_letters(queue, context.keep_dlq)
+        run.settle(queue, sent, pool, sampler, keep=context.keep_dlq)
 
         stats = queue.stats()
         totals = charged.totals()

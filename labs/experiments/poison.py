@@ -97,9 +97,7 @@ def poison(
             queue.send_many((i, f"certificate {i}") for i in ids)
             sampler.start(t0=run.t0)
             pool.start()
-            run.wait_until(lambda q=queue: q.stats().settled >= messages, run.max_wall_s)
-            pool.stop()
-            sampler.stop()
+            run.settle(queue, messages, pool, sampler)
             samples += sampler.samples
             stats = queue.stats()
             parked = queue.dead_letters()

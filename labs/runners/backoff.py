@@ -18,6 +18,36 @@ USES_SEED = True
 # Over 20 seeds: how much of the result is chance (labs.catalogue.spread).
 SPREAD = Spread("full_total_ms")
 
+
+def wait_params(*, most_base_ms: float, most_cap_ms: float) -> tuple[Param, Param]:
+    """The first wait and its cap, as both backoff labs offer them (each with its own bounds:
+    the retry storm's stay small so a run stays within seconds)."""
+    return (
+        Param(
+            "base_ms",
+            gettext_noop("First wait"),
+            "float",
+            100.0,
+            gettext_noop("The wait before the first retry; each later wait doubles it."),
+            min=1,
+            max=most_base_ms,
+            group=gettext_noop("Backoff"),
+            unit=gettext_noop("ms"),
+        ),
+        Param(
+            "cap_ms",
+            gettext_noop("Longest wait (cap)"),
+            "float",
+            3_200.0,
+            gettext_noop("No wait grows beyond this."),
+            min=1,
+            max=most_cap_ms,
+            group=gettext_noop("Backoff"),
+            unit=gettext_noop("ms"),
+        ),
+    )
+
+
 PARAMS = (
     Param(
         "attempts",
@@ -29,28 +59,7 @@ PARAMS = (
         max=20,
         group=gettext_noop("Backoff"),
     ),
-    Param(
-        "base_ms",
-        gettext_noop("First wait"),
-        "float",
-        100.0,
-        gettext_noop("The wait before the first retry; each later wait doubles it."),
-        min=1,
-        max=60_000,
-        group=gettext_noop("Backoff"),
-        unit=gettext_noop("ms"),
-    ),
-    Param(
-        "cap_ms",
-        gettext_noop("Longest wait (cap)"),
-        "float",
-        3_200.0,
-        gettext_noop("No wait grows beyond this."),
-        min=1,
-        max=600_000,
-        group=gettext_noop("Backoff"),
-        unit=gettext_noop("ms"),
-    ),
+    *wait_params(most_base_ms=60_000, most_cap_ms=600_000),
 )
 
 

@@ -17,6 +17,7 @@ from labs.runners.experiment import (
     run_footer,
     wall_cost,
 )
+from labs.runners.redrive import PDF_PARAMS
 from labs.sim.capstone.cost import Cost
 from labs.text import gettext, gettext_noop, num, phrase
 
@@ -44,27 +45,7 @@ KIND = "experiment"
 KEEPS_DLQ = True
 
 PARAMS = (
-    Param(
-        "messages",
-        gettext_noop("PDFs to make"),
-        "int",
-        10,
-        gettext_noop("One message per PDF, named pdf-0, pdf-1, and so on."),
-        min=1,
-        max=200,
-        group=gettext_noop("The queue"),
-    ),
-    Param(
-        "poison",
-        gettext_noop("Poison messages"),
-        "int_list",
-        [3, 7],
-        gettext_noop("Comma-separated numbers of the PDFs that fail every time (pdf-3, pdf-7, …)."),
-        min=0,
-        max=199,
-        max_items=20,
-        group=gettext_noop("The queue"),
-    ),
+    *PDF_PARAMS,
     Param(
         "workers",
         gettext_noop("Workers"),

@@ -12,7 +12,9 @@ from labs.runners.common import table
 from labs.sim import receive_log, redrive
 from labs.text import gettext, gettext_noop, listed, num
 
-PARAMS = (
+# The PDF queue both DLQ labs make (this model and its real-Redis twin, poison-live):
+# how many PDFs and which fail every time. Written once, like drain.WORKLOAD_PARAMS.
+PDF_PARAMS = (
     Param(
         "messages",
         gettext_noop("PDFs to make"),
@@ -34,6 +36,10 @@ PARAMS = (
         max_items=20,
         group=gettext_noop("The queue"),
     ),
+)
+
+PARAMS = (
+    *PDF_PARAMS,
     Param(
         "max_receives",
         gettext_noop("maxReceiveCount on the chart"),

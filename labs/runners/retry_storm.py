@@ -9,6 +9,7 @@ from labs.interface.figures import Figure
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.interface.spread import Spread
+from labs.runners.backoff import wait_params
 from labs.runners.common import table
 from labs.sim import JITTERS, RETRY_STORM_SEED, retry_histogram
 from labs.sim.capstone.cost import Cost
@@ -67,28 +68,7 @@ PARAMS = (
         max=6,
         group=gettext_noop("Backoff"),
     ),
-    Param(
-        "base_ms",
-        gettext_noop("First wait"),
-        "float",
-        100.0,
-        gettext_noop("The wait before the first retry; each later wait doubles it."),
-        min=1,
-        max=10_000,
-        group=gettext_noop("Backoff"),
-        unit=gettext_noop("ms"),
-    ),
-    Param(
-        "cap_ms",
-        gettext_noop("Longest wait (cap)"),
-        "float",
-        3_200.0,
-        gettext_noop("No wait grows beyond this."),
-        min=1,
-        max=10_000,
-        group=gettext_noop("Backoff"),
-        unit=gettext_noop("ms"),
-    ),
+    *wait_params(most_base_ms=10_000, most_cap_ms=10_000),
     Param(
         "slot_ms",
         gettext_noop("Slot width"),

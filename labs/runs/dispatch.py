@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import logging
-from datetime import timedelta
 from typing import Any
 
 import redis
@@ -15,6 +14,7 @@ from kombu.exceptions import OperationalError
 
 from labs.catalogue.lab import Lab
 from labs.runs import admission, failures, kept_queue, result_store
+from labs.runs.draining import hold_drain
 from labs.runs.models import Run
 from labs.runs.tasks import drain_kept_queue, execute_run, hard_limit_for
 
@@ -185,12 +185,6 @@ def admit_drain(run: Run) -> None:
         if not already_draining and others + 1 > settings.LAB_MAX_ACTIVE_EXPERIMENTS_PER_USER:
             raise admission.CapReached(admission.drain_cap_message())
         hold_drain(run.pk)
-
-
-def hold_drain(run_pk) -> None:
-    """Mark the run draining for one drain task's length (and a margin)."""
-    until = timezone.now() + timedelta(seconds=kept_queue.LOCK_S + kept_queue.DRAIN_MAX_S)
-    Run.objects.filter(pk=run_pk).update(drain_until=until)
 
 
 def start_drain(run: Run) -> bool:

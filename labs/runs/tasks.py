@@ -4,7 +4,6 @@ a finished experiment's kept queue after a redrive from the queue panel."""
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 
 import redis
 from celery import shared_task
@@ -15,6 +14,7 @@ from django.utils import timezone
 import labs.runs.heartbeat  # noqa: F401 - every worker that loads the tasks beats
 from labs.catalogue.entries import get_lab
 from labs.runs import failures, kept_queue, result_store
+from labs.runs.draining import end_drain, hold_drain
 from labs.runs.execution import ParamsRefused, run_lab
 from labs.runs.lease import LeaseKeeper, lease_s
 from labs.runs.models import Run
@@ -109,26 +109,16 @@ def drain_kept_queue(run_id: str, token: str) -> str:
     Holds the run's drain lock (`token`); if work is left when it lets go, it starts the
     next drain, so a long redrive goes on in short tasks until the queue is empty or gone.
     """
-    _hold_drain(run_id)
+    hold_drain(run_id)
     if not kept_queue.drain(run_id, token):
-        _end_drain(run_id)
+        end_drain(run_id)
         return "done"
     try:
         again = kept_queue.claim_drain(run_id)
     except kept_queue.QueueGone:
-        _end_drain(run_id)
+        end_drain(run_id)
         return "gone"
     if again:
-        _hold_drain(run_id)
+        hold_drain(run_id)
         drain_kept_queue.apply_async(args=(run_id, again), queue=settings.LAB_HEAVY_QUEUE)
     return "more"
-
-
-def _hold_drain(run_id: str) -> None:
-    """The run counts as a running experiment while its kept queue drains."""
-    until = timezone.now() + timedelta(seconds=kept_queue.LOCK_S + kept_queue.DRAIN_MAX_S)
-    Run.objects.filter(pk=run_id).update(drain_until=until)
-
-
-def _end_drain(run_id: str) -> None:
-    Run.objects.filter(pk=run_id).update(drain_until=None)
