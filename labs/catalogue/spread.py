@@ -20,7 +20,7 @@ from labs.interface.figures import Figure
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.interface.spread import Spread
-from labs.text import SEED_MAX, gettext, gettext_noop, num, phrase
+from labs.text import SEED_MAX, gettext, gettext_noop, num, phrase, said
 
 SEEDS = 20
 OVER_SEEDS = Param(
@@ -158,7 +158,7 @@ def typical_words(result: Mapping[str, Any], figure: Figure) -> list[str]:
     below = sum(1 for v in values if v < own)
     above = sum(1 for v in values if v > own)
     words = {
-        "figure": gettext(figure.label),
+        "figure": said(figure.label),
         "n": len(values),
         "low": num(min(values)),
         "high": num(max(values)),
