@@ -13,6 +13,11 @@ class TeachingConfig(AppConfig):
 
         # labs knows hand-ins only through this door (who may open a run, which are frozen).
         references.register(*RUN_REFERENCES)
+
+        from teaching import gradebook_signals
+
+        # A class's rendered gradebook is kept until one of its cells changes.
+        gradebook_signals.connect()
         # Every hand-in, wherever it is saved (the form, the demo, the admin), keeps its
         # figures for the class results page.
 

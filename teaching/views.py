@@ -35,6 +35,7 @@ from labs.web.exports import csv_response
 from labs.web.forms import LabForm
 from labs.web.presenters import present_run
 from labs.web.start import run_from_form
+from teaching import gradebook_cache
 from teaching.access import (
     assignment_for,
     classroom_for,
@@ -460,8 +461,8 @@ def _assignment_page(request, assignment, role, *, status=200, **extra) -> HttpR
 def gradebook(request: HttpRequest, class_id: int) -> HttpResponse:
     classroom, role = classroom_for(request.user, class_id)
     require_teacher_of(role, _("Only the class's teacher can open the gradebook."))
-    book = build_gradebook(classroom, timezone.now())
-    return render(request, "teaching/gradebook.html", {"classroom": classroom, "book": book})
+    context = {"classroom": classroom, "book_table": gradebook_cache.table(request, classroom)}
+    return render(request, "teaching/gradebook.html", context)
 
 
 @login_required

@@ -1,0 +1,82 @@
+"""The gradebook's table, rendered once per class and language until something in it changes.
+
+A class of 100 × 20 renders 2,000 cells (most of a second of CPU); a teacher reloading it
+while marking would pay that each time. The rendered table is kept in Django's shared cache
+(Redis: every web process on every machine reads the same copy) under the class's version,
+a counter bumped by every save or delete that changes a cell (`teaching.apps` connects
+`bump_for` to submissions, versions, extensions, memberships, assignments, the class,
+self-check attempts and a student's name). A cell's timing also changes when a due date
+passes, so a copy lives at most until the class's next due date (and never over an hour).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+
+from django.core.cache import cache
+from django.db import connection
+from django.db.models import Min
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+from teaching.gradebook import build_gradebook
+from teaching.models import Classroom, Extension
+
+RENDERING = 1  # bump when the table's template or data change shape: old copies are ignored
+MAX_AGE_S = 3600
+
+
+def _site() -> str:
+    """Which database the class ids are of: sites and test runs share one Redis."""
+    name = str(connection.settings_dict["NAME"])
+    return hashlib.sha1(f"{connection.vendor}:{name}".encode()).hexdigest()[:12]
+
+
+def _version_key(class_id: int) -> str:
+    return f"gradebook:version:{_site()}:{class_id}"
+
+
+def bump(class_ids) -> None:
+    """Forget the classes' rendered tables (their next view renders a new one)."""
+    for class_id in set(class_ids):
+        key = _version_key(class_id)
+        if not cache.add(key, 1, timeout=None):
+            try:
+                cache.incr(key)
+            except ValueError:  # evicted between add and incr
+                cache.set(key, 1, timeout=None)
+
+
+def table(request: HttpRequest, classroom: Classroom) -> SafeString:
+    """The gradebook's table for `classroom`, from the cache when it is current."""
+    version = cache.get(_version_key(classroom.pk), 0)
+    key = f"gradebook:table:{RENDERING}:{_site()}:{classroom.pk}:{version}:{get_language()}"
+    html = cache.get(key)
+    if html is None:
+        now = timezone.now()
+        book = build_gradebook(classroom, now)
+        html = render_to_string(
+            "teaching/gradebook.html#book-table",
+            {"classroom": classroom, "book": book},
+            request=request,
+        )
+        cache.set(key, html, timeout=_lifetime(classroom, now))
+    return mark_safe(html)  # noqa: S308 - our own template's output
+
+
+def _lifetime(classroom: Classroom, now: datetime) -> int:
+    """Seconds until the class's next due date (a cell's timing changes then), at most an hour."""
+    dues = [
+        classroom.assignments.filter(due_at__gt=now).aggregate(at=Min("due_at"))["at"],
+        Extension.objects.filter(assignment__classroom=classroom, due_at__gt=now).aggregate(
+            at=Min("due_at")
+        )["at"],
+    ]
+    soonest = min((d for d in dues if d is not None), default=None)
+    if soonest is None:
+        return MAX_AGE_S
+    return max(1, min(MAX_AGE_S, int((soonest - now).total_seconds())))

@@ -1,0 +1,54 @@
+"""The gradebook's table is rendered once and kept until one of its cells changes."""
+
+from __future__ import annotations
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from lessons.models import Attempt
+from teaching.gradebook import hand_in
+from teaching.models import Extension, Submission
+from tests.base import DUE, finished_run
+
+
+def table_of(html: str) -> str:
+    return html[html.index('<table class="list gradebook">') : html.index("</table>")]
+
+
+def test_a_change_to_any_cell_shows_at_once_and_an_unchanged_table_is_not_rebuilt(
+    client, school, frozen
+):
+    frozen(DUE.replace(year=DUE.year - 1))
+    client.force_login(school.teacher)
+    url = reverse("gradebook", args=[school.class_a.pk])
+    first = client.get(url).content.decode()
+    assert "not yet due" in first and "checks and feedback" not in first
+    with CaptureQueriesContext(connection) as captured:
+        again = client.get(url).content.decode()
+    assert table_of(again) == table_of(first)
+    assert not any("teaching_submission" in q["sql"] for q in captured)  # from the cache
+
+    hand_in(school.assignment_a, school.alice, finished_run(school.alice), None, DUE)
+    handed = client.get(url).content.decode()
+    assert "checks and feedback" in handed
+    sub = Submission.objects.get()
+    sub.feedback, sub.scores, sub.feedback_at = "Good.", {}, DUE
+    sub.save()
+    assert "feedback given" in client.get(url).content.decode()
+    later = DUE.replace(day=DUE.day + 1)
+    Extension.objects.create(assignment=school.assignment_a, student=school.alice, due_at=later)
+    assert "extended to" in client.get(url).content.decode()
+    school.alice.username = "alice-renamed"
+    school.alice.save()
+    assert "alice-renamed" in client.get(url).content.decode()
+    school.assignment_a.title = "Drain, retitled"
+    school.assignment_a.save()
+    assert "Drain, retitled" in client.get(url).content.decode()
+    # Another class's table is its own: a change in class B leaves A's copy in place.
+    hand_in(school.assignment_b, school.bob, finished_run(school.bob), None, DUE)
+    with CaptureQueriesContext(connection) as captured:
+        client.get(url)
+    assert not any("teaching_submission" in q["sql"] for q in captured)
+    Attempt.objects.create(student=school.alice, unit="lesson-07", right=3, total=5)
+    assert client.get(url).status_code == 200
