@@ -385,7 +385,7 @@ def test_it_refuses_an_experiment_too_big_for_a_minute_with_the_reason(client, p
         **HX,
     )
     assert response.status_code == 422
-    assert "jobs ÷ (workers × rate) is 400.0 s; keep it at most 40 s" in response.content.decode()
+    assert "jobs ÷ (workers × rate) is 400 s; keep it at most 40 s" in response.content.decode()
     assert Run.objects.count() == 0 and published == []
 
 

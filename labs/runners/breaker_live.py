@@ -149,7 +149,7 @@ def check(params: Mapping[str, Any]) -> dict[str, str]:
         ) % {
             "n": params["messages"],
             "rate": f"{params['arrival_rate_per_s']:g}",
-            "s": f"{sending_s:.1f}",
+            "s": num(round(sending_s, 1)),
             "most": f"{MAX_SENDING_S:g}",
         }
     elif params["down_from_s"] >= sending_s:

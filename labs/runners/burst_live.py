@@ -166,7 +166,7 @@ def check(params: Mapping[str, Any]) -> dict[str, str]:
             "extra": EXTRA_SECONDS,
             "lss": f"{lss:g}",
             "setup": f"{SETUP_S:g}",
-            "wall": f"{wall_s:.1f}",
+            "wall": num(round(wall_s, 1)),
             "max": f"{MAX_WALL_S:g}",
         }
     worker_rate = params["per_worker"] / lss

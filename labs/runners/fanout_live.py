@@ -128,7 +128,7 @@ def check(params: Mapping[str, Any]) -> dict[str, str]:
         errors["jobs"] = gettext(
             "jobs ÷ (workers × rate) is %(s)s s; keep it at most %(most)s s (fewer jobs, more "
             "workers or a higher rate) so the run stays under a minute."
-        ) % {"s": f"{formula_s:,.1f}", "most": MAX_FORMULA_S}
+        ) % {"s": num(round(formula_s, 1)), "most": num(MAX_FORMULA_S)}
     if params["crashes"] > params["jobs"]:
         errors["crashes"] = gettext("At most one crash per job: %(n)s here.") % {
             "n": params["jobs"]

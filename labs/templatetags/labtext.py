@@ -7,9 +7,11 @@ parked message's last error in words.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext
 
 from labs.experiments.error_words import error_words
 from labs.text import plain, said
@@ -19,10 +21,23 @@ register = template.Library()
 
 @register.filter
 def typed(value: Any) -> str:
-    if value is None:
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
         return "—"
     if isinstance(value, list | tuple):
         return ", ".join(plain(v) for v in value)
+    return plain(value)
+
+
+@register.filter
+def shown(value: Any) -> str:
+    """A measured value as a table cell says it: "—" for none or not-a-number, yes or no
+    for a flag (in the reader's words), 200 rather than 200.0; never Python's spelling."""
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return "—"
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if isinstance(value, list | tuple):
+        return ", ".join(shown(v) for v in value)
     return plain(value)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
@@ -57,7 +59,12 @@ class Comparison:
 
 
 def run_label(run: Run, fallback: str) -> str:
-    return run.name or f"{fallback}: {run.owner.get_username()}, {str(run.pk)[:8]}"
+    """A run as a legend names it: its name, else A/B, whose and when it started
+    (a student tells their runs apart by the time, not by an id's first digits)."""
+    if run.name:
+        return run.name
+    when = date_format(timezone.localtime(run.created_at), "H:i:s")
+    return f"{fallback}: {run.owner.get_username()} {when}"
 
 
 def compare_runs(a: Run, b: Run, lab: Lab | None) -> Comparison:
