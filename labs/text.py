@@ -9,6 +9,8 @@ that is translated later, where it is shown (a parameter's label, a table's titl
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -115,3 +117,37 @@ def plain(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+# Reading numbers: the one parser for every number a person sends (a lab's form, a "try
+# next" link's query string, a live control's value, a teacher's criteria, rubric and
+# scores). Python's int() and float() take more than a person means: "nan", "inf", "1_0",
+# "٣" (an Arabic-Indic three), "１２" (full-width twelve) and numbers of thousands of
+# digits. These take the digits 0-9 only, finite and at most NUMBER_MAX in size; anything
+# else is a ValueError for the caller to say in words.
+WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)
+DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+NUMBER_MAX = 1e15  # far beyond every bound a lab or a rubric has, far below float's limits
+NUMBER_MAX_CHARS = 40
+
+
+def parse_whole(text: str) -> int:
+    """`text` as a whole number written with 0-9; ValueError for anything else."""
+    text = text.strip()
+    if len(text) > NUMBER_MAX_CHARS or not WHOLE.fullmatch(text):
+        raise ValueError(text)
+    value = int(text)
+    if abs(value) > NUMBER_MAX:
+        raise ValueError(text)
+    return value
+
+
+def parse_decimal(text: str) -> float:
+    """`text` as a finite number written with 0-9 and a dot; ValueError for anything else."""
+    text = text.strip()
+    if len(text) > NUMBER_MAX_CHARS or not DECIMAL.fullmatch(text):
+        raise ValueError(text)
+    value = float(text)
+    if not math.isfinite(value) or abs(value) > NUMBER_MAX:
+        raise ValueError(text)
+    return value

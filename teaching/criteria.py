@@ -9,7 +9,6 @@ here: only gettext, so each message reads in the teacher's language.
 from __future__ import annotations
 
 import difflib
-import math
 import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -19,6 +18,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from labs.interface.figures import Figure
+from labs.text import parse_decimal
 
 OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq,
@@ -40,7 +40,10 @@ SIDES = ("before", "after")
 LINE = re.compile(
     r"^(?P<name>(?:[A-Za-z]+\.)?[A-Za-z_]\w*)\s*(?P<op>[^\w\s\"'.+-]+)\s*(?P<value>.*?)\s*$"
 )
-NUMBER = re.compile(r"^[+-]?(\d{1,3}(,\d{3})+|\d[\d_]*)(\.\d+)?([eE][+-]?\d+)?$|^[+-]?\.\d+$")
+# ASCII: \d alone would take "٣" or "１２" as digits.
+NUMBER = re.compile(
+    r"^[+-]?(\d{1,3}(,\d{3})+|\d[\d_]*)(\.\d+)?([eE][+-]?\d+)?$|^[+-]?\.\d+$", re.ASCII
+)
 
 Value = bool | int | float | str
 
@@ -243,9 +246,10 @@ def parse_value(figure: Figure, op: str, raw: str) -> Value:
             _("'%(raw)s' is not a number; %(name)s is a number.")
             % {"raw": raw, "name": figure.name}
         )
-    number = float(raw.replace(",", "").replace("_", ""))
-    if not math.isfinite(number):
-        raise ValueError(_("'%(raw)s' is too large.") % {"raw": raw})
+    try:
+        number = parse_decimal(raw.replace(",", "").replace("_", ""))
+    except ValueError:
+        raise ValueError(_("'%(raw)s' is too large.") % {"raw": raw}) from None
     return int(number) if number.is_integer() and abs(number) < 2**53 else number
 
 

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 
 from labs.capstone.analysis import analysis_of
 from labs.runs.models import Run
+from labs.web.forms import PlainIntegerField
 from labs.words.recovery_controls import controls_on
 from teaching.forms import SubmitForm
 from teaching.models import Assignment
@@ -82,7 +83,7 @@ class FeedbackForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.rubric = assignment.rubric
         for number, entry in enumerate(self.rubric):
-            self.fields[f"score_{number}"] = forms.IntegerField(
+            self.fields[f"score_{number}"] = PlainIntegerField(
                 label=_("%(item)s (out of %(max)d)") % {"item": entry["item"], "max": entry["max"]},
                 min_value=0,
                 max_value=entry["max"],

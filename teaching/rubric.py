@@ -11,6 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from labs.text import WHOLE
 from teaching.criteria import CriteriaError
 
 MAX_ITEMS = 12
@@ -34,7 +35,7 @@ def parse_rubric(text: str) -> list[dict[str, Any]]:
         item, _colon, points = line.rpartition(":")
         item, points = item.strip(), points.strip()
         problem = ""
-        if not item or not points.isdigit():
+        if not item or not WHOLE.fullmatch(points):  # 0-9 only: isdigit() takes "٣" and "²"
             problem = _(
                 "write an item as: what you look for, a colon, its points; "
                 "for example Names the loop: 5."

@@ -19,6 +19,7 @@ from labs.experiments.namespace import connect, run_key_for, run_namespace
 from labs.experiments.trapped import CONTROLS, Command, parse_command, send_command
 from labs.experiments.trapped.controls import ControlSpec, control_spec
 from labs.runners.trapped_live import SAMPLE_KEYS
+from labs.text import parse_decimal
 
 LAB = "trapped-live"
 # The panel's words for each control and its value, in the reader's language.
@@ -77,7 +78,7 @@ def value_problem(spec: ControlSpec, value: str) -> str:
     if not spec.has_value:
         return gettext("%(control)s takes no value.") % {"control": control}
     try:
-        number = float(value)
+        number = parse_decimal(value)
     except ValueError:
         number = math.nan
     if not math.isfinite(number):

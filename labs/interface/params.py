@@ -6,6 +6,7 @@ The same descriptions build the web form, the `lab` command's `--set` parsing an
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -81,7 +82,9 @@ class Param:
             values = [value]
         whole = self.kind.startswith("int")
         for v in values:
-            if isinstance(v, bool) or not isinstance(v, int | float) or (whole and v != int(v)):
+            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+                return must  # NaN passes every comparison below, so it is refused here
+            if whole and v != int(v):
                 return must
             if (self.min is not None and v < self.min) or (self.max is not None and v > self.max):
                 return gettext("must be %(bounds)s, got %(value)s") % {

@@ -3,7 +3,8 @@
 Python's `int()` and `float()` accept more than a form should: "1_0" (ten), "٣" (an
 Arabic-Indic three), "１２" (full-width twelve), " 5 " and "nan". A number field that
 took them would run a lab on a value the student never meant, or one a chart cannot
-show. So a number is read only from the plain ASCII forms below, and anything else is
+show. So a number is read only by `labs.text.parse_whole` / `parse_decimal` (the one parser
+of numbers), and anything else is
 refused with words saying how to write it. Yes/no fields read "yes" only from the words
 a checkbox or the `lab` command send, and refuse anything else instead of reading it
 as yes.
@@ -11,35 +12,15 @@ as yes.
 
 from __future__ import annotations
 
-import math
-import re
-
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)
-DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+from labs.text import parse_decimal, parse_whole
+
+__all__ = ["decimal_message", "parse_decimal", "parse_whole", "parse_yes_no", "whole_message"]
+
 YES = frozenset({"true", "on", "yes", "1"})
 NO = frozenset({"false", "off", "no", "0", ""})
-
-
-def parse_whole(text: str) -> int:
-    """`text` as a whole number, or ValueError when it is not written with 0-9."""
-    text = text.strip()
-    if not WHOLE.fullmatch(text):
-        raise ValueError(text)
-    return int(text)
-
-
-def parse_decimal(text: str) -> float:
-    """`text` as a finite number, or ValueError when it is not written with 0-9 and a dot."""
-    text = text.strip()
-    if not DECIMAL.fullmatch(text):
-        raise ValueError(text)
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(text)
-    return value
 
 
 def whole_message() -> str:

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from labs.catalogue.advice import TryNext
 from labs.interface.params import Param
-from labs.text import gettext, plain
+from labs.text import gettext, parse_decimal, parse_whole, plain
 
 
 def try_next_links(
@@ -74,8 +74,8 @@ def _parse(p: Param, raw: str) -> Any:
         if p.kind == "choice":
             return raw
         if p.kind.endswith("_list"):
-            number = int if p.kind == "int_list" else float
+            number = parse_whole if p.kind == "int_list" else parse_decimal
             return [number(part) for part in raw.split(",") if part.strip()]
-        return int(raw) if p.kind == "int" else float(raw)
+        return parse_whole(raw) if p.kind == "int" else parse_decimal(raw)
     except ValueError:
         return None
