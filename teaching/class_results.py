@@ -10,7 +10,10 @@ Which runs stand apart, and why (each rule is said on the page as it is here):
 - a changed preset: a value the assignment suggested (not locked) was changed;
 - an outlier figure: a key figure outside Tukey's fences, more than 1.5 interquartile
   ranges below the first quartile or above the third (quartiles by linear interpolation,
-  `statistics.quantiles(method="inclusive")`), among at least five runs with a value.
+  `statistics.quantiles(method="inclusive")`), among at least five runs with a value, and
+  more than 10% of the median away from the median. The second condition keeps a class
+  whose runs nearly all agree (an IQR near 0) from flagging a peak of 2,010 against 2,008;
+  with a median of 0 any other value is flagged (one student who lost payments).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from teaching.models import Assignment, Extension, Membership, Submission, Timin
 
 OUTLIER_IQR = 1.5
 MIN_FOR_OUTLIERS = 5
+OUTLIER_MIN_SHARE = 0.10  # of the median: a smaller difference is not worth a flag
 # status filter → the timings it keeps
 STATUS_FILTERS: dict[str, tuple[str, ...]] = {
     "all": (Timing.ON_TIME, Timing.LATE, Timing.MISSING, Timing.OPEN),
@@ -335,7 +339,10 @@ def spread_of(
         iqr = q3 - q1
         low, high = q1 - OUTLIER_IQR * iqr, q3 + OUTLIER_IQR * iqr
         result.quartiles, result.fences = (q1, q2, q3), (low, high)
-        result.outliers = [label for label, v in points if v < low or v > high]
+        far = OUTLIER_MIN_SHARE * abs(q2)
+        result.outliers = [
+            label for label, v in points if (v < low or v > high) and abs(v - q2) > far
+        ]
     elif values:
         result.quartiles = (min(values), statistics.median(values), max(values))
     return result
@@ -349,16 +356,19 @@ def flag_figures(spreads: Sequence[Spread], entries: Sequence[Entry]) -> None:
         low, high = spread.fences
         for label in spread.outliers:
             value = dict(spread.points)[label]
-            by_label[label].reasons.append(
-                _(
-                    "%(figure)s is %(amount)s, outside 1.5 interquartile ranges of the class "
-                    "(%(low)s to %(high)s)"
+            words = (
+                _("%(figure)s is %(amount)s, far above the class (its upper fence is %(fence)s)")
+                if value > high
+                else _(
+                    "%(figure)s is %(amount)s, far below the class (its lower fence is %(fence)s)"
                 )
+            )
+            by_label[label].reasons.append(
+                words
                 % {
                     "figure": said(spread.figure.label),
                     "amount": num(value),
-                    "low": num(round(low, 2)),
-                    "high": num(round(high, 2)),
+                    "fence": num(round(high if value > high else low, 2)),
                 }
             )
 

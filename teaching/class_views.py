@@ -66,7 +66,7 @@ class ResultsFilter(forms.Form):
     """What the page shows: whose hand-ins, which section, names or not, which tab."""
 
     status = forms.ChoiceField(
-        label=gettext_lazy("Show"),
+        label=gettext_lazy("Which students"),
         choices=list(STATUS_WORDS.items()),
         required=False,
     )
@@ -129,12 +129,23 @@ def query(chosen: dict[str, str], **change: str) -> str:
 
 def page_context(request, assignment, results: ClassResults, chosen, *, projector: bool):
     smalls, small_w, small_h = class_charts.small_multiples(results)
+    overlay = class_charts.overlay_chart(results) if chosen["tab"] == "lines" else None
     spreads = [(s, class_charts.spread_chart(s, results)) for s in results.spreads]
     table_rows = [
         (entry, [entry.figures.get(s.figure.name) for s in results.spreads])
         for entry in results.entries
     ]
     panels = [panel for make in EXTRA_PANELS if (panel := make(results)) is not None]
+    pass_chart = class_charts.pass_rate_chart(results)
+    changes_chart = class_charts.changes_chart(results)
+    charts = [
+        chart
+        for chart in (overlay, pass_chart, changes_chart, *(chart for _s, chart in spreads))
+        if chart is not None
+    ]
+    if projector:
+        for chart in charts:
+            for_projector(chart)
     return {
         "assignment": assignment,
         "classroom": assignment.classroom,
@@ -142,7 +153,7 @@ def page_context(request, assignment, results: ClassResults, chosen, *, projecto
         "lab": results.lab,
         "chosen": chosen,
         "projector": projector,
-        "overlay": class_charts.overlay_chart(results) if chosen["tab"] == "lines" else None,
+        "overlay": overlay,
         "smalls": smalls if chosen["tab"] == "small" else [],
         "small_w": small_w,
         "small_h": small_h,
@@ -150,8 +161,8 @@ def page_context(request, assignment, results: ClassResults, chosen, *, projecto
         "table_rows": table_rows,
         "line_rows": class_charts.line_rows(results),
         "extra_panels": panels,
-        "pass_chart": class_charts.pass_rate_chart(results),
-        "changes_chart": class_charts.changes_chart(results),
+        "pass_chart": pass_chart,
+        "changes_chart": changes_chart,
         "status_words": STATUS_WORDS,
         "names_on": chosen["names"] == "on",
         "q": query(chosen),
@@ -161,6 +172,14 @@ def page_context(request, assignment, results: ClassResults, chosen, *, projecto
         "poll_ms": projector_poll_ms() if projector else None,
         "signature": signature(results),
     }
+
+
+def for_projector(chart: dict[str, Any]) -> None:
+    """Type a room can read from the back: a third larger, and the chart taller with it."""
+    layout = chart["layout"]
+    layout["font"] = {**layout.get("font", {}), "size": 17}
+    layout["title"]["font"] = {"size": 22}
+    layout["height"] = int(layout["height"] * 1.3)
 
 
 def projector_poll_ms() -> int:

@@ -124,7 +124,7 @@ def test_the_outlier_rule_says_why_a_run_stands_apart(small_class):
     flagged = {e.label: e.reasons for e in results.flagged}
     assert list(flagged) == ["fara"]
     said = "; ".join(flagged["fara"])
-    assert "Peak backlog is 400, outside 1.5 interquartile ranges of the class (-10 to 70)" in said
+    assert "Peak backlog is 400, far above the class (its upper fence is 70)" in said
     # Everyone else left nothing: the IQR is 0, so any other value is beyond the fences.
     assert "Jobs still waiting at the end is 5" in said
 
@@ -137,6 +137,25 @@ def test_four_runs_are_too_few_for_an_outlier(small_class):
         [],
     )
     assert len(spread.points) == 4 and spread.fences is None and spread.outliers == []
+
+
+@pytest.mark.parametrize(
+    ("values", "flagged"),
+    [
+        ([2008, 2008, 2008, 2008, 2010], []),  # beyond the fences (IQR 0) but 0.1% off
+        ([0, 0, 0, 0, 70], ["s4"]),  # a median of 0: any other value is far from it
+        ([100, 101, 102, 103, 40], ["s4"]),  # low: fences 97 and 105, 60% off
+    ],
+)
+def test_an_outlier_is_beyond_the_fences_and_10_percent_from_the_median(values, flagged):
+    from teaching.class_results import Entry
+
+    entries = [
+        Entry(student=None, section="", label=f"s{n}", timing="", figures={"peak_backlog": v})
+        for n, v in enumerate(values)
+    ]
+    spread = spread_of(get_lab("drain").figure("peak_backlog"), entries, None, [])
+    assert spread.outliers == flagged
 
 
 def test_a_changed_preset_and_a_minority_seed_are_flagged(school):
@@ -224,7 +243,7 @@ def test_the_page_shows_the_overlay_the_spreads_and_the_pass_rates(client, small
     assert 'id="overlay-plot"' in page
     assert page.count('"type": "box"') >= 4  # a spread per key figure
     assert "Share of the class passing each criterion" in page
-    assert "Peak backlog is 400, outside" in page
+    assert "Peak backlog is 400, far above the class" in page
     small = client.get(url("assignment-results", small_class.assignment_a.pk), {"tab": "small"})
     assert small.content.decode().count("<polyline") == 5
 
@@ -240,7 +259,7 @@ def test_the_page_reads_in_marathi(client, small_class):
     for english in ("Key figures across the class", "Runs that stand apart", "Every student"):
         assert english not in page
     assert "वर्गाचे निकाल" in page and "वर्गभरातील मुख्य आकडे" in page
-    assert "1.5 आंतरचतुर्थक अंतरांच्या बाहेर" in page  # fara's outlier, said in Marathi
+    assert "वर्गापेक्षा खूप जास्त" in page  # fara's outlier, said in Marathi
 
 
 def test_the_projector_poll_answers_only_itself_when_nothing_changed(client, small_class):

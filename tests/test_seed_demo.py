@@ -13,6 +13,7 @@ from labs.catalogue.entries import get_lab
 from labs.interface.figures import Figure
 from labs.roles import is_teacher
 from labs.runs.models import Run
+from teaching.demo_class import CLASS
 from teaching.gradebook import build_gradebook
 from teaching.models import Assignment, Classroom, Submission
 
@@ -33,11 +34,8 @@ def test_it_seeds_a_class_an_assignment_and_graded_submissions(db):
     seed()
     classroom = Classroom.objects.get()
     assert is_teacher(classroom.teacher) and classroom.teacher.username == "teacher"
-    assert sorted(classroom.students.values_list("username", flat=True)) == [
-        "asha",
-        "meera",
-        "ravi",
-    ]
+    usernames = set(classroom.students.values_list("username", flat=True))
+    assert {"asha", "meera", "ravi"} <= usernames and len(usernames) == 3 + len(CLASS)
     assignment = Assignment.objects.get()
     assert assignment.lab == "trapped-service"
     assert assignment.locked == ["trigger_start_s", "trigger_end_s", "spike_rps"]
@@ -63,7 +61,7 @@ def test_it_can_run_again_without_making_anything_twice(db):
     counts = (Classroom.objects.count(), Assignment.objects.count(), Run.objects.count())
     seed()
     assert (Classroom.objects.count(), Assignment.objects.count(), Run.objects.count()) == counts
-    assert Submission.objects.count() == 2 and Analysis.objects.count() == 2
+    assert Submission.objects.count() == 30 and Analysis.objects.count() == 2
 
 
 def test_it_falls_back_to_the_drain_lab_without_the_capstone(db, monkeypatch):
@@ -95,3 +93,25 @@ def test_it_leaves_out_a_check_the_lab_cannot_answer(db, monkeypatch):
         {"figure": "after.recovered", "op": "==", "value": True},
     ]
     assert "Left out the demo check 'after.obligations_lost == 0'" in output
+
+
+def test_the_demo_class_looks_like_a_class_on_its_results_page(db):
+    """30 hand-ins made by the real model: lines to overlay, spreads, pass rates that
+    differ, the lesson's case as the reference, and the runs on other seeds flagged."""
+    from django.utils import timezone
+
+    from teaching.class_results import class_results
+
+    seed()
+    assignment = Assignment.objects.get()
+    results = class_results(assignment, assignment.get_lab(), timezone.now())
+    assert len(results.handed_in) == 30 and len(results.entries) == 33
+    assert all(90 <= len(e.digest.trace["y"]) <= 150 for e in results.handed_in)
+    assert results.reference is not None and results.reference["summary"]["recovered"] is False
+    rates = {str(r.criterion): r.passed for r in results.pass_rates}
+    assert rates["before.recovered == false"] == 30
+    assert 20 <= rates["after.recovered == true"] < 30  # some students only half freed it
+    assert results.sections == ["A", "B"] and results.majority_seed == 5
+    seeds = {e.label for e in results.flagged if any("seed" in r for r in e.reasons)}
+    assert seeds == {"bhavesh", "rutuja", "yash"}
+    assert {c.name for c in results.changes} >= {"admission_limit", "limit_retries", "seed"}

@@ -35,6 +35,8 @@ KEY_FIGURES = {
 }
 MOST_KEY_FIGURES = 6
 LINE_COLOUR = "#1f6feb"
+# Where the dots of a spread sit above and below its box's middle (in box heights).
+JITTER = (0.0, 0.18, -0.18, 0.09, -0.27, 0.27, -0.09, 0.22, -0.22, 0.04)
 REFERENCE_COLOUR = "#24292f"
 
 
@@ -133,16 +135,25 @@ def spread(
         "type": "box",
         "orientation": "h",
         "x": values,
-        "y": [""] * len(values),
-        "text": labels,
+        "y": [0] * len(values),
         "name": "",
-        "boxpoints": "all",
-        "jitter": 0.6,
-        "pointpos": 0,
+        "boxpoints": False,
+        "width": 0.7,
         "fillcolor": "rgba(31,111,235,0.08)",
         "line": {"color": GREY, "width": 1},
-        "marker": {"color": colours, "size": 9, "opacity": 0.8},
-        "hoveron": "points",
+        "hoverinfo": "skip",
+        "showlegend": False,
+    }
+    # The dots apart from the box, so each can have its colour: spread up and down by a
+    # fixed pattern rather than at random, so a page drawn twice looks the same.
+    dots = {
+        "type": "scatter",
+        "mode": "markers",
+        "x": values,
+        "y": [JITTER[n % len(JITTER)] for n in range(len(values))],
+        "text": labels,
+        "name": "",
+        "marker": {"color": colours, "size": 9, "opacity": 0.85},
         "hovertemplate": "%{text}: %{x}<extra></extra>",
         "showlegend": False,
     }
@@ -150,15 +161,25 @@ def spread(
         title=title,
         x_title=unit,
         y_title="",
-        traces=[box],
-        height=230,
+        traces=[box, dots],
+        height=250,
         hovermode="closest",
     )
     layout = fig["layout"]
-    layout["margin"] = {"l": 20, "r": 20, "t": 60, "b": 50}
-    layout["yaxis"] = {"showticklabels": False, "fixedrange": True}
+    layout["margin"] = {"l": 20, "r": 20, "t": 90, "b": 50}
+    layout["yaxis"] = {
+        "showticklabels": False,
+        "fixedrange": True,
+        "range": [-0.6, 0.6],
+        "zeroline": False,
+        "showgrid": False,
+    }
+    span = padded_range([*values, *(m.value for m in marks)])
     shapes, notes = [], []
     for n, mark in enumerate(marks):
+        # A note at either edge is written inwards from its line, so it is not cut off.
+        where = (mark.value - span[0]) / ((span[1] - span[0]) or 1)
+        anchor = "left" if where < 0.25 else "right" if where > 0.75 else "center"
         shapes.append(
             {
                 "type": "line",
@@ -174,18 +195,20 @@ def spread(
         notes.append(
             {
                 "x": mark.value,
-                "y": 1 if n % 2 == 0 else 0,
+                "y": 1,
+                "yshift": 18 * (n % 2),  # two notes on one line would overlap
                 "xref": "x",
                 "yref": "paper",
                 "text": plotly_text(mark.label),
                 "showarrow": False,
-                "yanchor": "bottom" if n % 2 == 0 else "top",
+                "yanchor": "bottom",
+                "xanchor": anchor,
                 "bgcolor": "rgba(255,255,255,0.85)",
                 "font": {"color": mark.colour},
             }
         )
     layout["shapes"], layout["annotations"] = shapes, notes
-    layout["xaxis"]["range"] = padded_range([*values, *(m.value for m in marks)])
+    layout["xaxis"]["range"] = span
     return fig
 
 
@@ -262,7 +285,7 @@ def sparkline(
     x_scale = width / ((x1 - x0) or 1)
     y_scale = (height - 2) / (y_top or 1)
     points = [
-        f"{(xv - x0) * x_scale:.1f},{height - 1 - yv * y_scale:.1f}"
+        f"{(xv - x0) * x_scale:.0f},{height - 1 - yv * y_scale:.0f}"
         for xv, yv in zip(x, y, strict=False)
         if isinstance(xv, int | float) and isinstance(yv, int | float)
     ]

@@ -1,8 +1,9 @@
-"""Create the demo (idempotent): a teacher, three students, a class and an assignment.
+"""Create the demo (idempotent): a teacher, a class of students and an assignment.
 
 A new user logs in and sees the whole flow at once: the teacher's class with its
 students, an assignment on the capstone lab (or on the drain lab while the capstone is
-not in the catalogue), and two graded submissions in the gradebook.
+not in the catalogue), two graded submissions in the gradebook, and on the capstone a
+class of thirty more hand-ins (`teaching.demo_class`) for the class results page.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from labs.runs.execution import run_lab
 from labs.runs.models import Run
 from labs.sim.capstone.trapped import RECOMMENDED_CONTROLS
 from teaching.criteria import CriteriaError, parse_criteria
+from teaching.demo_class import seed_class
 from teaching.models import HANDIN_PAIR, Assignment, Classroom, Membership, Submission
 
 DEMO_PASSWORD = "queues-demo"  # noqa: S105 - printed in the README on purpose: demo only
@@ -190,6 +192,16 @@ class Command(BaseCommand):
             )
         for username, params in plan.submitted.items():
             self.submit(assignment, lab, people[username], params, plan.analyses.get(username))
+        if lab.slug == "trapped-service" and lab.kind == "sim":
+            try:
+                n = seed_class(assignment, lab, teacher, DEMO_PASSWORD)
+            except ValueError as exc:  # a lab whose params are not the capstone's
+                self.stderr.write(f"Left out the demo class: {exc}")
+                return
+            self.stdout.write(
+                f"Demo class: {n} more students (password '{DEMO_PASSWORD}'), their runs "
+                "handed in; the teacher's assignment page links to the class results."
+            )
         self.stdout.write(
             f"Demo class '{classroom}' (join code {classroom.join_code}) with "
             f"{len(STUDENTS)} students and the assignment '{assignment}' on {lab.slug}."
