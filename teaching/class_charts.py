@@ -112,7 +112,7 @@ def marks_of(spread: Spread, results: ClassResults) -> list[Mark]:
 def spread_chart(spread: Spread, results: ClassResults) -> dict[str, Any] | None:
     if not spread.points:
         return None
-    unit = _(spread.figure.unit) if spread.figure.unit else ""
+    unit = said(spread.figure.unit) if spread.figure.unit else ""
     return class_view.spread(
         spread.points,
         title=said(spread.figure.label),
