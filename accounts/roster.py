@@ -76,7 +76,7 @@ def parse_roster(text: str) -> list[RosterRow]:
 
 
 def _rows_of(reader) -> list[RosterRow]:
-    rows = []
+    rows: list[RosterRow] = []
     for line_number, cells in enumerate(reader, start=1):
         cells = [" ".join(cell.split()) for cell in cells]
         if not any(cells):

@@ -35,7 +35,7 @@ def role_in(classroom: Classroom, user) -> Role | None:
 def classroom_for(user, pk: int) -> tuple[Classroom, Role]:
     classroom = Classroom.objects.select_related("teacher").filter(pk=pk).first()
     role = role_in(classroom, user) if classroom else None
-    if role is None:
+    if classroom is None or role is None:
         raise Http404(NOT_FOUND)
     return classroom, role
 
@@ -45,7 +45,7 @@ def assignment_for(user, pk: int) -> tuple[Assignment, Role]:
         Assignment.objects.select_related("classroom", "classroom__teacher").filter(pk=pk).first()
     )
     role = role_in(assignment.classroom, user) if assignment else None
-    if role is None:
+    if assignment is None or role is None:
         raise Http404(_("No such assignment, or it is not for a class of yours."))
     return assignment, role
 

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRedirect
 
 from labs.capstone.pair_run import start_pair
 from labs.runs.dispatch import RunRefused
@@ -45,8 +46,8 @@ def assignment_pair(request: HtmxHttpRequest, assignment_id: int) -> HttpRespons
             back = urlencode({"back": assignment.get_absolute_url()})
             url = f"{reverse('report', args=[before.id, after.id])}?{back}"
             if htmx:
-                response = HttpResponse(status=204)
-                response["HX-Redirect"] = url
+                response = HttpResponseClientRedirect(url)
+                response.status_code = 204  # nothing to swap: htmx only follows HX-Redirect
                 return response
             return redirect(url)
     if not htmx:

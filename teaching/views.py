@@ -14,7 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import Count
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -33,6 +33,7 @@ from labs.runs.models import Run
 from labs.web import run_extras
 from labs.web.exports import csv_response
 from labs.web.forms import LabForm
+from labs.web.htmx import HtmxHttpRequest, SignedInRequest
 from labs.web.presenters import present_run
 from labs.web.start import run_from_form
 from teaching import gradebook_cache
@@ -74,13 +75,13 @@ LAB_GONE = gettext_lazy("The lab of this assignment no longer exists, so it cann
 
 @login_required
 @require_GET
-def class_list(request: HttpRequest) -> HttpResponse:
+def class_list(request: HtmxHttpRequest) -> HttpResponse:
     return _class_list_page(request)
 
 
 @login_required
 @require_POST
-def class_new(request: HttpRequest) -> HttpResponse:
+def class_new(request: SignedInRequest) -> HttpResponse:
     require_teacher(request.user)
     form = ClassroomForm(request.POST, teacher=request.user)
     if not form.is_valid():
@@ -105,7 +106,7 @@ def class_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def class_join(request: HttpRequest) -> HttpResponse:
+def class_join(request: SignedInRequest) -> HttpResponse:
     form = JoinForm(request.POST, student=request.user)
     if not form.is_valid():
         return _class_list_page(request, status=422, join_form=form)
@@ -141,7 +142,7 @@ def _class_list_page(request, *, status=200, class_form=None, join_form=None) ->
 
 @login_required
 @require_GET
-def class_detail(request: HttpRequest, class_id: int) -> HttpResponse:
+def class_detail(request: HtmxHttpRequest, class_id: int) -> HttpResponse:
     classroom, role = classroom_for(request.user, class_id)
     return _class_page(request, classroom, role)
 
@@ -163,7 +164,7 @@ def _class_page(request, classroom, role, *, status=200, add_form=None) -> HttpR
 
 @login_required
 @require_POST
-def student_add(request: HttpRequest, class_id: int) -> HttpResponse:
+def student_add(request: SignedInRequest, class_id: int) -> HttpResponse:
     classroom, role = classroom_for(request.user, class_id)
     require_teacher_of(role, _("Only the class's teacher can add students."))
     require_open(classroom)
@@ -188,7 +189,7 @@ def student_add(request: HttpRequest, class_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def student_remove(request: HttpRequest, class_id: int, student_id: int) -> HttpResponse:
+def student_remove(request: HtmxHttpRequest, class_id: int, student_id: int) -> HttpResponse:
     classroom, role = classroom_for(request.user, class_id)
     require_teacher_of(role, _("Only the class's teacher can remove students."))
     require_open(classroom)
@@ -209,7 +210,7 @@ def student_remove(request: HttpRequest, class_id: int, student_id: int) -> Http
 
 @login_required
 @require_POST
-def class_archive(request: HttpRequest, class_id: int) -> HttpResponse:
+def class_archive(request: HtmxHttpRequest, class_id: int) -> HttpResponse:
     """End of term: the class becomes read-only; `archived=0` opens it again."""
     classroom, role = classroom_for(request.user, class_id)
     require_teacher_of(role, _("Only the class's teacher can archive it."))
@@ -229,7 +230,7 @@ def class_archive(request: HttpRequest, class_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def class_export(request: HttpRequest, class_id: int) -> FileResponse:
+def class_export(request: HtmxHttpRequest, class_id: int) -> FileResponse:
     """Download everything the class holds, as one zip (`teaching.export`)."""
     classroom, role = classroom_for(request.user, class_id)
     require_teacher_of(role, _("Only the class's teacher can download the class."))
@@ -241,7 +242,7 @@ def class_export(request: HttpRequest, class_id: int) -> FileResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def assignment_new(request: HttpRequest, class_id: int) -> HttpResponse:
+def assignment_new(request: HtmxHttpRequest, class_id: int) -> HttpResponse:
     """Choose a lab (a plain link per lab), then set the assignment up for it."""
     classroom, role = classroom_for(request.user, class_id)
     require_teacher_of(role, _("Only the class's teacher can set assignments."))
@@ -273,7 +274,7 @@ def assignment_new(request: HttpRequest, class_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def assignment_edit(request: HttpRequest, assignment_id: int) -> HttpResponse:
+def assignment_edit(request: HtmxHttpRequest, assignment_id: int) -> HttpResponse:
     assignment, role = assignment_for(request.user, assignment_id)
     require_teacher_of(role, _("Only the class's teacher can change assignments."))
     require_open(assignment.classroom)
@@ -302,7 +303,7 @@ def assignment_edit(request: HttpRequest, assignment_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def assignment_detail(request: HttpRequest, assignment_id: int) -> HttpResponse:
+def assignment_detail(request: HtmxHttpRequest, assignment_id: int) -> HttpResponse:
     assignment, role = assignment_for(request.user, assignment_id)
     return _assignment_page(request, assignment, role)
 
@@ -310,7 +311,7 @@ def assignment_detail(request: HttpRequest, assignment_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
-def assignment_run(request: HttpRequest, assignment_id: int) -> HttpResponse:
+def assignment_run(request: HtmxHttpRequest, assignment_id: int) -> HttpResponse:
     """Run the assignment's lab with its presets; locked ones are never read from the POST."""
     assignment, role = assignment_for(request.user, assignment_id)
     require_open(assignment.classroom)
@@ -340,7 +341,7 @@ def assignment_run(request: HttpRequest, assignment_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def assignment_submit(request: HttpRequest, assignment_id: int) -> HttpResponse:
+def assignment_submit(request: HtmxHttpRequest, assignment_id: int) -> HttpResponse:
     """Hand in one of my runs; resubmitting replaces the last one until the due date."""
     assignment, role = assignment_for(request.user, assignment_id)
     require_student(role, _("Only students of the class can submit runs."))
@@ -365,7 +366,7 @@ def assignment_submit(request: HttpRequest, assignment_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def extension_set(request: HttpRequest, assignment_id: int) -> HttpResponse:
+def extension_set(request: HtmxHttpRequest, assignment_id: int) -> HttpResponse:
     """Give one student a later due date, or take it back (empty date)."""
     assignment, role = assignment_for(request.user, assignment_id)
     require_teacher_of(role, _("Only the class's teacher can give extensions."))
@@ -390,7 +391,7 @@ def extension_set(request: HttpRequest, assignment_id: int) -> HttpResponse:
     return redirect(f"{assignment.get_absolute_url()}#extensions")
 
 
-def _posted(request: HttpRequest):
+def _posted(request: HtmxHttpRequest):
     return request.POST if request.method == "POST" else None
 
 
@@ -458,7 +459,7 @@ def _assignment_page(request, assignment, role, *, status=200, **extra) -> HttpR
 
 @login_required
 @require_GET
-def gradebook(request: HttpRequest, class_id: int) -> HttpResponse:
+def gradebook(request: HtmxHttpRequest, class_id: int) -> HttpResponse:
     classroom, role = classroom_for(request.user, class_id)
     require_teacher_of(role, _("Only the class's teacher can open the gradebook."))
     context = {"classroom": classroom, "book_table": gradebook_cache.table(request, classroom)}
@@ -467,7 +468,7 @@ def gradebook(request: HttpRequest, class_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def gradebook_csv(request: HttpRequest, class_id: int) -> HttpResponse:
+def gradebook_csv(request: HtmxHttpRequest, class_id: int) -> HttpResponse:
     """The gradebook as CSV: one row per student, eleven columns per assignment."""
     classroom, role = classroom_for(request.user, class_id)
     require_teacher_of(role, _("Only the class's teacher can export the gradebook."))
@@ -478,7 +479,7 @@ def gradebook_csv(request: HttpRequest, class_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def submission_detail(request: HttpRequest, submission_id: int) -> HttpResponse:
+def submission_detail(request: HtmxHttpRequest, submission_id: int) -> HttpResponse:
     """A submission with every criterion, the figure behind it, and a way to re-run it."""
     return submission_page(request, submission_for(request.user, submission_id))
 
@@ -516,7 +517,7 @@ def submission_page(request, submission, *, status=200, feedback_form=None) -> H
 
 @login_required
 @require_POST
-def submission_feedback(request: HttpRequest, submission_id: int) -> HttpResponse:
+def submission_feedback(request: HtmxHttpRequest, submission_id: int) -> HttpResponse:
     """The teacher's written feedback and rubric scores; the student reads them."""
     submission = submission_for(request.user, submission_id)
     if request.user.pk != submission.assignment.classroom.teacher_id:

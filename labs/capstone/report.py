@@ -19,6 +19,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 
 from labs.catalogue.entries import get_lab
+from labs.catalogue.lab import Lab
 from labs.text import num, plain
 from labs.words.drain_gaps import gap_words
 from labs.words.recovery_controls import control_words, controls_on
@@ -455,11 +456,19 @@ def run_params(result: Mapping[str, Any]) -> dict[str, Any]:
     return in_form_order(params, result.get("lab", LAB))
 
 
+def _lab(slug: str) -> Lab:
+    """One of the capstone's labs (a report is only made of their runs)."""
+    lab = get_lab(slug)
+    if lab is None:
+        raise ValueError(f"lab {slug!r} is not in the catalogue")
+    return lab
+
+
 def in_form_order(params: Mapping[str, Any], lab: str = LAB) -> dict[str, Any]:
     """The params in the order the lab's form lists them. A run's params come back from the
     database in the database's order (PostgreSQL's jsonb sorts keys by length), and a report
     should read the same whichever database the site runs on."""
-    order = list(get_lab(lab).defaults())
+    order = list(_lab(lab).defaults())
     known = {name: params[name] for name in order if name in params}
     return known | {name: value for name, value in params.items() if name not in known}
 
@@ -479,7 +488,7 @@ def _run_facts(run: Mapping[str, Any]) -> dict[str, Any]:
 
 def command(params: Mapping[str, Any], seed: int, lab: str = LAB) -> str:
     """The command line that repeats a run: only the params that differ from the defaults."""
-    defaults = get_lab(lab).defaults()
+    defaults = _lab(lab).defaults()
     changes = [
         f"--set {name}={plain(value)}"
         for name, value in in_form_order(params, lab).items()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import redis
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -14,7 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import HttpResponseStopPolling
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 
 from labs.capstone import control_panel
 from labs.capstone import report as reports
@@ -31,12 +33,13 @@ from labs.catalogue.units import get_unit
 from labs.runs.dispatch import RunRefused
 from labs.runs.models import Run
 from labs.web.forms import LabForm
+from labs.web.htmx import HtmxHttpRequest
 from labs.web.responses import login_needed, run_page
 
 
 @login_required
 @require_GET
-def run_obligations(request: HttpRequest, run_id) -> HttpResponse:
+def run_obligations(request: HtmxHttpRequest, run_id) -> HttpResponse:
     """The operator view of a trapped-service run: its payments by state, and who owns them."""
     run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id, lab__in=reports.LABS)
     view = None
@@ -48,7 +51,7 @@ def run_obligations(request: HttpRequest, run_id) -> HttpResponse:
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
-def run_control(request: HttpRequest, run_id) -> HttpResponse:
+def run_control(request: HtmxHttpRequest, run_id) -> HttpResponse:
     """Switch one control of the owner's live trapped-service run, on its own Redis channel."""
     run = (
         Run.objects.visible_to(request.user)
@@ -82,7 +85,9 @@ def run_control(request: HttpRequest, run_id) -> HttpResponse:
     return _control_response(request, run, done, 200)
 
 
-def _control_response(request: HttpRequest, run: Run, message: str, status: int) -> HttpResponse:
+def _control_response(
+    request: HtmxHttpRequest, run: Run, message: str, status: int
+) -> HttpResponse:
     failed = status >= 400
     if request.htmx:
         return render(
@@ -96,14 +101,16 @@ def _control_response(request: HttpRequest, run: Run, message: str, status: int)
 
 @require_POST
 @vary_on_headers("HX-Request")
-def report_pair(request: HttpRequest) -> HttpResponse:
+def report_pair(request: HtmxHttpRequest) -> HttpResponse:
     """Run the lab's form twice with one seed, controls off then on, and open their report."""
     slug = request.POST.get("lab", reports.LAB)
     lab = get_lab(slug if slug in reports.LABS else reports.LAB)
+    if lab is None:
+        raise Http404(_("No such lab."))
     if not request.user.is_authenticated:
         return login_needed(request)
     form = LabForm(lab, request.POST)
-    status = 422
+    status: int | None = 422
     if form.is_valid():
         try:
             before, after = start_pair(request.user, form)
@@ -118,15 +125,15 @@ def report_pair(request: HttpRequest) -> HttpResponse:
         return render(request, template, context, status=status)
     url = reverse("report", args=[before.id, after.id])
     if request.htmx:
-        response = HttpResponse(status=204)
-        response["HX-Redirect"] = url
+        response = HttpResponseClientRedirect(url)
+        response.status_code = 204  # nothing to swap: htmx only follows HX-Redirect
         return response
     return redirect(url)
 
 
 @login_required
 @require_GET
-def report_pick(request: HttpRequest) -> HttpResponse:
+def report_pick(request: HtmxHttpRequest) -> HttpResponse:
     """Choose two of your trapped-service runs; a valid choice opens their report."""
     data = request.GET if "after" in request.GET else None
     form = ReportPickForm(request.user, data, initial={"before": request.GET.get("before")})
@@ -140,7 +147,7 @@ def report_pick(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 @vary_on_headers("HX-Request")
-def report_detail(request: HttpRequest, before_id, after_id) -> HttpResponse:
+def report_detail(request: HtmxHttpRequest, before_id, after_id) -> HttpResponse:
     """The before/after report. Polled while either run works; answers 286 once both are done.
 
     A poll only reads: the sweeper fails a run whose worker died (`labs.runs.stale`)."""
@@ -158,7 +165,7 @@ def report_detail(request: HttpRequest, before_id, after_id) -> HttpResponse:
 
 @login_required
 @require_GET
-def report_markdown(request: HttpRequest, before_id, after_id) -> HttpResponse:
+def report_markdown(request: HtmxHttpRequest, before_id, after_id) -> HttpResponse:
     view = _finished_report(request, before_id, after_id)
     text = render_markdown(
         view.report, title=_report_title(view), links=_report_links(request, view)
@@ -173,7 +180,7 @@ def report_markdown(request: HttpRequest, before_id, after_id) -> HttpResponse:
 
 @login_required
 @require_GET
-def report_json(request: HttpRequest, before_id, after_id) -> JsonResponse:
+def report_json(request: HtmxHttpRequest, before_id, after_id) -> JsonResponse:
     view = _finished_report(request, before_id, after_id)
     analysis = analysis_of(view.before, view.after)
     data = view.report | {"analysis": analysis.to_json() if analysis else None}
@@ -185,7 +192,7 @@ def report_json(request: HttpRequest, before_id, after_id) -> JsonResponse:
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
-def report_analysis(request: HttpRequest, before_id, after_id) -> HttpResponse:
+def report_analysis(request: HtmxHttpRequest, before_id, after_id) -> HttpResponse:
     """Save the student's analysis of their own pair as a draft, until the pair is handed in.
 
     htmx posts it a few seconds after each change (autosave) and answers with the status
@@ -227,7 +234,7 @@ def report_analysis(request: HttpRequest, before_id, after_id) -> HttpResponse:
     return render(request, "labs/report.html", context, status=status)
 
 
-def _back_url(request: HttpRequest) -> str:
+def _back_url(request: HtmxHttpRequest) -> str:
     """The page that sent the student here (an assignment's, to hand the pair in), if it is
     one of this site's own paths; else ""."""
     back = request.GET.get("back", "")
@@ -235,18 +242,22 @@ def _back_url(request: HttpRequest) -> str:
     return back if safe and back.startswith("/") and not back.startswith("//") else ""
 
 
-def _analysis_context(request: HttpRequest, before: Run, after: Run) -> dict:
+def _analysis_context(request: HtmxHttpRequest, before: Run, after: Run) -> dict:
     """The analysis for the page: a form for its author until handed in, else its text."""
     analysis = analysis_of(before, after)
     frozen = pair_is_handed_in(before, after)
     editable = not frozen and request.user.pk == before.owner_id == after.owner_id
-    context = {"analysis": analysis, "analysis_frozen": frozen, "analysis_editable": editable}
+    context: dict[str, Any] = {
+        "analysis": analysis,
+        "analysis_frozen": frozen,
+        "analysis_editable": editable,
+    }
     if editable:
         context["analysis_form"] = AnalysisForm(instance=analysis)
     return context
 
 
-def _report_runs(request: HttpRequest, before_id, after_id) -> tuple[Run, Run]:
+def _report_runs(request: HtmxHttpRequest, before_id, after_id) -> tuple[Run, Run]:
     """Both runs, if this user may open both and both are of the report's lab; else 404."""
     runs = Run.objects.visible_to(request.user).filter(lab__in=reports.LABS)
     before, after = get_object_or_404(runs, pk=before_id), get_object_or_404(runs, pk=after_id)
@@ -255,7 +266,7 @@ def _report_runs(request: HttpRequest, before_id, after_id) -> tuple[Run, Run]:
     return before, after
 
 
-def _finished_report(request: HttpRequest, before_id, after_id):
+def _finished_report(request: HtmxHttpRequest, before_id, after_id):
     view = present_report(*_report_runs(request, before_id, after_id))
     if view.report is None:
         raise Http404(_("The report is ready once both runs have succeeded."))
@@ -274,7 +285,7 @@ def _report_filename(view) -> str:
     return f"report-{str(view.before.id)[:8]}-{str(view.after.id)[:8]}"
 
 
-def _report_links(request: HttpRequest, view) -> dict[str, str]:
+def _report_links(request: HtmxHttpRequest, view) -> dict[str, str]:
     def url(name: str, run: Run) -> str:
         return request.build_absolute_uri(reverse(name, args=[run.id]))
 

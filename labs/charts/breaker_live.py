@@ -62,16 +62,17 @@ def _stacked(
 
 
 def _down_from_samples(samples: Sequence[Mapping[str, Any]]) -> tuple[float, float] | None:
-    down = [s.get("t_s") for s in samples if s.get("service_down")]
+    down: list[Any] = [s.get("t_s") for s in samples if s.get("service_down")]
     return (down[0], down[-1]) if down else None
 
 
 def live_chart(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]) -> dict[str, Any]:
     """While it runs: the state each reading saw, and the queue."""
+    times: list[Any] = [s.get("t_s") for s in samples]
     return _stacked(
         samples,
-        [s.get("t_s") for s in samples],
-        [LEVEL.get(s.get("breaker_state"), 0) for s in samples],
+        times,
+        [LEVEL.get(str(s.get("breaker_state")), 0) for s in samples],
         _down_from_samples(samples),
         gettext_noop("Live: the shared breaker and the queue"),
     )

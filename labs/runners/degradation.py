@@ -109,7 +109,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
     }
     with_fallback = play_degradation(fallback=True, **common)
     without = play_degradation(fallback=False, **common)
-    ages = [s.page_age_s for s in with_fallback.seconds if s.degraded]
+    ages = [s.page_age_s for s in with_fallback.seconds if s.degraded and s.page_age_s is not None]
     progress.update(1, 1)
     requests = params["duration_s"] * params["rate_per_s"]
     return {

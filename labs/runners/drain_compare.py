@@ -111,7 +111,7 @@ def rule_words(params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
     """Play the same arrivals through every rule; the model has no randomness."""
     compared = rules(params)
-    per_rule = []
+    per_rule: list[dict[str, Any]] = []
     for done, (label, rule) in enumerate(compared, start=1):
         rows = drain(params["arrivals"], params["per_worker"], rule)
         summary = drain_summary(rows)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Literal, cast
+from typing import Literal
 
 Jitter = Literal["none", "full", "equal", "decorrelated"]
 JITTERS: tuple[Jitter, ...] = ("none", "full", "equal", "decorrelated")
@@ -30,7 +30,7 @@ def _check_jitter(jitter: str | None, rng: random.Random | None) -> Jitter:
     if kind != "none" and rng is None:
         # A hidden global generator would make runs impossible to repeat.
         raise ValueError(f"rng is required for {kind!r} jitter: pass a seeded random.Random")
-    return cast(Jitter, kind)
+    return kind
 
 
 def _ceiling_ms(attempt: int, base_ms: float, cap_ms: float) -> float:

@@ -396,9 +396,5 @@ class RedriveForm(forms.Form):
 class PurgeForm(forms.Form):
     """Which of the kept queue's two lists to empty."""
 
-    what = forms.ChoiceField(
-        choices=[
-            ("dlq", gettext_lazy("the dead-letter queue")),
-            ("queue", gettext_lazy("the queue")),
-        ]
-    )
+    WHAT = {"dlq": gettext_lazy("the dead-letter queue"), "queue": gettext_lazy("the queue")}
+    what = forms.ChoiceField(choices=list(WHAT.items()))

@@ -151,7 +151,7 @@ def cold_cache(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
     scope = p.coalescing
 
     out: dict[str, list[Any]] = {name: [] for name in SERIES}
-    now = dict.fromkeys(SERIES, 0)
+    now: dict[str, float] = dict.fromkeys(SERIES, 0)
     horizon = float(p.horizon_s)
     next_sec = 1.0
     t = -log(1.0 - arrival_draw()) / p.offered_rps
@@ -279,7 +279,7 @@ def cold_cache(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
     for suffix, histogram in (("", whole), ("_first_10s", first_10s)):
         for q, value in histogram.percentiles_ms().items():
             summary[f"p{q}_ms{suffix}"] = value
-    first_10s = [
+    first_10s_rows = [
         {"outcome": outcome, "reads_per_s": summary[f"first_10s_{outcome}_rps"], "meaning": why}
         for outcome, why in (
             ("fetched", "went to the origin itself (within the budget)"),
@@ -289,7 +289,7 @@ def cold_cache(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
             ("rejected", "got a fast 429: no safe value and no budget left"),
         )
     ]
-    return {"summary": summary, "series": series, "tables": {"first_10s": first_10s}}
+    return {"summary": summary, "series": series, "tables": {"first_10s": first_10s_rows}}
 
 
 def _summary(p: ColdCacheParams, out: dict[str, list[Any]]) -> dict[str, Any]:

@@ -48,7 +48,9 @@ class Ledger:
         self.duplicates_absorbed = 0
         self.open: dict[str, list[Any]] = {}  # pending / unknown / reconciling, oldest first
         self.due: deque[tuple[float, list[Any]]] = deque()  # (due_s, record), in due order
-        self.recent = {s: deque(maxlen=TABLE_ROWS) for s in ("unknown", "reconciled", "lost")}
+        self.recent: dict[str, deque[list[Any]]] = {
+            s: deque(maxlen=TABLE_ROWS) for s in ("unknown", "reconciled", "lost")
+        }
 
     def _move(self, rec: list[Any], state: str, t: float) -> None:
         counts = self.counts
@@ -148,7 +150,7 @@ class Ledger:
 
     def table(self, now_s: float) -> list[dict[str, Any]]:
         """The operator view: oldest unresolved payments, then recent reconciled, unknown, lost."""
-        rows = []
+        rows: list[dict[str, Any]] = []
         for rec in self.open.values():
             if len(rows) >= TABLE_ROWS:
                 break

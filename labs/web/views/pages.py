@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -26,13 +26,13 @@ from labs.web.try_next import initial_from_query
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     units = [(unit, labs_for_unit(unit.slug)) for unit in UNITS]
     return render(request, "labs/home.html", {"units": units})
 
 
 @require_GET
-def unit_detail(request: HttpRequest, unit_slug: str) -> HttpResponse:
+def unit_detail(request: HtmxHttpRequest, unit_slug: str) -> HttpResponse:
     unit = get_unit(unit_slug)
     if unit is None:
         raise Http404(_("No such unit."))
@@ -87,9 +87,9 @@ def valid_fields_html(lab, form: LabForm) -> str:
     CPU); a class pressing Run on the same values gets one render between them. Only a
     valid form: one with errors shows them, and is rendered for its sender.
     """
-    values = json.dumps(
-        [(name, form.data.getlist(name)) for name in form.fields], separators=(",", ":")
-    )
+    data = form.data
+    assert isinstance(data, QueryDict)  # a bound form: the POST
+    values = json.dumps([(name, data.getlist(name)) for name in form.fields], separators=(",", ":"))
     digest = hashlib.sha256(values.encode()).hexdigest()[:24]
     key = f"lab-fields:{fragment_cache.render_version()}:{lab.slug}:{get_language()}:{digest}"
     html = fragment_cache.cached_html(

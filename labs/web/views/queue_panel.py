@@ -6,7 +6,7 @@ import redis
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -24,6 +24,7 @@ from labs.web.forms import (
     PurgeForm,
     RedriveForm,
 )
+from labs.web.htmx import HtmxHttpRequest
 from labs.web.presenters import present_panel
 from labs.web.responses import run_page
 
@@ -31,7 +32,7 @@ from labs.web.responses import run_page
 @login_required
 @require_GET
 @vary_on_headers("HX-Request")
-def queue_panel(request: HttpRequest, run_id) -> HttpResponse:
+def queue_panel(request: HtmxHttpRequest, run_id) -> HttpResponse:
     """A finished experiment's queue panel, polled by htmx while a redrive or drain goes on."""
     run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
     lab = get_lab(run.lab)
@@ -45,7 +46,7 @@ def queue_panel(request: HttpRequest, run_id) -> HttpResponse:
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
-def queue_redrive(request: HttpRequest, run_id) -> HttpResponse:
+def queue_redrive(request: HtmxHttpRequest, run_id) -> HttpResponse:
     """Redrive one parked message now, or (no id) the whole DLQ at a bounded rate; then drain."""
 
     def redrive(run: Run, cleaned: dict) -> str:
@@ -82,13 +83,13 @@ def queue_redrive(request: HttpRequest, run_id) -> HttpResponse:
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
-def queue_purge(request: HttpRequest, run_id) -> HttpResponse:
+def queue_purge(request: HtmxHttpRequest, run_id) -> HttpResponse:
     """Delete every message of the kept queue or of its DLQ, for good."""
 
     def purge(run: Run, cleaned: dict) -> str:
         what = cleaned["what"]
         deleted = kept_queue.purge(run.pk, what)
-        name = dict(PurgeForm.base_fields["what"].choices)[what]
+        name = PurgeForm.WHAT[what]
         return ngettext(
             "Purged %(what)s: %(n)d message deleted.",
             "Purged %(what)s: %(n)d messages deleted.",
@@ -106,7 +107,7 @@ class _Refused(Exception):
         self.message, self.status = message, status
 
 
-def _panel_action(request: HttpRequest, run_id, form_class, act) -> HttpResponse:
+def _panel_action(request: HtmxHttpRequest, run_id, form_class, act) -> HttpResponse:
     """The shared path of a panel action: owner only, run finished, form valid, queue kept.
 
     `act(run, cleaned_data)` does the work and returns what to tell the user.
@@ -132,7 +133,7 @@ def _panel_action(request: HttpRequest, run_id, form_class, act) -> HttpResponse
 REDIS_DOWN = gettext_lazy("The queue panel cannot reach Redis just now. Try again shortly.")
 
 
-def _queue_owned_by(request: HttpRequest, run_id) -> tuple[Run, Lab]:
+def _queue_owned_by(request: HtmxHttpRequest, run_id) -> tuple[Run, Lab]:
     """The run whose queue the user may act on: 404 if they cannot see it, 403 if not theirs."""
     run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
     lab = get_lab(run.lab)
@@ -162,7 +163,7 @@ def _errors(form) -> str:
 
 
 def _panel_response(
-    request: HttpRequest, run: Run, lab: Lab, message: str = "", status: int = 200
+    request: HtmxHttpRequest, run: Run, lab: Lab, message: str = "", status: int = 200
 ) -> HttpResponse:
     """The panel fragment (htmx), or back to the run page with the message (a plain form)."""
     if not request.htmx:

@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -31,6 +31,7 @@ from labs.web.forms import (
     RunFilterForm,
     RunLabelForm,
 )
+from labs.web.htmx import HtmxHttpRequest, SignedInRequest
 from labs.web.presenters import (
     RunView,
     present_charts,
@@ -46,7 +47,7 @@ NO_LAB = gettext_lazy("This lab no longer exists, so the run cannot be repeated.
 @login_required
 @require_GET
 @vary_on_headers("HX-Request")
-def run_detail(request: HttpRequest, run_id) -> HttpResponse:
+def run_detail(request: HtmxHttpRequest, run_id) -> HttpResponse:
     """A run's permalink. Polled by htmx while it runs; answers 286 once it is done.
 
     A poll only reads (the sweeper ends abandoned runs). A finished simulation's fragment
@@ -73,7 +74,7 @@ def run_detail(request: HttpRequest, run_id) -> HttpResponse:
     return response
 
 
-def visible_run(request: HttpRequest, run_id) -> Run:
+def visible_run(request: HtmxHttpRequest, run_id) -> Run:
     """The run, if this user may see it; 404 otherwise. Cheap for what a poll needs.
 
     The result (tens to hundreds of KB of JSON) is loaded only when the fragment is
@@ -90,7 +91,7 @@ def visible_run(request: HttpRequest, run_id) -> Run:
     return run
 
 
-def finished_fragment(request: HttpRequest, run: Run, lab) -> str:
+def finished_fragment(request: HtmxHttpRequest, run: Run, lab) -> str:
     """A finished simulation's run body, rendered once per language for every process."""
 
     language = get_language()
@@ -115,7 +116,7 @@ def finished_fragment(request: HttpRequest, run: Run, lab) -> str:
 
 @login_required
 @require_GET
-def run_numbers(request: HttpRequest, run_id) -> HttpResponse:
+def run_numbers(request: HtmxHttpRequest, run_id) -> HttpResponse:
     """The numbers behind a finished run's charts: fetched when the student opens them."""
     run = get_object_or_404(Run.objects.visible_to(request.user).defer("progress"), pk=run_id)
     table = (
@@ -132,7 +133,7 @@ def run_numbers(request: HttpRequest, run_id) -> HttpResponse:
 
 @login_required
 @require_GET
-def run_json(request: HttpRequest, run_id) -> JsonResponse:
+def run_json(request: HtmxHttpRequest, run_id) -> JsonResponse:
     """The saved run as JSON: parameters, seed, status, timings and result. A download with
     a file name, as the CSV is (not a page of raw text in the tab)."""
     run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
@@ -167,7 +168,7 @@ def download_name(run: Run) -> str:
 @login_required
 @require_GET
 @vary_on_headers("HX-Request")
-def my_runs(request: HttpRequest) -> HttpResponse:
+def my_runs(request: SignedInRequest) -> HttpResponse:
     """A student's history: their own runs only, newest first, a page at a time, filtered
     by lab, by whether they named it and by whether it was handed in."""
     form = RunFilterForm(request.GET or None)
@@ -210,7 +211,7 @@ def filtered_runs(runs, wanted: dict):
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
-def run_label(request: HttpRequest, run_id) -> HttpResponse:
+def run_label(request: HtmxHttpRequest, run_id) -> HttpResponse:
     """Give a run a name and a note. Only its owner may; a teacher who can see it may not."""
     run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
     if run.owner_id != request.user.pk:
@@ -241,7 +242,7 @@ def run_label(request: HttpRequest, run_id) -> HttpResponse:
 
 @login_required
 @require_GET
-def run_csv(request: HttpRequest, run_id) -> HttpResponse:
+def run_csv(request: HtmxHttpRequest, run_id) -> HttpResponse:
     """The run's time series as CSV, one row per step, columns as the lab saved them."""
     run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
     if run.status != Run.Status.SUCCEEDED or not run.result:
@@ -257,7 +258,7 @@ def run_csv(request: HttpRequest, run_id) -> HttpResponse:
 
 @login_required
 @require_POST
-def run_rerun(request: HttpRequest, run_id) -> HttpResponse:
+def run_rerun(request: HtmxHttpRequest, run_id) -> HttpResponse:
     """Run the same lab again with this run's exact parameters and seed, then compare."""
     original = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
     lab = get_lab(original.lab)
@@ -274,7 +275,7 @@ def run_rerun(request: HttpRequest, run_id) -> HttpResponse:
 @login_required
 @require_GET
 @vary_on_headers("HX-Request")
-def run_compare(request: HttpRequest) -> HttpResponse:
+def run_compare(request: HtmxHttpRequest) -> HttpResponse:
     """Two runs of one lab: figures side by side, series overlaid. Polls until both finish."""
     form = CompareForm(request.user, request.GET)
     if form.has_error("run", "invalid_choice"):
@@ -283,10 +284,11 @@ def run_compare(request: HttpRequest) -> HttpResponse:
         return render(request, "labs/compare.html", {"form": form}, status=400)
     a, b = form.cleaned_data["run"]
     lab = get_lab(a.lab)
-    context = {"form": form, "lab": lab, "cmp": compare_runs(a, b, lab)}
+    comparison = compare_runs(a, b, lab)
+    context = {"form": form, "lab": lab, "cmp": comparison}
     if not request.htmx:
         return render(request, "labs/compare.html", context)
     response = render(request, "labs/compare.html#comparison", context)
-    if context["cmp"].finished:
+    if comparison.finished:
         response.status_code = HttpResponseStopPolling.status_code
     return response

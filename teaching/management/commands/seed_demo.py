@@ -175,6 +175,7 @@ class Command(BaseCommand):
             )
 
         lab = get_lab("trapped-service") or get_lab("drain")
+        assert lab is not None, "the catalogue has neither the capstone nor the drain lab"
         plan = PLANS[lab.slug]
         assignment = Assignment.objects.filter(classroom=classroom, title=plan.title).first()
         if assignment is None:
