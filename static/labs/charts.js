@@ -16,12 +16,22 @@
   // Titles are measured in the chart's own font (the layout's family), else Plotly's.
   var TITLE_PX = "17px ";
   var PLOTLY_FAMILY = "'Open Sans', verdana, arial, sans-serif";
+  // Only the buttons whose words the site gives in both languages (templatetags/plotly_words):
+  // no "Share chart..." (it uploads to an outside site), no JSON download, no lasso.
   var CONFIG = {
     responsive: true,
     displaylogo: false,
-    modeBarButtonsToRemove: ["select2d", "lasso2d", "autoScale2d", "zoomIn2d", "zoomOut2d",
-      "toggleSpikelines", "hoverClosestCartesian", "hoverCompareCartesian"],
+    showSendToCloud: false,
+    modeBarButtons: [["toImage", "zoom2d", "pan2d", "resetScale2d"]],
   };
+  // The toolbar's tooltips in the page's language, through plotly.js's own locales.
+  var LOCALE = document.getElementById("plotly-locale");
+  function registerLocale() {
+    if (!LOCALE || CONFIG.locale) return;
+    var locale = JSON.parse(LOCALE.textContent);
+    window.Plotly.register({ moduleType: "locale", name: locale.name, dictionary: locale.dictionary });
+    CONFIG.locale = locale.name;
+  }
   var measure = document.createElement("canvas").getContext("2d");
 
   function textWidth(text, family) {
@@ -116,6 +126,7 @@
     var boxes = root.querySelectorAll("figure.chart:not(.drawn)");
     if (!boxes.length) return;
     withPlotly(function () {
+      registerLocale();
       boxes.forEach(function (box) {
         if (box.classList.contains("drawn") || !box.isConnected) return;
         var data = box.querySelector("script[type='application/json']");
