@@ -1,10 +1,13 @@
-"""`{{ user|shown_username }}`: a student's username, or "removed student"."""
+"""`{{ user|shown_username }}`: a student's username, or "removed student";
+`{% unit_challenges unit.slug %}`: a unit's challenges, met or not."""
 
 from __future__ import annotations
 
 from django import template
 
+from teaching.challenge_runs import start_url, statuses_for
 from teaching.people import shown_username as _shown_username
+from teaching.unit_challenges import for_unit
 
 register = template.Library()
 
@@ -12,3 +15,19 @@ register = template.Library()
 @register.filter
 def shown_username(user) -> str:
     return _shown_username(user)
+
+
+@register.inclusion_tag("teaching/unit_challenges.html", takes_context=True)
+def unit_challenges(context: template.Context, unit_slug: str) -> dict:
+    """The unit's challenges, each marked met or not from the reader's own runs."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    shown = [
+        {"status": status, "url": start_url(status.challenge)}
+        for status in statuses_for(user, for_unit(unit_slug))
+    ]
+    return {
+        "challenges": shown,
+        "request": request,
+        "signed_in": bool(user and user.is_authenticated),
+    }
