@@ -10,6 +10,7 @@ admin. Every reset is recorded (`PasswordReset`).
 
 from __future__ import annotations
 
+from axes.utils import reset as axes_reset
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 
@@ -70,6 +71,8 @@ def refusal_for(classroom: Classroom, membership: Membership) -> str:
 def reset_password(request, classroom: Classroom, student) -> str:
     """Give `student` a one-time password and record who did it; the caller checked the right."""
     password = set_one_time_password(student)
+    # A new slip also lifts the lock a student's own failed logins put on their username.
+    axes_reset(username=student.get_username())
     PasswordReset.objects.create(
         student=student,
         reset_by=request.user,

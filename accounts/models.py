@@ -17,6 +17,8 @@ class Profile(models.Model):
     language = models.CharField(max_length=8, blank=True, default="")
     # Set for accounts a teacher made or reset with a one-time password.
     must_change_password = models.BooleanField(default=False)
+    # Where a self-made account was signed up from: sign-up is throttled per address.
+    signup_address = models.CharField(max_length=64, blank=True, default="", db_index=True)
 
     def __str__(self) -> str:
         return f"profile of {self.user}"

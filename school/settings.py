@@ -142,6 +142,11 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_FAILURE_LIMIT = LOGIN_FAILURES_PER_USERNAME
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, low=1, high=1440))
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# Sign-up with a join code (accounts.signup_throttle): at most this many new accounts a
+# minute and an hour from one address, and the same with one class's code. A class of 100
+# behind one school address signs up within the hourly limit over a lesson's first minutes.
+SIGNUPS_PER_MINUTE = env_int("SIGNUPS_PER_MINUTE", 20, low=1, high=10000)
+SIGNUPS_PER_HOUR = env_int("SIGNUPS_PER_HOUR", 150, low=1, high=100000)
 AXES_RESET_ON_SUCCESS = False  # a success must not wipe the failures of others at one address
 AXES_VERBOSE = False
 # Behind a reverse proxy every request comes from the proxy: read the client's address

@@ -75,3 +75,30 @@ def test_the_teacher_closes_and_reopens_sign_up(client, school):
     client.post(url, {"open": "1"})
     school.class_a.refresh_from_db()
     assert school.class_a.signup_open is True
+
+
+def test_sign_up_is_throttled_per_address_and_per_code(client, school, settings):
+    settings.SIGNUPS_PER_MINUTE = 3
+
+    def sign_up(n, address, code=school.class_a.join_code):
+        return client.post(
+            reverse("signup"),
+            {
+                "code": code,
+                "username": f"kid{n}",
+                "first_name": f"Kid {n}",
+                "password1": "a-long-passphrase-42",
+                "password2": "a-long-passphrase-42",
+            },
+            REMOTE_ADDR=address,
+        )
+
+    for n in range(3):
+        assert sign_up(n, "10.1.1.1").status_code == 302
+        client.logout()
+    refused = sign_up(3, "10.1.1.1", code=school.class_b.join_code)  # same address
+    assert refused.status_code == 429
+    assert "Too many accounts were just made" in refused.content.decode()
+    assert sign_up(4, "10.2.2.2").status_code == 429  # same code, another address
+    assert sign_up(5, "10.2.2.2", code=school.class_b.join_code).status_code == 302
+    assert not get_user_model().objects.filter(username__in=["kid3", "kid4"]).exists()

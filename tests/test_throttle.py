@@ -42,5 +42,28 @@ def test_five_wrong_passwords_lock_the_username_even_from_another_address(client
 def test_many_failures_from_one_address_lock_it_for_every_username(client, people):
     for n in range(10):
         log_in(client, f"guess{n}", "wrong-guess")
-    assert log_in(client, "bob", PASSWORD).status_code == 429
+    assert log_in(client, "bob", "another-guess").status_code == 429
+    assert log_in(client, "nobody", PASSWORD).status_code == 429
     assert log_in(client, "bob", PASSWORD, address="10.0.0.2").status_code == 302
+
+
+def test_an_address_lock_spares_the_right_password_of_a_known_account(client, people):
+    """Fifty random guesses behind the school's address must not keep the class out."""
+    for n in range(10):
+        log_in(client, f"guess{n}", "wrong-guess")
+    assert log_in(client, "bob", "wrong-guess").status_code == 429
+    assert log_in(client, "bob", PASSWORD).status_code == 302
+    client.logout()
+    assert log_in(client, "alice", PASSWORD).status_code == 302
+
+
+def test_a_new_slip_lifts_the_students_own_lock(client, school):
+    for _ in range(5):
+        log_in(client, "alice", "wrong-guess")
+    client.force_login(school.teacher)
+    slip_page = client.post(
+        reverse("student-password-reset", args=[school.class_a.pk, school.alice.pk])
+    )
+    (slip,) = slip_page.context["slips"]
+    client.logout()
+    assert log_in(client, "alice", slip.password).status_code == 302

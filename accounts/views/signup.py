@@ -11,6 +11,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.signup import SignupForm
+from accounts.signup_throttle import remember_address, signup_refusal
+from accounts.throttle import client_address
 
 # Several backends are configured (axes first): say which one logged the new student in.
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -25,12 +27,17 @@ def signup(request: HttpRequest) -> HttpResponse:
         form = SignupForm(initial={"code": request.GET.get("code", "")})
         return render(request, "accounts/signup.html", {"form": form})
     form = SignupForm(request.POST)
+    address = client_address(request)
+    if form.is_valid() and (refusal := signup_refusal(address, form.cleaned_data["code"])):
+        form.add_error(None, refusal)
+        return render(request, "accounts/signup.html", {"form": form}, status=429)
     if form.is_valid():
         try:
             user = form.save()
         except IntegrityError:  # the same username chosen at the same moment by someone else
             form.add_error("username", _("This username was just taken. Choose another."))
         else:
+            remember_address(user, address)
             login(request, user, backend=MODEL_BACKEND)
             classroom = form.cleaned_data["code"]
             messages.success(request, _("Welcome! You are in %(c)s.") % {"c": classroom})
