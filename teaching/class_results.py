@@ -291,8 +291,8 @@ def _json(value: Any) -> Any:
 def key_figures(lab: Lab, criteria: Sequence[Criterion]) -> list[Figure]:
     """The numeric figures spread on the page: the criteria's first, then the lab's own."""
     names = [c.figure.rpartition(".")[2] for c in criteria]
-    names += KEY_FIGURES.get(lab.slug, ())
-    names += [f.name for f in lab.figures]
+    # A lab that names its key figures gets those; another, its first numeric ones.
+    names += KEY_FIGURES.get(lab.slug) or [f.name for f in lab.figures]
     chosen: list[Figure] = []
     for name in names:
         figure = lab.figure(name)
