@@ -258,7 +258,9 @@ LAB_HEAVY_FROM_S = env_int("LAB_HEAVY_FROM_S", 1, low=0, high=600)
 LAB_KEPT_DLQ_PER_USER = env_int("LAB_KEPT_DLQ_PER_USER", 3, low=1, high=100)
 LAB_KEPT_DLQ_TOTAL = env_int("LAB_KEPT_DLQ_TOTAL", 300, low=1, high=100000)
 # The sweeper (`manage.py sweep_runs --loop`, started by ./dev run): how often it looks.
-LAB_SWEEP_EVERY_S = env_int("LAB_SWEEP_EVERY_S", 5, low=1, high=3600)
+# Every 2 s: a queued run whose message was lost (labs.runs.lost) is sent again within
+# about 5 s (3 s of grace after its publish, then the next sweep).
+LAB_SWEEP_EVERY_S = env_int("LAB_SWEEP_EVERY_S", 2, low=1, high=3600)
 # The polls a second all waiting run pages share (labs.runs.waiting): with more runs
 # waiting than this, each page polls less often than its own pace (at most every 2 s).
 # Raise it with more web machines.

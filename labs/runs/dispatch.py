@@ -149,24 +149,27 @@ def enqueue(run: Run, lab: Lab) -> None:
     If the broker refuses the message, the run is marked failed with the reason, so
     the user never waits on a run that no worker will ever see.
     """
+    transaction.on_commit(lambda: publish(run, lab))
 
-    def publish() -> None:
-        try:
-            execute_run.apply_async(
-                args=(str(run.pk),),
-                queue=run.queue or settings.LAB_QUEUE,
-                soft_time_limit=lab.time_limit_s,
-                time_limit=hard_limit_for(lab.time_limit_s),
-            )
-        except (OperationalError, redis.RedisError, OSError) as exc:
-            logger.warning("could not enqueue run %s: %s", run.pk, exc)
-            Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(
-                status=Run.Status.FAILED,
-                finished_at=timezone.now(),
-                **failures.failure("offline", url=broker_address()),
-            )
 
-    transaction.on_commit(publish)
+def publish(run: Run, lab: Lab) -> bool:
+    """Send `run`'s task to its queue now; if the broker refuses, fail the run saying so."""
+    try:
+        execute_run.apply_async(
+            args=(str(run.pk),),
+            queue=run.queue or settings.LAB_QUEUE,
+            soft_time_limit=lab.time_limit_s,
+            time_limit=hard_limit_for(lab.time_limit_s),
+        )
+    except (OperationalError, redis.RedisError, OSError) as exc:
+        logger.warning("could not enqueue run %s: %s", run.pk, exc)
+        Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(
+            status=Run.Status.FAILED,
+            finished_at=timezone.now(),
+            **failures.failure("offline", url=broker_address()),
+        )
+        return False
+    return True
 
 
 def admit_drain(run: Run) -> None:

@@ -27,6 +27,11 @@ MESSAGES = {
     "worker_gone": gettext_noop(
         "The worker running this lab stopped before it finished. Press Run again."
     ),
+    "message_lost": gettext_noop(
+        "The message that hands this run to a worker was lost twice (the queue's Redis "
+        "restarted, or a worker could not reach the database), so the run was stopped "
+        "rather than left waiting. Press Run again."
+    ),
     "busy_or_down": gettext_noop(
         "No runner picked this run up in time, so it was stopped: the runners are all busy, "
         "or none is running. Press Run again in a little while; if this keeps happening, "

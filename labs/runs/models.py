@@ -135,6 +135,9 @@ class Run(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     lease_expires_at = models.DateTimeField(null=True, blank=True)
+    # When the sweeper sent the run's task again because its message was gone from the
+    # broker (`labs.runs.lost`): once only; a second loss fails the run.
+    resent_at = models.DateTimeField(null=True, blank=True)
     # The Celery queue the run was sent to (quick or heavy), so its page can say what is
     # ahead of it; empty for a run answered from the result store.
     queue = models.CharField(max_length=64, blank=True, default="")

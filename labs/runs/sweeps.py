@@ -145,6 +145,8 @@ def drop_unused_results(now=None, batch: int = 5000) -> int:
 class SweepReport:
     expired: int = 0
     stale: int = 0
+    resent: int = 0
+    lost: int = 0
     compacted: int = 0
     kept_dropped: int = 0
     pruned: int = 0
@@ -156,10 +158,12 @@ class SweepReport:
 def sweep_once(*, prune_too: bool = False, now=None) -> SweepReport:
     """One pass of every sweep; the loop calls it every `LAB_SWEEP_EVERY_S`."""
     from labs.runs.kept_caps import enforce_kept_caps
+    from labs.runs.lost import resend_lost
 
     report = SweepReport(
         expired=expire_queued(now), stale=fail_stale(now), compacted=compact_finished()
     )
+    report.resent, report.lost = resend_lost(now)
     report.kept_dropped = enforce_kept_caps(now=now)
     if prune_too:
         report.pruned = prune(now)

@@ -8,6 +8,7 @@ import logging
 import redis
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
+from django import db
 from django.conf import settings
 from django.utils import timezone
 
@@ -35,8 +36,24 @@ def execute_run(self, run_id: str) -> str:
 
     A second delivery while another worker holds the run (its lease is live) checks
     back once the lease would have run out: if that worker died meanwhile, this one
-    takes the run over instead of dropping it.
+    takes the run over instead of dropping it. A database that does not answer is not
+    the run's fault: the task is retried every `DB_RETRY_S` (its message stays with the
+    broker meanwhile) rather than acknowledged as done with the run still queued; past
+    `DB_RETRIES` the sweeper finds the run without a message (`labs.runs.lost`).
     """
+    try:
+        return _execute(self, run_id)
+    except (db.OperationalError, db.InterfaceError) as exc:
+        logger.warning("run %s: the database does not answer (%s); retrying", run_id, exc)
+        db.close_old_connections()
+        raise self.retry(exc=exc, countdown=DB_RETRY_S, max_retries=DB_RETRIES) from exc
+
+
+DB_RETRY_S = 3
+DB_RETRIES = 40  # two minutes of outage
+
+
+def _execute(self, run_id: str) -> str:
     run = Run.objects.filter(pk=run_id).only("lab").first()
     if run is None:
         return "missing"

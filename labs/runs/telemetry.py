@@ -285,7 +285,7 @@ def finished_from(row: tuple) -> Finished:
 
 
 @functools.cache
-def _broker(url: str) -> redis.Redis:
+def broker_client(url: str) -> redis.Redis:
     return redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
 
 
@@ -295,7 +295,7 @@ PRIORITY_SUFFIXES = ("", "\x06\x163", "\x06\x166", "\x06\x169")
 
 def broker_lengths(queues: list[str]) -> dict[str, int]:
     """Messages waiting in each queue's lists on the broker (not yet handed to a worker)."""
-    pipe = _broker(settings.CELERY_BROKER_URL).pipeline(transaction=False)
+    pipe = broker_client(settings.CELERY_BROKER_URL).pipeline(transaction=False)
     for queue in queues:
         for suffix in PRIORITY_SUFFIXES:
             pipe.llen(queue + suffix)
