@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("labs", "0007_stored_results"),
+        ("labs", "0008_run_owner_created"),
     ]
 
     operations = [
