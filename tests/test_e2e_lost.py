@@ -87,9 +87,7 @@ def test_a_run_lost_twice_fails_saying_so_and_frees_its_slot(client, queue):
     assert "was lost twice" in page
 
 
-def test_a_task_that_cannot_reach_the_database_is_retried_not_acknowledged(
-    client, queue, tmp_path
-):
+def test_a_task_that_cannot_reach_the_database_is_retried_not_acknowledged(client, queue, tmp_path):
     client.force_login(make_user("alice"))
     run = press(client)
     log = tmp_path / "worker.log"
