@@ -9,65 +9,44 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import pgettext_lazy
+
 OUT = Path(__file__).resolve().parent.parent / "static" / "lessons"
 FONT = "Noto Sans Devanagari, Noto Sans, Mukta, sans-serif"
 
+# Every label in English, translated like any other string (context "diagram label", so a
+# word here may read differently from the same word on a chart). A new language needs no
+# change here: its catalogue gives the words and `LANGUAGES` the files.
 LABELS = {
-    "en": {
-        "requests": "requests",
-        "front": "front",
-        "replies": "replies at once",
-        "queue": "queue",
-        "workers": "workers",
-        "slow": "do the slow work",
-        "scaler": "scaler",
-        "backlog": "reads the backlog",
-        "dlq": "DLQ",
-        "too_many": "failed too often",
-        "caller": "caller",
-        "breaker": "breaker",
-        "service": "service",
-        "fails": "call fails",
-        "backoff": "wait: backoff + jitter",
-        "retry": "retry (a few times)",
-        "closed": "closed: calls pass",
-        "open": "open: refused at once",
-        "half": "half-open: one trial",
-        "states": "the breaker's three states",
-        "long": "queue is long",
-        "wait": "wait > 1 s timeout",
-        "give_up": "callers give up, retry",
-        "wasted": "abandoned work still done",
-        "trigger": "trigger: the spike",
-    },
-    "mr": {
-        "requests": "requests",
-        "front": "front",
-        "replies": "लगेच उत्तर",
-        "queue": "queue (रांग)",
-        "workers": "workers",
-        "slow": "वेळखाऊ काम",
-        "scaler": "scaler",
-        "backlog": "backlog पाहतो",
-        "dlq": "DLQ",
-        "too_many": "खूप वेळा अपयश",
-        "caller": "caller",
-        "breaker": "breaker",
-        "service": "service",
-        "fails": "call अयशस्वी",
-        "backoff": "प्रतीक्षा: backoff + jitter",
-        "retry": "retry (मोजक्या वेळा)",
-        "closed": "closed: calls जातात",
-        "open": "open: लगेच नकार",
-        "half": "half-open: एक चाचणी",
-        "states": "breaker च्या तीन स्थिती",
-        "long": "queue लांब",
-        "wait": "वाट > 1 s timeout",
-        "give_up": "callers कंटाळून retry",
-        "wasted": "सोडलेले कामही होते",
-        "trigger": "ट्रिगर: लाट",
-    },
+    "requests": pgettext_lazy("diagram label", "requests"),
+    "front": pgettext_lazy("diagram label", "front"),
+    "replies": pgettext_lazy("diagram label", "replies at once"),
+    "queue": pgettext_lazy("diagram label", "queue"),
+    "workers": pgettext_lazy("diagram label", "workers"),
+    "slow": pgettext_lazy("diagram label", "do the slow work"),
+    "scaler": pgettext_lazy("diagram label", "scaler"),
+    "backlog": pgettext_lazy("diagram label", "reads the backlog"),
+    "dlq": pgettext_lazy("diagram label", "DLQ"),
+    "too_many": pgettext_lazy("diagram label", "failed too often"),
+    "caller": pgettext_lazy("diagram label", "caller"),
+    "breaker": pgettext_lazy("diagram label", "breaker"),
+    "service": pgettext_lazy("diagram label", "service"),
+    "fails": pgettext_lazy("diagram label", "call fails"),
+    "backoff": pgettext_lazy("diagram label", "wait: backoff + jitter"),
+    "retry": pgettext_lazy("diagram label", "retry (a few times)"),
+    "closed": pgettext_lazy("diagram label", "closed: calls pass"),
+    "open": pgettext_lazy("diagram label", "open: refused at once"),
+    "half": pgettext_lazy("diagram label", "half-open: one trial"),
+    "states": pgettext_lazy("diagram label", "the breaker's three states"),
+    "long": pgettext_lazy("diagram label", "queue is long"),
+    "wait": pgettext_lazy("diagram label", "wait > 1 s timeout"),
+    "give_up": pgettext_lazy("diagram label", "callers give up, retry"),
+    "wasted": pgettext_lazy("diagram label", "abandoned work still done"),
+    "trigger": pgettext_lazy("diagram label", "trigger: the spike"),
 }
+
 
 HEAD = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
@@ -181,16 +160,28 @@ DIAGRAMS = {
 }
 
 
+def labels_in(language: str) -> dict[str, str]:
+    """The labels in one language, from its catalogue."""
+    with translation.override(language):
+        return {key: str(words) for key, words in LABELS.items()}
+
+
 def drawn() -> dict[Path, str]:
-    """Every diagram file and the SVG it should hold."""
+    """Every diagram file, for each of the site's languages, and the SVG it should hold."""
     return {
-        OUT / language / f"{unit}.svg": draw(labels)
-        for language, labels in LABELS.items()
+        OUT / language / f"{unit}.svg": draw(labels_in(language))
+        for language, _name in settings.LANGUAGES
         for unit, draw in DIAGRAMS.items()
     }
 
 
 if __name__ == "__main__":
+    import os
+
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "school.settings")
+    django.setup()
     for path, svg in drawn().items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(svg, encoding="utf-8")
