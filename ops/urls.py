@@ -1,8 +1,9 @@
 from django.urls import path
 
-from ops import views
+from ops import metrics, views
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("healthz/deep", views.healthz_deep, name="healthz-deep"),
+    path("metrics", metrics.metrics, name="metrics"),
 ]

@@ -43,6 +43,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: times the whole answer, every other middleware included (ops/metrics.py).
+    "ops.metrics.RequestMetrics",
     "django.middleware.security.SecurityMiddleware",
     # Pages and fragments go out compressed (slow school networks); WhiteNoise serves
     # static files pre-compressed on its own.
