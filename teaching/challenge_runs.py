@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.http import QueryDict
@@ -11,6 +11,7 @@ from django.urls import reverse
 from labs.runs.models import Run
 from labs.text import plain
 from teaching.challenges import Challenge, Status, statuses
+from teaching.unit_challenges import get_challenge
 
 RUNS_READ = 100  # the newest runs looked at: enough for a lesson's worth of trying
 
@@ -24,15 +25,7 @@ def recent_runs(user: Any, labs: Sequence[str]) -> list[dict[str, Any]]:
             :RUNS_READ
         ]
     )
-    return [
-        {
-            "id": row["id"],
-            "lab": row["lab"],
-            "params": row["params"] or {},
-            "summary": row["stored_result__data__summary"] or row["own_result__summary"] or {},
-        }
-        for row in rows
-    ]
+    return [_shown(row) for row in rows]
 
 
 def statuses_for(user: Any, challenges: Sequence[Challenge]) -> list[Status]:
@@ -51,3 +44,42 @@ def start_url(challenge: Challenge) -> str:
     for name, value in challenge.setting.items():
         query[name] = plain(value)
     return f"{url}?{query.urlencode()}"
+
+
+def challenges_met(student_ids: Sequence[Any], assignments: Sequence[Any]) -> dict[tuple, int]:
+    """(student id, assignment id) → how many of its challenges the student has met.
+
+    One query for the whole class: every student's newest finished runs of the labs the
+    assignments' challenges use, summaries only (at most RUNS_READ a student are checked).
+    """
+    wanted = {a.pk: [c for c in map(get_challenge, a.challenges or []) if c] for a in assignments}
+    labs = sorted({c.lab for chosen in wanted.values() for c in chosen})
+    if not labs or not student_ids:
+        return {}
+    runs: dict[Any, list[dict[str, Any]]] = {sid: [] for sid in student_ids}
+    rows = (
+        Run.objects.filter(owner_id__in=student_ids, lab__in=labs, status=Run.Status.SUCCEEDED)
+        .order_by("-created_at")
+        .values(
+            "id", "owner_id", "lab", "params", "own_result__summary", "stored_result__data__summary"
+        )
+    )
+    for row in rows:
+        mine = runs[row["owner_id"]]
+        if len(mine) < RUNS_READ:
+            mine.append(_shown(row))
+    out = {}
+    for sid, theirs in runs.items():
+        for pk, chosen in wanted.items():
+            if chosen:
+                out[(sid, pk)] = sum(s.met for s in statuses(chosen, theirs))
+    return out
+
+
+def _shown(row: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "id": row["id"],
+        "lab": row["lab"],
+        "params": row["params"] or {},
+        "summary": row["stored_result__data__summary"] or row["own_result__summary"] or {},
+    }

@@ -25,6 +25,7 @@ from lessons.questions import questions_for
 from teaching.criteria import CriteriaError, criteria_text, parse_criteria
 from teaching.models import HANDIN_PAIR, HANDIN_RUN, Assignment, Classroom, Membership
 from teaching.rubric import parse_rubric, rubric_text
+from teaching.unit_challenges import for_unit
 
 FREE, PRESET, LOCKED = "free", "preset", "locked"
 MODES = (
@@ -123,6 +124,20 @@ class AddStudentForm(forms.Form):
         return user
 
 
+def challenges_field(lab: Lab) -> forms.MultipleChoiceField:
+    """Which challenges of the lab's unit the students are asked to meet."""
+    return forms.MultipleChoiceField(
+        choices=[(c.slug, gettext_lazy(c.goal)) for c in for_unit(lab.unit)],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        label=gettext_lazy("Challenges"),
+        help_text=gettext_lazy(
+            "Each is checked against the student's own runs; the gradebook shows how many "
+            "each student has met."
+        ),
+    )
+
+
 def selfcheck_field() -> forms.ChoiceField:
     """Which unit's self-check, if any, the students answer as part of the assignment."""
     choices: list[tuple[str, Any]] = [("", gettext_lazy("None"))]
@@ -199,6 +214,9 @@ class AssignmentForm(forms.ModelForm):
             "zone": timezone.get_current_timezone_name()
         }
         self.fields["selfcheck"] = selfcheck_field()
+        self.fields["challenges"] = challenges_field(lab)
+        if self.instance.pk:
+            self.initial["challenges"] = self.instance.challenges
         self.preset_names = [p.name for p in lab.params] + (["seed"] if lab.uses_seed else [])
         for param in lab.params:
             value = field_for(param)
@@ -294,6 +312,7 @@ class AssignmentForm(forms.ModelForm):
         assignment.presets, assignment.locked = self.chosen
         assignment.criteria = self.cleaned_data["criteria_text"]
         assignment.rubric = self.cleaned_data["rubric_text"]
+        assignment.challenges = list(self.cleaned_data.get("challenges") or [])
         if commit:
             assignment.save()
         return assignment

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_noop
 
 from labs.runs.models import Run
 from lessons.models import Attempt, latest_attempts
+from teaching.challenge_runs import challenges_met
 from teaching.criteria import Check, evaluate, pair_summary
 from teaching.models import Assignment, Classroom, Extension, Submission, timing
 
@@ -36,6 +37,7 @@ class Cell:
     submission: Submission | None = None
     checks: list[Check] = field(default_factory=list)
     selfcheck: Attempt | None = None  # the latest try at the assignment's self-check
+    challenges_met: int = 0  # of the assignment's challenges, met by the student's own runs
 
     @property
     def passed(self) -> int:
@@ -107,6 +109,7 @@ def build_gradebook(classroom: Classroom, now: datetime, students=None) -> Grade
     }
     criteria = {a.pk: a.checks() for a in assignments}
     attempts = latest_attempts(ids, {a.selfcheck for a in assignments if a.selfcheck})
+    met = challenges_met(ids, assignments)
     rows = []
     for student in students:
         cells = []
@@ -121,6 +124,7 @@ def build_gradebook(classroom: Classroom, now: datetime, students=None) -> Grade
                 timing=timing(submission.submitted_at if submission else None, due, now),
                 submission=submission,
                 selfcheck=attempts.get((student.pk, assignment.selfcheck)),
+                challenges_met=met.get((student.pk, assignment.pk), 0),
             )
             if submission is not None:
                 cell.checks = evaluate(criteria[assignment.pk], graded_figures(submission))

@@ -146,6 +146,8 @@ class Assignment(models.Model):
     # A unit's self-check set with the lab (its slug), or "" for none; the gradebook
     # shows each student's latest score on it.
     selfcheck = models.SlugField(max_length=32, blank=True, default="")
+    # Challenges (teaching.unit_challenges) the students are asked to meet, by slug.
+    challenges = models.JSONField(default=list, blank=True)
     # "run": one run is handed in; "pair": a before/after pair with the student's analysis,
     # and the criteria name a side (`before.recovered == false`).
     handin = models.CharField(max_length=8, choices=HANDIN_CHOICES, default=HANDIN_RUN)

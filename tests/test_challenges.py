@@ -112,3 +112,29 @@ def test_a_visitor_sees_the_goals_and_is_asked_to_log_in(client, db):
     html = client.get(reverse("unit-detail", args=["lesson-13"])).content.decode()
     assert "Keep the busiest 10 ms below 50 retries" in html
     assert "Log in to have your runs checked." in html
+
+
+def test_the_assignment_form_offers_the_units_challenges_and_saves_the_chosen():
+    from labs.catalogue.entries import get_lab
+    from teaching.forms import challenges_field
+
+    field = challenges_field(get_lab("drain"))
+    offered = [slug for slug, _ in field.choices]
+    assert offered == [c.slug for c in for_unit("lesson-12")]
+
+
+def test_the_gradebook_counts_the_challenges_each_student_met(client, school):
+    from django.urls import reverse
+
+    from tests.base import finished_run
+
+    school.assignment_a.challenges = ["drain-fewest-workers", "drain-by-five"]
+    school.assignment_a.save()
+    finished_run(school.alice, lab="drain", max_workers=4)  # meets the first only
+    client.force_login(school.teacher)
+    html = client.get(reverse("gradebook", args=[school.class_a.pk])).content.decode()
+    assert "challenges 1/2" in html
+    client.force_login(school.alice)
+    page = client.get(reverse("assignment-detail", args=[school.assignment_a.pk]))
+    text = page.content.decode()
+    assert 'id="challenge-drain-fewest-workers"' in text and "Your closest run" in text

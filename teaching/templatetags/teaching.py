@@ -7,7 +7,7 @@ from django import template
 
 from teaching.challenge_runs import start_url, statuses_for
 from teaching.people import shown_username as _shown_username
-from teaching.unit_challenges import for_unit
+from teaching.unit_challenges import for_unit, get_challenge
 
 register = template.Library()
 
@@ -20,11 +20,22 @@ def shown_username(user) -> str:
 @register.inclusion_tag("teaching/unit_challenges.html", takes_context=True)
 def unit_challenges(context: template.Context, unit_slug: str) -> dict:
     """The unit's challenges, each marked met or not from the reader's own runs."""
+    return _shown(context, for_unit(unit_slug))
+
+
+@register.inclusion_tag("teaching/unit_challenges.html", takes_context=True)
+def assignment_challenges(context: template.Context, assignment) -> dict:
+    """The challenges a teacher chose for an assignment, met or not from the reader's runs."""
+    chosen = [c for c in map(get_challenge, assignment.challenges or []) if c is not None]
+    return _shown(context, chosen)
+
+
+def _shown(context: template.Context, challenges) -> dict:
     request = context.get("request")
     user = getattr(request, "user", None)
     shown = [
         {"status": status, "url": start_url(status.challenge)}
-        for status in statuses_for(user, for_unit(unit_slug))
+        for status in statuses_for(user, challenges)
     ]
     return {
         "challenges": shown,
