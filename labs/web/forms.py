@@ -17,6 +17,7 @@ from labs.runs.admission import lab_cost, over_budget
 from labs.runs.models import Run
 from labs.text import SEED_MAX, listed, num, said
 from labs.text import plain as plain_text
+from labs.web.form_layout import Group, lay_out
 from labs.web.plain_input import (
     decimal_message,
     parse_decimal,
@@ -299,6 +300,10 @@ class LabForm(forms.Form):
             else:
                 shown.append((randomness, [self["seed"]]))
         return shown
+
+    def layout(self) -> list[Group]:
+        """The groups as the lab's panel shows them: folding, with sliders and presets."""
+        return lay_out(self)
 
 
 class RunLabelForm(forms.ModelForm):

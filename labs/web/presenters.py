@@ -11,9 +11,10 @@ from django.utils.translation import gettext as _
 from labs.catalogue.advice import Snippet
 from labs.catalogue.lab import Lab
 from labs.experiments.error_words import error_words
+from labs.interface.figures import Figure
 from labs.runs import kept_caps, kept_queue, waiting
 from labs.runs.models import Run
-from labs.text import said
+from labs.text import num, said
 from labs.web import run_extras
 from labs.web.exports import series_rows
 from labs.web.series_names import named, series_names
@@ -37,6 +38,7 @@ class RunView:
     waiting: str = ""  # a queued run: what is ahead of it, and for how long it has waited
     poll_ms: int = 1000  # an unfinished run: when the page looks again
     charts_html: str = ""  # the tables and figures, already rendered (fragment_cache)
+    key_figure: tuple[str, str] | None = None  # (label, value): the lab's first figure
 
 
 def present_run(run: Run, lab: Lab | None, *, charts: bool = True) -> RunView:
@@ -48,6 +50,7 @@ def present_run(run: Run, lab: Lab | None, *, charts: bool = True) -> RunView:
         return view
     if run.status == Run.Status.SUCCEEDED and run.result:
         view.headline = lab.headline(run.result)
+        view.key_figure = key_figure(lab, run.result.get("summary") or {})
         view.has_table = bool(run.result.get("series"))
         if charts:
             view.figures, view.tables = present_charts(run.result, lab)
@@ -63,6 +66,26 @@ def present_run(run: Run, lab: Lab | None, *, charts: bool = True) -> RunView:
         view.poll_ms = waiting.poll_delay_ms(run)
         view.waiting = waiting.waiting_text(run)
     return view
+
+
+def key_figure(lab: Lab, summary: dict[str, Any]) -> tuple[str, str] | None:
+    """The lab's first declared figure and its value in words, for the bar beside Run."""
+    for figure in lab.figures:
+        if figure.name in summary:
+            return _(figure.label), figure_words(figure, summary[figure.name])
+    return None
+
+
+def figure_words(figure: Figure, value: Any) -> str:
+    """One figure's value as a student reads it: 800 jobs, 0.25 s, yes, —."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, int | float):
+        unit = _(figure.unit) if figure.unit else ""
+        return f"{num(value)} {unit}".strip()
+    return said(value)
 
 
 def present_charts(result: dict[str, Any], lab: Lab) -> tuple[list[dict[str, Any]], list]:

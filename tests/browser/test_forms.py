@@ -14,6 +14,8 @@ def test_reset_puts_every_field_back_to_the_lessons_values(site):
         "#id_admission_limit": page.is_checked("#id_admission_limit"),
         "#id_discipline": page.input_value("#id_discipline"),
     }
+    # "Service" is folded in a long form: open it as a student would.
+    page.locator("details.group:has(#id_discipline) > summary").click()
     page.fill("#id_base_rps", "12")
     page.set_checked("#id_admission_limit", not start["#id_admission_limit"])
     page.select_option("#id_discipline", index=1)

@@ -168,7 +168,8 @@ def refused_input(page) -> None:
     form = page.locator("form.lab-form")
     form.evaluate("f => { f.noValidate = true; }")
     form.locator("input[type=number]").first.fill("99999999")
-    form.locator("button[type=submit].run").first.click()
+    # Run sits in the bar beside the form (it submits the form by its `form` attribute).
+    page.locator(".lab-bar button[type=submit].run").first.click()
     page.locator("form.lab-form .error").first.wait_for()
 
 
