@@ -72,7 +72,7 @@ def key_figure(lab: Lab, summary: dict[str, Any]) -> tuple[str, str] | None:
     """The lab's first declared figure and its value in words, for the bar beside Run."""
     for figure in lab.figures:
         if figure.name in summary:
-            return _(figure.label), figure_words(figure, summary[figure.name])
+            return str(said(figure.label)), figure_words(figure, summary[figure.name])
     return None
 
 
