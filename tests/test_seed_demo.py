@@ -115,3 +115,20 @@ def test_the_demo_class_looks_like_a_class_on_its_results_page(db):
     seeds = {e.label for e in results.flagged if any("seed" in r for r in e.reasons)}
     assert seeds == {"bhavesh", "rutuja", "yash"}
     assert {c.name for c in results.changes} >= {"admission_limit", "limit_retries", "seed"}
+
+
+def test_the_demo_shows_challenges_met_and_missed(db):
+    from django.contrib.auth import get_user_model
+
+    from teaching.challenge_runs import challenges_met
+
+    call_command("seed_demo", stdout=io.StringIO())
+    call_command("seed_demo", stdout=io.StringIO())  # again: no second set of runs
+    assignment = Assignment.objects.get(lab="trapped-service", title="Free the trapped service")
+    assert assignment.challenges
+    users = get_user_model().objects
+    asha, ravi = users.get(username="asha"), users.get(username="ravi")
+    met = challenges_met([asha.pk, ravi.pk], [assignment])
+    assert met[(asha.pk, assignment.pk)] >= 1  # drain-math within 15 s
+    assert met[(ravi.pk, assignment.pk)] == 0  # 17.1 s: a near miss
+    assert Run.objects.filter(owner=asha, name="Demo run: a challenge").count() == 2

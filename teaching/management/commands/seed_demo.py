@@ -141,6 +141,16 @@ PLANS = {
 }
 
 
+# Challenges the demo assignment asks for, and the runs that meet some of them for Asha
+# (the unit pages and her assignment page then show met ones; the gradebook counts them).
+DEMO_CHALLENGES = ["trapped-no-admission-limit", "drain-math-fifteen"]
+CHALLENGE_RUNS: dict[str, list[tuple[str, dict[str, Any]]]] = {
+    "asha": [("drain-math", {"capacity_per_s": 60.0}), ("drain", {"max_workers": 4})],
+    "ravi": [("drain-math", {"capacity_per_s": 55.0})],  # a near miss: 17.1 s, not 15
+}
+CHALLENGE_RUN_NAME = "Demo run: a challenge"
+
+
 class Command(BaseCommand):
     help = "Create the demo teacher, students, class and assignment. Safe to run again."
 
@@ -191,8 +201,13 @@ class Command(BaseCommand):
                 rubric=[{"item": item, "max": most} for item, most in plan.rubric],
                 due_at=timezone.now() + DUE_IN,
             )
+        if lab.slug == "trapped-service" and not assignment.challenges:
+            assignment.challenges = DEMO_CHALLENGES
+            assignment.save(update_fields=["challenges"])
         for username, params in plan.submitted.items():
             self.submit(assignment, lab, people[username], params, plan.analyses.get(username))
+        for username, tries in CHALLENGE_RUNS.items():
+            self.challenge_runs(people[username], tries)
         if lab.slug == "trapped-service" and lab.kind == "sim":
             try:
                 n = seed_class(assignment, lab, teacher, DEMO_PASSWORD)
@@ -207,6 +222,29 @@ class Command(BaseCommand):
             f"Demo class '{classroom}' (join code {classroom.join_code}) with "
             f"{len(STUDENTS)} students and the assignment '{assignment}' on {lab.slug}."
         )
+
+    def challenge_runs(self, student, tries: list[tuple[str, dict[str, Any]]]) -> None:
+        """Runs of other labs that meet (or nearly meet) a challenge; made once."""
+        if Run.objects.filter(owner=student, name=CHALLENGE_RUN_NAME).exists():
+            return
+        for slug, params in tries:
+            lab = get_lab(slug)
+            if lab is None:
+                continue
+            values = lab.defaults() | params
+            result = run_lab(lab, values, lab.default_seed, SilentProgress())
+            now = timezone.now()
+            Run.objects.create(
+                owner=student,
+                lab=slug,
+                name=CHALLENGE_RUN_NAME,
+                params=values,
+                seed=lab.default_seed if lab.uses_seed else 0,
+                status=Run.Status.SUCCEEDED,
+                own_result=result,
+                started_at=now,
+                finished_at=now,
+            )
 
     def criteria_for(self, lab: Lab, plan: Plan) -> list[dict[str, Any]]:
         """The plan's checks that this lab can answer; the rest are reported and left out."""
