@@ -321,7 +321,46 @@ MATRIX = [
         TEACHER_ACTION,
     ),
     ("shallow health", "get", lambda w: r("healthz"), None, EVERYONE),
+    # An invitation is its student's alone (bob, of class B, invited into class A).
+    (
+        "accept an invitation",
+        "post",
+        lambda w: r("invitation-accept", invitation_for_bob(w).pk),
+        None,
+        (LOGIN, 404, 302, 404, 404),
+    ),
+    (
+        "decline an invitation",
+        "post",
+        lambda w: r("invitation-decline", invitation_for_bob(w).pk),
+        None,
+        (LOGIN, 404, 302, 404, 404),
+    ),
+    # The capstone assignment's own pair: its class may run it (an empty form is refused
+    # with 422), nobody else learns it exists.
+    (
+        "run an assignment's pair",
+        "post",
+        lambda w: r("assignment-pair", capstone_assignment(w).pk),
+        None,
+        (LOGIN, 422, 404, 422, 404),
+    ),
+    # The site's own queues: teachers (any class) and admins; a student gets 404.
+    ("operations page", "get", lambda w: r("ops-queues"), None, (LOGIN, 404, 404, 200, 200)),
+    # Prometheus scrapes with a token; without METRICS_TOKEN there is no such page.
+    ("metrics", "get", lambda w: r("metrics"), None, (404, 404, 404, 404, 404)),
 ]
+
+
+def invitation_for_bob(world: World):
+    from teaching.models import Invitation
+
+    s = world.school
+    return Invitation.objects.create(classroom=s.class_a, student=s.bob, invited_by=s.teacher)
+
+
+def capstone_assignment(world: World):
+    return Assignment.objects.filter(classroom=world.school.class_a, title="Before").get()
 
 
 def capstone_form() -> dict[str, str]:
@@ -376,6 +415,7 @@ def test_it_covers_every_url_of_the_site():
         "report-analysis", "submission-feedback",
         "run-queue-redrive", "run-queue-purge", "run-control", "signup", "class-accounts",
         "roster-import", "student-password-reset", "class-signup", "healthz",
+        "invitation-accept", "invitation-decline", "assignment-pair", "ops-queues", "metrics",
         "healthz-deep",  # public, answers on its dependencies: tests/test_health.py
         "set-language",  # open to everyone, visitors too: tests/test_language.py
     }  # fmt: skip
