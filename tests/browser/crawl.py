@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from tests.glossary import glossary
+
 # What a page shows, read in the browser: <details> opened, code left out, chart words added.
 VISIBLE_TEXT_JS = """
 () => {
@@ -25,24 +27,39 @@ VISIBLE_TEXT_JS = """
   });
   const placeholders = Array.from(document.querySelectorAll("[placeholder]"))
     .map((e) => e.getAttribute("placeholder"));
+  // What a screen reader says for a button or link with no words of its own (Plotly's
+  // toolbar), and Plotly's hover label for the same buttons.
+  const labels = Array.from(document.querySelectorAll("[aria-label], .modebar-btn[data-title]"))
+    .map((e) => e.getAttribute("aria-label") || e.getAttribute("data-title"));
   document.querySelectorAll("pre, code, .main-svg, script, style").forEach((e) => {
     e.replaceWith(document.createTextNode(" "));
   });
-  return [document.body.innerText, ...chartWords, ...placeholders].join("\\n");
+  return [document.body.innerText, ...chartWords, ...placeholders, ...labels].join("\\n");
 }
 """
 
-# Latin-script words a Marathi page may show: the course's technical words, names of things,
-# units and short symbols. Anything else in Latin script is a word that was not translated.
+# Latin-script words a Marathi page may show: the terms docs/glossary-mr.md keeps in English,
+# names of things (products, libraries, protocols), units, short symbols and the yes/no values
+# shown as typed (true, false). Anything else in
+# Latin script is a word that was not translated.
 ALLOWED_WORDS = """
     queue queues worker workers retry retries DLQ circuit breaker breakers Redis SQS Lambda
     KEDA FIFO Celery Django Plotly htmx CSV JSON PDF Markdown API HTTP HTTPS URL id ids
     ms s min h ok OK p50 p90 p95 p99 CPU DB SMS SLA SLO RPS TTL backlog backoff jitter
-    idempotency idempotent key keys poison message messages maxReceiveCount visibility
-    timeout timeouts redrive purge drain lease batch fan-out fanout payment payments
+    idempotency idempotent key keys poison maxReceiveCount visibility
+    timeout timeouts redrive purge drain lease batch fan-out fanout
     x y vs e.g i.e kg kB MB GB KB Mbps req yr mo d
+    true false
 """
-ALLOWED = frozenset(word.lower() for word in ALLOWED_WORDS.split())
+# Names of products, libraries and places a page mentions: they have no Marathi.
+NAMES = """
+    Amazon AWS CloudWatch Application Auto Scaling Elastic Load Balancing boto3 boto tenacity
+    pybreaker HikariCP SQLAlchemy PostgreSQL Envoy NAT Availability Zone AZ AZs Asia Kolkata
+    ApproximateAgeOfOldestMessage Plotly.js RFC Gunicorn Prometheus Kubernetes ScaledObject
+    Little Little's
+"""
+ALLOWED = frozenset(word.lower() for word in (ALLOWED_WORDS + NAMES).split())
+ALLOWED |= glossary().kept_words()
 
 # English UI phrases that must never be on a Marathi page (the catalogue's own msgids are
 # checked too): the ones the crawl first found, and the site's most seen words.
@@ -118,9 +135,11 @@ class Crawled:
     boxes: list[str] = field(default_factory=list)  # elements whose Marathi shows as boxes
 
 
-def latin_runs(text: str) -> list[str]:
+def latin_runs(text: str, typed: frozenset[str] = frozenset()) -> list[str]:
     """Runs of two or more Latin-script words that are not allowed technical words, numbers
-    or units: the English a Marathi reader would trip over."""
+    or units: the English a Marathi reader would trip over. `typed` are words a person typed
+    (a username, a value in a form), shown as typed."""
+    allowed = ALLOWED | typed
     runs: list[str] = []
     for line in text.splitlines():
         current: list[str] = []
@@ -128,16 +147,16 @@ def latin_runs(text: str) -> list[str]:
             if not token.strip():
                 continue
             bare = token.strip(".,:;!?()[]{}\"'“”‘’«»—–-/=<>*·…%+")
-            if re.fullmatch(r"[A-Za-z][A-Za-z'’-]*", bare) and bare.lower() not in ALLOWED:
+            if re.fullmatch(r"[A-Za-z][A-Za-z'’-]*", bare) and bare.lower() not in allowed:
                 current.append(bare)
                 continue
-            if re.fullmatch(r"[A-Za-z]*", bare) and current and bare.lower() in ALLOWED:
+            if re.fullmatch(r"[A-Za-z]*", bare) and current and bare.lower() in allowed:
                 current.append(bare)  # a technical word inside an English run stays in it
                 continue
-            if sum(1 for w in current if w.lower() not in ALLOWED) >= 2:
+            if sum(1 for w in current if w.lower() not in allowed) >= 2:
                 runs.append(" ".join(current))
             current = []
-        if sum(1 for w in current if w.lower() not in ALLOWED) >= 2:
+        if sum(1 for w in current if w.lower() not in allowed) >= 2:
             runs.append(" ".join(current))
     return runs
 
