@@ -296,7 +296,7 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         "wasted": num(s["plain_wasted_pct_after_slow"]),
         "attempts": num(s["plain_attempts_per_call_after_slow"]),
         "useful": num(s["plain_useful_per_s_after_slow"]),
-        "control": CONTROL_WORDS[p["control"]],
+        "control": gettext(CONTROL_WORDS[p["control"]]),
         "at": num(p["switch_at_s"]),
         "recovered": num(s["control_recovered_at_s"] or 0),
         "plain_recovered": num(s["plain_recovered_at_s"] or 0),

@@ -33,9 +33,9 @@ REPORT = os.environ.get("CRAWL_REPORT", "")
 # shown as typed, so not English left untranslated.
 TYPED = frozenset({"asha", "tara", "many"})
 # Pages read on a wide screen too, where each chart has Plotly's toolbar (its buttons' labels
-# are what a screen reader says): a simulation and a real-queue experiment.
+# are what a screen reader says): the labs the issue re-reads, and a real-queue experiment.
 WIDE = 1280
-WIDE_PAGES = ("breaker", "poison-live")
+WIDE_PAGES = ("breaker", "degradation", "trapped-service", "phase-map", "poison-live")
 # Finished experiments whose result page shows the queue panel (a kept dead-letter queue).
 KEPT_QUEUES = ("poison-live", "retries-live")
 PARKED = ["pdf-3", "pdf-5", "pdf-7"]
