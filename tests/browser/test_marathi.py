@@ -276,6 +276,7 @@ def wide_charts(browser, url: str, user, runs) -> list[Crawled]:
     for slug in WIDE_PAGES:
         page.goto(f"{url}/runs/{runs[slug].id}/")
         page.locator("figure.chart.drawn .modebar-btn").first.wait_for(state="attached")
+        shot(page, f"mr-wide-run-{slug}")
         seen.append(read(page, f"run {slug} at {WIDE} px"))
     context.close()
     return seen
