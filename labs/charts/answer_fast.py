@@ -31,12 +31,13 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     answers = figure(
         title=gettext_noop("How long a teacher waited for the answer to a post"),
         x_title=gettext_noop("second the notice was posted"),
-        y_title=gettext_noop("answer time (ms), slowest that second"),
+        y_title=gettext_noop("slowest answer (ms)"),
         traces=[
             line(x, s["request_worst_ms"], INSIDE, color=INSIDE_COLOUR),
             line(x, s["queue_worst_ms"], QUEUED, color=QUEUED_COLOUR),
         ],
         y_log=True,
+        y_ticks=([10, 100, 1_000, 10_000, 30_000], ["10", "100", "1,000", "10,000", "30,000"]),
         shapes=shapes,
         annotations=notes,
         height=320,
