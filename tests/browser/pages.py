@@ -77,6 +77,13 @@ def open_lab(page, site, slug: str) -> None:
     page.wait_for_load_state("load")
 
 
+def reveal(page, selector: str) -> None:
+    """Unfold the group a field sits in (a long form starts with its middle groups folded)."""
+    folded = page.locator(f"details.group:not([open]):has({selector}) > summary")
+    if folded.count():
+        folded.click()
+
+
 def run_button(page):
     return page.get_by_role("button", name="Run", exact=True)
 
