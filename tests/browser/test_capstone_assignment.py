@@ -92,6 +92,19 @@ SHORT_LIVE = {"time_scale": "0.25", "horizon_s": "100", "trigger_start_s": "5",
               "trigger_end_s": "15", "recover_at_s": "100"}  # fmt: skip
 
 
+# Both boxes read in one go: the live chart is drawn anew every 500 ms, so two separate
+# reads can fall either side of a swap (and find no chart).
+BOXES_JS = """() => [document.querySelector("section.live figure.chart"),
+  document.getElementById("control-panel")].map((e) => {
+  const r = e.getBoundingClientRect();
+  return {x: r.x, y: r.y, width: r.width, height: r.height}; })"""
+
+
+def chart_and_panel(page) -> tuple[dict, dict]:
+    c, p = page.evaluate(BOXES_JS)
+    return c, p
+
+
 def shot_viewport(page, name: str) -> None:
     """What the student sees at once while the run goes on (a full page would take seconds)."""
     if SHOTS:
@@ -112,7 +125,7 @@ def test_the_operator_panel_is_beside_the_live_chart_where_run_was_pressed(site)
     drop.get_by_role("button", name="Switch on").click()
     page.locator("#control-message", has_text="Sent").wait_for()
     assert panel.is_visible()
-    c, p = chart.bounding_box(), panel.bounding_box()
+    c, p = chart_and_panel(page)
     assert p["x"] >= c["x"] + c["width"] - 1, (c, p)  # beside it
     assert p["y"] < c["y"] + c["height"] and c["y"] < p["y"] + p["height"], (c, p)
     assert " 10 s a run" not in page.locator(".lab-form").inner_text()
@@ -125,7 +138,7 @@ def test_the_operator_panel_is_beside_the_live_chart_where_run_was_pressed(site)
     page.set_viewport_size({"width": PHONE, "height": 800})
     drawn_wide = chart.element_handle()  # the next reading draws the chart at the phone's width
     page.wait_for_function("(e) => !e.isConnected", arg=drawn_wide)
-    c, p = chart.bounding_box(), panel.bounding_box()
+    c, p = chart_and_panel(page)
     assert 0 <= p["y"] - (c["y"] + c["height"]) < 100, (c, p)  # just below it
     assert page.evaluate(FITS_JS) <= PHONE
     chart.scroll_into_view_if_needed()
