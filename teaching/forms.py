@@ -249,6 +249,11 @@ class AssignmentForm(forms.ModelForm):
             initial=mode,
             label=_("%(label)s: who sets it") % {"label": label},
         )
+        # Its label is not drawn (the row's first cell names the parameter): say it to a
+        # screen reader, which would otherwise read seven unnamed drop-downs.
+        self.fields[f"mode__{name}"].widget.attrs["aria-label"] = str(
+            self.fields[f"mode__{name}"].label
+        )
         self.fields[f"value__{name}"] = value
 
     def presets(self) -> list[tuple[forms.BoundField, forms.BoundField]]:

@@ -47,3 +47,17 @@ def test_a_refused_value_takes_the_focus_to_its_field(site):
     assert page.evaluate("() => document.activeElement.id") == "id_arrivals"
     # The refusal is a 422 the page shows in place (Chromium logs it); nothing else failed.
     assert [e for e in site.seen.errors if "422" not in e] == []
+
+
+def test_the_first_tab_offers_a_skip_past_the_header_to_the_content(site):
+    page = site.page(make_user("asha"))
+    open_lab(page, site, "breaker")
+    page.keyboard.press("Tab")
+    skip = page.locator(".skip-link")
+    assert page.evaluate("() => document.activeElement.className") == "skip-link"
+    expect(skip).to_be_in_viewport()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    # The header's links and language buttons are passed: the next stop is inside <main>.
+    assert page.evaluate("() => !!document.activeElement.closest('main')")
+    assert not site.seen.errors, "\n".join(site.seen.errors)
