@@ -272,6 +272,10 @@ LAB_PRUNE_AFTER_DAYS = env_int("LAB_PRUNE_AFTER_DAYS", 30, low=1, high=3650)
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_HTTPONLY = True
+# School computers are shared: a session ends 8 hours after login (one school day, never
+# the next class's) and when the browser closes. SESSION_HOURS changes it.
+SESSION_COOKIE_AGE = 3600 * env_int("SESSION_HOURS", 8, low=1, high=24 * 14)
+SESSION_EXPIRE_AT_BROWSER_CLOSE = True
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
@@ -317,6 +321,10 @@ METRICS_TOKEN = env_str("METRICS_TOKEN", "")
 
 # Health checks (ops/health.py): how long the deep check waits for each dependency.
 HEALTH_TIMEOUT_S = env_int("HEALTH_TIMEOUT_S", 2, low=1, high=30)
+# /healthz/deep tells anyone its status; the detail of each check (worker hostnames, a
+# database error with its host) only to staff or to a monitor sending
+# `Authorization: Bearer <HEALTH_TOKEN>`. Empty: staff only.
+HEALTH_TOKEN = os.environ.get("HEALTH_TOKEN", "")
 
 LOGGING = {
     "version": 1,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from django.test import override_settings
 from django.urls import reverse
 
 from labs.runs import telemetry_store
@@ -64,7 +65,10 @@ def test_a_stopped_worker_makes_runs_refuse_at_once_and_the_deep_check_name_its_
 
         # (Its status may say `down` too: the ping check asks every worker on the shared
         # Redis, and other checkouts' workers come and go.)
-        body = client.get(reverse("healthz-deep")).json()
+        with override_settings(HEALTH_TOKEN="e2e-monitor"):
+            body = client.get(
+                reverse("healthz-deep"), headers={"authorization": "Bearer e2e-monitor"}
+            ).json()
         assert body["status"] in {"degraded", "down"}
         assert "queues" in body["degraded"]
         assert f"{queue}: no worker alive" in body["checks"]["queues"]["detail"]

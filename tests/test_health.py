@@ -15,6 +15,39 @@ from labs.runs.telemetry import Sampler
 from tests.base import make_user
 
 pytestmark = pytest.mark.redis
+TOKEN = "test-monitor-token"
+
+
+@pytest.fixture
+def client(settings):
+    """A monitor with the health token: it is shown each check's detail."""
+    from django.test import Client
+
+    settings.HEALTH_TOKEN = TOKEN
+    return Client(headers={"authorization": f"Bearer {TOKEN}"})
+
+
+@pytest.mark.django_db
+def test_anyone_else_gets_the_status_without_hosts_or_errors(settings):
+    from django.test import Client
+
+    settings.HEALTH_TOKEN = TOKEN
+    settings.REDIS_URL = f"redis://127.0.0.1:{closed_port()}/0"
+    settings.HEALTH_TIMEOUT_S = 1
+    for headers in ({}, {"authorization": "Bearer wrong"}):
+        body = Client(headers=headers).get(reverse("healthz-deep")).json()
+        assert body["status"] == "down" and "redis" in body["down"]
+        assert "checks" not in body and "127.0.0.1" not in str(body)
+    staff = Client()
+    staff.force_login(_staff())
+    assert "checks" in staff.get(reverse("healthz-deep")).json()
+
+
+def _staff():
+    user = make_user("ops-staff")
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    return user
 
 
 def closed_port() -> int:

@@ -86,3 +86,8 @@ def test_an_old_pbkdf2_hash_still_logs_in_and_is_upgraded(client, people):
     assert response.status_code == 302
     people.alice.refresh_from_db()
     assert people.alice.password.startswith("argon2$")
+
+
+def test_there_is_no_e_mail_password_reset_and_sessions_are_short(client, settings):
+    assert client.get("/accounts/password_reset/").status_code == 404
+    assert settings.SESSION_COOKIE_AGE <= 8 * 3600 and settings.SESSION_EXPIRE_AT_BROWSER_CLOSE

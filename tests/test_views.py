@@ -397,3 +397,31 @@ def test_a_series_the_lab_does_not_name_is_titled_from_its_key_in_words(key, wor
     from labs.web.compare import readable
 
     assert readable(key) == words
+
+
+def test_a_full_redis_is_said_as_full_and_no_message_shows_the_broker_address(
+    client, people, monkeypatch, django_capture_on_commit_callbacks, settings
+):
+    import redis
+
+    def full(**kwargs):
+        raise redis.exceptions.OutOfMemoryError(
+            "OOM command not allowed when used memory > 'maxmemory'."
+        )
+
+    monkeypatch.setattr("labs.runs.dispatch.check_broker", lambda: None)
+    monkeypatch.setattr("labs.runs.dispatch.execute_run.apply_async", full)
+    client.force_login(people.alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("lab-detail", args=["drain"]), GOOD, **HX)
+    run = Run.objects.get()
+    assert run.error_code == "redis_full" and "is full" in run.error_text
+
+    settings.CELERY_BROKER_URL = "redis://:s3cret@127.0.0.1:1/0"
+    monkeypatch.undo()
+    from labs.runs.dispatch import RunnerOffline, check_broker
+
+    check_broker.__globals__["_broker_client"].cache_clear()
+    with pytest.raises(RunnerOffline) as refused:
+        check_broker(timeout_s=0.2)
+    assert "127.0.0.1" not in str(refused.value) and "s3cret" not in str(refused.value)

@@ -38,7 +38,8 @@ def check_broker(timeout_s: float = 1.0) -> None:
     try:
         _broker_client(settings.CELERY_BROKER_URL, timeout_s).ping()
     except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
-        raise RunnerOffline(failures.said("offline", {"url": broker_address()}, "")) from exc
+        logger.warning("the broker at %s does not answer: %s", broker_address(), exc)
+        raise RunnerOffline(failures.said("offline", {}, "")) from exc
 
 
 @functools.cache
@@ -162,11 +163,13 @@ def publish(run: Run, lab: Lab) -> bool:
             time_limit=hard_limit_for(lab.time_limit_s),
         )
     except (OperationalError, redis.RedisError, OSError) as exc:
-        logger.warning("could not enqueue run %s: %s", run.pk, exc)
+        logger.warning("could not enqueue run %s at %s: %s", run.pk, broker_address(), exc)
+        # Redis at maxmemory refuses writes with "OOM …": say so, not "offline".
+        code = "redis_full" if "OOM" in str(exc) else "offline"
         Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(
             status=Run.Status.FAILED,
             finished_at=timezone.now(),
-            **failures.failure("offline", url=broker_address()),
+            **failures.failure(code),
         )
         return False
     return True

@@ -20,9 +20,16 @@ MESSAGES = {
     "refused": gettext_noop("The lab refused these parameters: %(reasons)s"),
     # `error` is the exception's name and text: a bug report, left as Python wrote it.
     "crashed": gettext_noop("The lab crashed: %(error)s"),
+    # No address: a broker URL may carry a password (the log has the address).
     "offline": gettext_noop(
-        "The lab runner is offline (Redis at %(url)s does not answer), so this run was not "
-        "started. Start Redis and a worker (see the README), then press Run again."
+        "The lab runner is offline (its Redis does not answer), so this run was not "
+        "started. Press Run again in a little while; if this keeps happening, tell your "
+        "teacher that the lab runners need starting."
+    ),
+    "redis_full": gettext_noop(
+        "The lab runner's memory (Redis) is full, so this run was not started. Press Run "
+        "again in a few minutes; if this keeps happening, tell your teacher that Redis "
+        "needs more memory."
     ),
     "worker_gone": gettext_noop(
         "The worker running this lab stopped before it finished. Press Run again."
