@@ -47,7 +47,7 @@ def test_the_refusal_is_said_in_marathi(client, own_queues, published, settings)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "mr"
     Sampler().tick()
     page = press(client, lang="mr").content.decode()
-    assert "या प्रकारच्या रनसाठी एकही worker चालू नाही" in page
+    assert "या प्रकारच्या रनसाठी लॅब चालवणारा एकही worker चालू नाही" in page
     assert "No lab runner" not in page
 
 

@@ -226,6 +226,7 @@ def test_it_submits_then_resubmits_until_the_due_date(client, school, frozen):
     assert submission.run == second and submission.submitted_at == BEFORE
 
     frozen(DUE + HOUR)
+    client.force_login(school.alice)  # days later: a session lasts hours (SESSION_HOURS)
     late = client.post(submit, {"run": first.pk})
     assert late.status_code == 422
     assert "has passed, so submissions are closed" in late.content.decode()
