@@ -14,6 +14,8 @@ from teaching.challenges import Challenge, Status, statuses
 from teaching.unit_challenges import get_challenge
 
 RUNS_READ = 100  # the newest runs looked at: enough for a lesson's worth of trying
+# What a challenge reads of a run: its params and only the summary of its result.
+FIELDS = ("id", "lab", "params", "own_result__summary", "stored_result__data__summary")
 
 
 def recent_runs(user: Any, labs: Sequence[str]) -> list[dict[str, Any]]:
@@ -21,9 +23,7 @@ def recent_runs(user: Any, labs: Sequence[str]) -> list[dict[str, Any]]:
     rows = (
         Run.objects.filter(owner=user, lab__in=labs, status=Run.Status.SUCCEEDED)
         .order_by("-created_at")
-        .values("id", "lab", "params", "own_result__summary", "stored_result__data__summary")[
-            :RUNS_READ
-        ]
+        .values(*FIELDS)[:RUNS_READ]
     )
     return [_shown(row) for row in rows]
 
@@ -60,9 +60,7 @@ def challenges_met(student_ids: Sequence[Any], assignments: Sequence[Any]) -> di
     rows = (
         Run.objects.filter(owner_id__in=student_ids, lab__in=labs, status=Run.Status.SUCCEEDED)
         .order_by("-created_at")
-        .values(
-            "id", "owner_id", "lab", "params", "own_result__summary", "stored_result__data__summary"
-        )
+        .values("owner_id", *FIELDS)
     )
     for row in rows:
         mine = runs[row["owner_id"]]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -46,10 +47,23 @@ class Challenge:
             raise LookupError(f"challenge {self.slug}: no lab {self.lab!r}")
         return lab
 
-    def checks(self) -> list[Criterion]:
+    @cached_property
+    def parsed(self) -> list[Criterion]:
+        """The checks, parsed once: a unit page checks every run against them."""
         return parse_criteria(self.criteria, _checkable(self.lab_entry))
 
+    def checks(self) -> list[Criterion]:
+        return self.parsed
+
+    @cached_property
+    def fixed_values(self) -> dict[str, Any]:
+        """What every parameter the student may not change must be, worked out once."""
+        return self._fixed()
+
     def fixed(self) -> dict[str, Any]:
+        return self.fixed_values
+
+    def _fixed(self) -> dict[str, Any]:
         """What every parameter the student may not change must be."""
         lab = self.lab_entry
         wanted = {p.name: p.default for p in lab.params if p.name not in IGNORED}
