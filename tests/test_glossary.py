@@ -88,6 +88,10 @@ msgstr "गुणपत्रक"
 #: planted.py:6
 msgid "No answer."
 msgstr "उत्तर दिलं नाही."
+
+#: planted.py:7
+msgid "Open time"
+msgstr "उघडा राहण्याचा वेळ"
 """
 
 
@@ -95,11 +99,12 @@ def test_a_planted_entry_fails(tmp_path):
     planted = tmp_path / "django.po"
     planted.write_text(PLANTED, encoding="utf-8")
     breaches = catalogue_breaches(planted, Checker())
-    for where in range(1, 7):
+    for where in range(1, 8):
         assert any(b.startswith(f"planted.py:{where}:") for b in breaches), (where, breaches)
     fixed = PLANTED.replace("चुकीचे पान", "error पान").replace("breaker बंद", "breaker closed")
     fixed = fixed.replace("इथे सुरू", "सुरू होण्याचा सेकंद").replace("पाठ 12", "धडा 12")
     fixed = fixed.replace("गुणपत्रक", "गुणदान-तक्ता").replace("दिलं", "दिले")
+    fixed = fixed.replace("उघडा राहण्याचा", "open राहण्याचा")
     planted.write_text(fixed, encoding="utf-8")
     assert catalogue_breaches(planted, Checker()) == []
 
