@@ -4,7 +4,8 @@ A shallow check says only that this web process answers (for a load balancer dec
 whether to send it requests); the deep one says whether the site can do its work, and
 which dependency stops it (for a person or a monitor deciding what to fix). The queues'
 check reads the sampler's figures (`labs.runs.telemetry`): a queue with no worker alive,
-or a quick queue whose oldest run waited over `LAB_ADMIT_OLDEST_S`, makes the site
+or a queue whose oldest run waited over its admission threshold (`LAB_ADMIT_OLDEST_S`
+for the quick queue, `LAB_ADMIT_HEAVY_OLDEST_S` for the heavy one), makes the site
 `degraded` (it answers and keeps stored results, but new runs are refused), not `down`.
 """
 
@@ -17,6 +18,7 @@ from django.conf import settings
 from django.db import connection
 
 from labs.runs import telemetry_store
+from labs.runs.admission import admit_oldest_s
 from school.celery import app as celery_app
 
 
@@ -70,7 +72,7 @@ def check_workers() -> Check:
 
 
 def check_queues() -> Check:
-    """Each queue has a worker alive, and the quick queue's oldest run is young enough."""
+    """Each queue has a worker alive, and its oldest run is young enough to admit more."""
     snap = telemetry_store.snapshot()
     if snap is None:
         return Check(
@@ -83,8 +85,8 @@ def check_queues() -> Check:
         said = f"{queue}: {figures.get('depth', 0)} waiting, oldest {oldest or 0:.1f} s"
         if not figures.get("workers"):
             problems.append(f"{queue}: no worker alive")
-        elif queue == settings.LAB_QUEUE and (oldest or 0) > settings.LAB_ADMIT_OLDEST_S:
-            problems.append(f"{said} (over {settings.LAB_ADMIT_OLDEST_S} s: new runs refused)")
+        elif (limit := admit_oldest_s(queue)) is not None and (oldest or 0) > limit:
+            problems.append(f"{said} (over {limit} s: new runs refused)")
         else:
             fine.append(f"{said}, {figures['workers']} worker(s)")
     if problems:

@@ -316,6 +316,13 @@ TELEMETRY_PREFIX = env_str("TELEMETRY_PREFIX", "telemetry")
 # keeps growing, toward LAB_QUEUE_TIMEOUT_S (300 s), when it would fail anyway. Saying so
 # at once lets the student try again later instead of holding one of their run slots.
 LAB_ADMIT_OLDEST_S = env_int("LAB_ADMIT_OLDEST_S", 10, low=1, high=3600)
+# The heavy queue's own threshold. A heavy run (a phase map, a long capstone, a real-queue
+# experiment) may hold a worker for up to LAB_EXPERIMENT_BUDGET_S (110 s), so a wait of a
+# minute or two behind others is normal and is not refused. In a FIFO queue a new run waits
+# about as long as the oldest has; past 120 s, that wait plus a run of up to 125 s (the
+# budget and the 15 s to the hard limit) comes to over 4 minutes, close to
+# LAB_QUEUE_TIMEOUT_S (300 s), past which a run that has not started fails anyway.
+LAB_ADMIT_HEAVY_OLDEST_S = env_int("LAB_ADMIT_HEAVY_OLDEST_S", 120, low=1, high=3600)
 # /metrics (ops/metrics.py) answers only a request bearing this token; unset: 404.
 METRICS_TOKEN = env_str("METRICS_TOKEN", "")
 

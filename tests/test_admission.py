@@ -109,3 +109,60 @@ def test_with_no_sampler_nothing_is_known_and_the_run_is_admitted(client, own_qu
     client.force_login(make_user("alice"))
     assert press(client).status_code == 200
     assert Run.objects.get().status == "queued"
+
+
+def experiment_form(slug: str = "fifo-live") -> dict[str, str]:
+    from labs.management.commands.lab import _as_form_value
+
+    lab = get_lab(slug)
+    data = {p.name: _as_form_value(p.default) for p in lab.params}
+    if lab.uses_seed:
+        data["seed"] = str(lab.default_seed)
+    return data
+
+
+def heavy_backlog(heavy: str, waited_s: float) -> None:
+    Run.objects.create(
+        owner=make_user("bob"), lab="fifo-live", params={}, seed=1, queue=heavy,
+        created_at=timezone.now() - timedelta(seconds=waited_s),
+    )  # fmt: skip
+    Sampler().tick()
+
+
+def press_experiment(client):
+    url = reverse("lab-detail", args=["fifo-live"])
+    return client.post(url, experiment_form(), HTTP_ACCEPT_LANGUAGE="en", **HX)
+
+
+def test_when_the_heavy_queues_oldest_run_is_over_its_own_threshold_an_experiment_is_refused(
+    client, own_queues, published, settings
+):
+    quick, heavy = own_queues
+    telemetry_store.beat("w@here", [quick, heavy])
+    heavy_backlog(heavy, settings.LAB_ADMIT_HEAVY_OLDEST_S + 5)
+    alice = make_user("alice")
+    client.force_login(alice)
+
+    response = press_experiment(client)
+
+    assert response.status_code == 503
+    assert "The lab runners are busy: a new run would wait about 125 s" in (
+        response.content.decode()
+    )
+    assert not Run.objects.filter(owner=alice).exists()
+    # The quick queue is young: a quick lab still runs.
+    assert press(client).status_code == 200
+    assert Run.objects.get(owner=alice).queue == quick
+
+
+def test_a_heavy_backlog_older_than_the_quick_threshold_but_under_its_own_is_admitted(
+    client, own_queues, published, settings
+):
+    quick, heavy = own_queues
+    telemetry_store.beat("w@here", [quick, heavy])
+    heavy_backlog(heavy, settings.LAB_ADMIT_OLDEST_S * 3)  # 30 s: normal behind experiments
+    alice = make_user("alice")
+    client.force_login(alice)
+
+    assert press_experiment(client).status_code == 200
+    assert Run.objects.get(owner=alice).queue == heavy

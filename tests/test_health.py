@@ -141,3 +141,22 @@ def test_the_deep_check_is_degraded_when_no_sampler_runs(client, monkeypatch, ow
     body = client.get(reverse("healthz-deep")).json()
     assert body["status"] == "degraded"
     assert "sampler is not running" in body["checks"]["queues"]["detail"]
+
+
+@pytest.mark.django_db
+def test_the_deep_check_names_the_heavy_queue_over_its_own_threshold(
+    client, monkeypatch, own_queues, settings
+):
+    quick, heavy = own_queues
+    monkeypatch.setattr("ops.health.ping_workers", lambda timeout_s: ["w@here"])
+    telemetry_store.beat("w@here", [quick, heavy])
+    Run.objects.create(
+        owner=make_user("alice"), lab="fifo-live", params={}, seed=1, queue=heavy,
+        created_at=timezone.now() - timedelta(seconds=settings.LAB_ADMIT_HEAVY_OLDEST_S + 3),
+    )  # fmt: skip
+    Sampler().tick()
+    body = client.get(reverse("healthz-deep")).json()
+    assert body["status"] == "degraded"
+    detail = body["checks"]["queues"]["detail"]
+    assert detail.startswith(f"{heavy}: 1 waiting, oldest 123.")
+    assert "(over 120 s: new runs refused)" in detail

@@ -88,13 +88,27 @@ def check_caps(user, *, adding: int, experiments: int) -> None:
             )
 
 
+def admit_oldest_s(queue: str) -> int | None:
+    """The oldest waiting run's age past which `queue` refuses new runs (None: never by age).
+
+    The quick queue's `LAB_ADMIT_OLDEST_S` (10 s) and the heavy queue's own
+    `LAB_ADMIT_HEAVY_OLDEST_S` (120 s): the reasoning is beside each in settings.py and in
+    docs/operations.md, "Admission by oldest age".
+    """
+    if queue == settings.LAB_QUEUE:
+        return settings.LAB_ADMIT_OLDEST_S
+    if queue == settings.LAB_HEAVY_QUEUE:
+        return settings.LAB_ADMIT_HEAVY_OLDEST_S
+    return None
+
+
 def runners_refusal(queue: str) -> str | None:
     """Why a new run for `queue` should not be queued now (in words), or None to admit it.
 
-    Admission by the oldest waiting run's age, as Assignment 05 teaches: when the quick
-    queue's oldest run has waited over `LAB_ADMIT_OLDEST_S`, or no worker is alive for the
-    queue, a new run would only wait (and, past `LAB_QUEUE_TIMEOUT_S`, fail). Read from the
-    sampler's snapshot (a second old at most), so a press costs one Redis GET. With no
+    Admission by the oldest waiting run's age, as Assignment 05 teaches: when the queue's
+    oldest run has waited over its threshold (`admit_oldest_s`), or no worker is alive for
+    the queue, a new run would only wait (and, past `LAB_QUEUE_TIMEOUT_S`, fail). Read from
+    the sampler's snapshot (a second old at most), so a press costs one Redis GET. With no
     snapshot (no sampler running, e.g. a laptop without the sweeper) nothing is known and
     the run is admitted: the queue timeout still ends it.
     """
@@ -109,7 +123,8 @@ def runners_refusal(queue: str) -> str | None:
             "finished still open as usual."
         )
     oldest = figures.get("oldest_s") or 0
-    if queue == settings.LAB_QUEUE and oldest > settings.LAB_ADMIT_OLDEST_S:
+    threshold = admit_oldest_s(queue)
+    if threshold is not None and oldest > threshold:
         wait_s = figures.get("drain_s") or oldest
         return _(
             "The lab runners are busy: a new run would wait about %(s)d s, so it was not "
