@@ -54,6 +54,13 @@ STATUS_FILTERS: dict[str, tuple[str, ...]] = {
 # predict-explain issue's predictions against outcomes belong here).
 EXTRA_PANELS: list[Callable[[ClassResults], dict[str, Any] | None]] = []
 
+# What else the page's signature (`teaching.class_views.signature`) must cover. The page is
+# kept rendered in the shared cache under its signature, and a projector asks whether the
+# signature moved: a panel that shows data of its own (predictions, say) adds here a
+# function of the assignment giving something small and JSON-serialisable (a count and a
+# latest time from one query) that changes whenever that data does.
+SIGNATURE_PARTS: list[Callable[[Assignment], Any]] = []
+
 
 @dataclass
 class Entry:

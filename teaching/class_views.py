@@ -2,7 +2,8 @@
 
 Only the class's teacher and the site's admins see it; a student of the class gets 403
 (they know the assignment is there), anyone else 404. Each view: check access → read the
-filters → build `ClassResults` (a fixed number of queries) → render.
+filters → the page's signature → its body from the shared cache, or built (`ClassResults`,
+a fixed number of queries) and rendered once for everyone who asks the same → the page.
 """
 
 from __future__ import annotations
@@ -17,21 +18,23 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from labs.runs.dispatch import RunRefused, start_run
 from labs.runs.waiting import waiting_count
 from labs.web.htmx import HtmxHttpRequest
-from teaching import class_charts
+from teaching import class_charts, gradebook_cache
 from teaching.access import role_in
 from teaching.class_export import export_columns, export_rows
-from teaching.class_results import EXTRA_PANELS, ClassResults, class_results
+from teaching.class_results import EXTRA_PANELS, SIGNATURE_PARTS, ClassResults, class_results
 from teaching.models import Assignment
 
 # A projector's page changes no faster than a room reads it.
@@ -43,6 +46,8 @@ STATUS_WORDS = {
     "missing": gettext_lazy("not handed in yet"),
 }
 TABS = ("lines", "small")
+RENDERING = 1  # bump when the body's template or context change shape: old copies are ignored
+MAX_AGE_S = 3600  # a copy outlives no change the signature misses by more than an hour
 
 
 def results_assignment(user, pk: int) -> Assignment:
@@ -128,8 +133,14 @@ def query(chosen: dict[str, str], **change: str) -> str:
 
 
 def page_context(request, assignment, results: ClassResults, chosen, *, projector: bool):
-    smalls, small_w, small_h = class_charts.small_multiples(results)
-    overlay = class_charts.overlay_chart(results) if chosen["tab"] == "lines" else None
+    """What the body's template reads. Only the tab shown is drawn: the small multiples'
+    SVG or the overlay and its table, never both."""
+    lines = chosen["tab"] == "lines"
+    smalls: list[class_charts.Small] = []
+    small_w, small_h = class_charts.SMALL_W, class_charts.SMALL_H
+    if not lines:
+        smalls, small_w, small_h = class_charts.small_multiples(results)
+    overlay = class_charts.overlay_chart(results) if lines else None
     spreads = [(s, class_charts.spread_chart(s, results)) for s in results.spreads]
     table_rows = [
         (entry, [entry.figures.get(s.figure.name) for s in results.spreads])
@@ -154,12 +165,12 @@ def page_context(request, assignment, results: ClassResults, chosen, *, projecto
         "chosen": chosen,
         "projector": projector,
         "overlay": overlay,
-        "smalls": smalls if chosen["tab"] == "small" else [],
+        "smalls": smalls,
         "small_w": small_w,
         "small_h": small_h,
         "spreads": spreads,
         "table_rows": table_rows,
-        "line_rows": class_charts.line_rows(results),
+        "line_rows": class_charts.line_rows(results) if lines else [],
         "extra_panels": panels,
         "pass_chart": pass_chart,
         "changes_chart": changes_chart,
@@ -169,8 +180,6 @@ def page_context(request, assignment, results: ClassResults, chosen, *, projecto
         "q_lines": query(chosen, tab="lines"),
         "q_small": query(chosen, tab="small"),
         "q_names": query(chosen, names="off" if chosen["names"] == "on" else "on"),
-        "poll_ms": projector_poll_ms() if projector else None,
-        "signature": signature(assignment),
     }
 
 
@@ -194,8 +203,14 @@ def signature(assignment: Assignment) -> str:
     """Changes when anything the page shows can change, from a few small queries rather
     than the whole page's work: who is in the class and in which section, their due
     dates and whether each has passed, every hand-in and its version, the class's runs,
-    the assignment's own settings and whether the lesson's case has been run. A projector
-    whose page matches is answered with its poller alone."""
+    the assignment's own settings, whether the lesson's case has been run, and whatever
+    the panels added through `SIGNATURE_PARTS` say. A projector whose page matches is
+    answered with its poller alone; the rendered page is kept under it."""
+    return _look(assignment)[0]
+
+
+def _look(assignment: Assignment) -> tuple[str, bool]:
+    """(the signature, whether the lesson's case has been run)."""
     from django.db.models import Count, Max, Sum
 
     from labs.runs.models import Run, StoredResult
@@ -236,8 +251,50 @@ def signature(assignment: Assignment) -> str:
         assignment.presets,
         assignment.locked,
         assignment.title,
+        [part(assignment) for part in SIGNATURE_PARTS],
     ]
-    return hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()[:16]
+    digest = hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()[:16]
+    return digest, reference
+
+
+def body_html(
+    request: HttpRequest,
+    assignment: Assignment,
+    chosen: dict[str, str],
+    *,
+    projector: bool,
+    sig: str,
+) -> SafeString:
+    """The page's body (everything the projector refreshes), from the shared cache when a
+    copy for this signature, language, filters and view is there; else built and kept.
+
+    Every web process reads the same copy (Redis), so a class of 100 is built once per
+    change rather than once per view; a new hand-in, run, member or setting moves the
+    signature and the next view builds afresh. The class's version (bumped by every save
+    that changes the class, a student's name included) is in the key too."""
+    from django.core.cache import cache
+
+    asked = json.dumps([get_language(), projector, chosen], sort_keys=True)
+    key = ":".join(
+        [
+            "class-results",
+            str(RENDERING),
+            gradebook_cache.site(),
+            str(assignment.pk),
+            str(gradebook_cache.version(assignment.classroom_id)),
+            sig,
+            hashlib.sha1(asked.encode()).hexdigest()[:16],
+        ]
+    )
+    html = cache.get(key)
+    if html is None:
+        results = build(assignment, chosen)
+        context = page_context(request, assignment, results, chosen, projector=projector)
+        html = render_to_string(
+            "teaching/class_results.html#results-inner", context, request=request
+        )
+        cache.set(key, html, timeout=MAX_AGE_S)
+    return mark_safe(html)  # noqa: S308 - our own template's output
 
 
 @login_required
@@ -260,23 +317,30 @@ def _page(request: HtmxHttpRequest, assignment_id: int, *, projector: bool) -> H
     assignment = results_assignment(request.user, assignment_id)
     form, chosen = read_filters(request, assignment, projector=projector)
     if chosen is None:
-        context = {"assignment": assignment, "classroom": assignment.classroom, "form": form}
-        return render(request, "teaching/class_results.html", context, status=400)
-    if request.htmx and projector and request.GET.get("since") == signature(assignment):
-        quiet = {
-            "projector": True,
-            "changed": False,
-            "q": query(chosen),
-            "poll_ms": projector_poll_ms(),
-            "signature": request.GET["since"],
-        }
-        return render(request, "teaching/class_results.html#poll", quiet)
-    results = build(assignment, chosen)
-    context = page_context(request, assignment, results, chosen, projector=projector)
-    context["form"] = form
+        refused = {"assignment": assignment, "classroom": assignment.classroom, "form": form}
+        return render(request, "teaching/class_results.html", refused, status=400)
+    sig, has_reference = _look(assignment)
+    context: dict[str, Any] = {
+        "assignment": assignment,
+        "classroom": assignment.classroom,
+        "projector": projector,
+        "chosen": chosen,
+        "q": query(chosen),
+        "poll_ms": projector_poll_ms() if projector else None,
+        "signature": sig,
+    }
+    if request.htmx and projector and request.GET.get("since") == sig:
+        return render(request, "teaching/class_results.html#poll", context | {"changed": False})
+    context["body"] = body_html(request, assignment, chosen, projector=projector, sig=sig)
     if request.htmx and projector:
-        context["changed"] = True
-        return render(request, "teaching/class_results.html#poll", context)
+        return render(request, "teaching/class_results.html#poll", context | {"changed": True})
+    context.update(
+        form=form,
+        sections=sections_of(assignment),
+        has_reference=has_reference,
+        names_on=chosen["names"] == "on",
+        q_names=query(chosen, names="off" if chosen["names"] == "on" else "on"),
+    )
     return render(request, "teaching/class_results.html", context)
 
 

@@ -30,14 +30,20 @@ RENDERING = 1  # bump when the table's template or data change shape: old copies
 MAX_AGE_S = 3600
 
 
-def _site() -> str:
+def site() -> str:
     """Which database the class ids are of: sites and test runs share one Redis."""
     name = str(connection.settings_dict["NAME"])
     return hashlib.sha1(f"{connection.vendor}:{name}".encode()).hexdigest()[:12]
 
 
 def _version_key(class_id: int) -> str:
-    return f"gradebook:version:{_site()}:{class_id}"
+    return f"gradebook:version:{site()}:{class_id}"
+
+
+def version(class_id: int) -> int:
+    """The class's version: changes whenever a cell of its gradebook may have (other
+    class-wide caches, such as the class results page's, key on it too)."""
+    return cache.get(_version_key(class_id), 0)
 
 
 def bump(class_ids) -> None:
@@ -53,8 +59,10 @@ def bump(class_ids) -> None:
 
 def table(request: HttpRequest, classroom: Classroom) -> SafeString:
     """The gradebook's table for `classroom`, from the cache when it is current."""
-    version = cache.get(_version_key(classroom.pk), 0)
-    key = f"gradebook:table:{RENDERING}:{_site()}:{classroom.pk}:{version}:{get_language()}"
+    key = (
+        f"gradebook:table:{RENDERING}:{site()}:{classroom.pk}:{version(classroom.pk)}:"
+        f"{get_language()}"
+    )
     html = cache.get(key)
     if html is None:
         now = timezone.now()

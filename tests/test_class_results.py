@@ -333,3 +333,58 @@ def test_the_query_count_does_not_grow_with_the_class(client, small_class):
         Membership.objects.create(classroom=school.class_a, student=student, section="B")
         hand_in(school.assignment_a, student, **school.assignment_a.presets)
     assert queries() == few
+
+
+# The shared cache ---------------------------------------------------------------------------
+
+
+def test_the_page_is_built_once_per_change_and_a_change_shows_at_once(
+    client, small_class, monkeypatch
+):
+    from teaching import class_views
+
+    built = []
+    real = class_views.build
+    monkeypatch.setattr(class_views, "build", lambda *a: built.append(1) or real(*a))
+    client.force_login(small_class.teacher)
+    where = url("assignment-results", small_class.assignment_a.pk)
+    first = client.get(where).content.decode()
+    again = client.get(where).content.decode()
+    assert len(built) == 1 and "fara" in again  # the second view came from the cache
+    assert 'name="csrfmiddlewaretoken"' in again  # the viewer's own form, outside the copy
+    student = make_user("gus")
+    Membership.objects.create(classroom=small_class.class_a, student=student)
+    hand_in(small_class.assignment_a, student, **small_class.assignment_a.presets)
+    changed = client.get(where).content.decode()
+    assert len(built) == 2 and "gus" in changed and "gus" not in first
+    client.get(where, {"names": "off"})  # other options, another language: other copies
+    client.get(where, headers={"accept-language": "mr"})
+    assert len(built) == 4
+
+
+def test_a_panel_can_move_the_signature_so_the_page_is_rebuilt(client, small_class, monkeypatch):
+    from teaching import class_results, class_views
+
+    said = {"predictions": 0}
+    monkeypatch.setattr(class_results, "SIGNATURE_PARTS", [lambda a: said["predictions"]])
+    monkeypatch.setattr(class_views, "SIGNATURE_PARTS", class_results.SIGNATURE_PARTS)
+    before = class_views.signature(small_class.assignment_a)
+    assert class_views.signature(small_class.assignment_a) == before
+    said["predictions"] = 1
+    assert class_views.signature(small_class.assignment_a) != before
+
+
+def test_the_cached_copy_holds_nothing_of_the_viewer(client, small_class, monkeypatch):
+    from teaching import class_views
+
+    kept = []
+    real = class_views.render_to_string
+    monkeypatch.setattr(
+        class_views, "render_to_string", lambda *a, **k: kept.append(real(*a, **k)) or kept[-1]
+    )
+    client.force_login(small_class.teacher)
+    client.get(url("assignment-results", small_class.assignment_a.pk))
+    client.get(url("assignment-results-projector", small_class.assignment_a.pk))
+    assert len(kept) == 2 and "fara" in kept[0] and "Student 5" in kept[1]
+    for html in kept:
+        assert "csrfmiddlewaretoken" not in html and small_class.teacher.username not in html
