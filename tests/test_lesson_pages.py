@@ -79,6 +79,8 @@ def test_it_shows_the_labs_in_the_lessons_order(client, db, unit, slugs, languag
     assert positions == sorted(positions)
     for slug in slugs:
         assert f'href="{reverse("lab-detail", args=[slug])}"' in html
+    # Each lab is a link to its own page, not its whole form again (Lesson 13 had 15 forms).
+    assert 'class="lab-form"' not in html
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

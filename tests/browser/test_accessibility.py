@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from labs.capstone.pairs import CONTROLS_OFF
+from labs.catalogue.units import UNITS
 from tests.base import finished_run, make_user
 from tests.browser.conftest import PHONE, WIDE
 from tests.browser.pages import wait_charts_drawn
@@ -40,16 +41,35 @@ def violations(page, url: str | None) -> list[str]:
     return [f"{v['impact']} {v['id']}: {v['nodes']}" for v in found if v["impact"] in SEVERE]
 
 
-def crawl(site, page, paths: list[str]) -> list[str]:
+# A self-check's questions, each numbered on its own line: the list's marker sat beside a
+# multiple-choice question's first option, with the question above it unnumbered.
+NUMBERING_JS = """() => Array.from(document.querySelectorAll("#self-check .questions > li"))
+  .map((li, i) => {
+    const question = li.querySelector("legend, label");
+    const text = (question.textContent || "").trim();
+    const marker = getComputedStyle(li).listStyleType;
+    return marker === "none" && text.startsWith(`${i + 1}.`) ? "" : `question ${i + 1}: `
+      + `marker ${marker}, reads ${JSON.stringify(text.slice(0, 30))}`;
+  }).filter(Boolean)"""
+
+
+def numbering(page) -> list[str]:
+    found = page.evaluate(NUMBERING_JS)
+    return found if page.locator("#self-check .questions > li").count() else ["no self-check"]
+
+
+def crawl(site, page, paths: list[str], also: dict | None = None) -> list[str]:
+    """axe on every path in both languages at both widths; `also` maps a path to more
+    checks of that page, read off the same load."""
     problems = []
     for language in ("en", "mr"):
         page.context.add_cookies([{"name": "django_language", "value": language, "url": site.url}])
         for width in (WIDE, PHONE):
             page.set_viewport_size({"width": width, "height": 900})
             for path in paths:
-                problems += [
-                    f"{language} {width} {path}: {v}" for v in violations(page, site.url + path)
-                ]
+                found = violations(page, site.url + path)
+                found += (also or {}).get(path, lambda page: [])(page)
+                problems += [f"{language} {width} {path}: {v}" for v in found]
     return problems
 
 
@@ -72,8 +92,8 @@ def test_no_page_has_a_critical_or_serious_axe_violation(site):
     after = finished_run(student, lab="trapped-service", seed=5, **short)
     student_paths = [
         "/",
-        # Not yet a unit page: it embeds several labs' forms, whose fields share ids, so
-        # the second form's labels point at the first's (issue 22, item 11: fold or link).
+        # Unit pages link to their labs (they embedded every lab's form, whose ids clashed).
+        *[reverse("unit-detail", args=[unit.slug]) for unit in UNITS],
         reverse("lab-detail", args=["drain"]),
         a.get_absolute_url(),
         f"{reverse('run-compare')}?run={a.id}&run={b.id}",
@@ -97,6 +117,8 @@ def test_no_page_has_a_critical_or_serious_axe_violation(site):
     )
     found = " ".join(violations(guard, None))
     assert "critical select-name" in found and "serious color-contrast" in found, found
-    problems = crawl(site, site.page(student), sorted(set(student_paths), key=student_paths.index))
+    units = {reverse("unit-detail", args=[unit.slug]): numbering for unit in UNITS}
+    paths = sorted(set(student_paths), key=student_paths.index)
+    problems = crawl(site, site.page(student), paths, also=units)
     problems += crawl(site, site.page(teacher), teacher_paths)
     assert not problems, "\n".join(problems)

@@ -36,9 +36,8 @@ def unit_detail(request: HtmxHttpRequest, unit_slug: str) -> HttpResponse:
     unit = get_unit(unit_slug)
     if unit is None:
         raise Http404(_("No such unit."))
-    panels = [{"lab": lab, "form": LabForm(lab)} for lab in labs_for_unit(unit.slug)]
     # The prose comes in the reader's language from the template ({% unit_prose %}).
-    return render(request, "labs/unit.html", {"unit": unit, "panels": panels})
+    return render(request, "labs/unit.html", {"unit": unit, "labs": labs_for_unit(unit.slug)})
 
 
 @require_http_methods(["GET", "POST"])
