@@ -24,6 +24,14 @@ budget of polls, the web at the workers' CPU priority):
 
     .venv/bin/python bench/burst.py --goals --ab \
         --database-url postgres://postgres@127.0.0.1:5432/bench_lifecycle
+
+After each burst it also checks the operations page against the runs themselves (issue
+27): the backlog's peak and the moment it drained, as the telemetry samples the page draws
+show them, against the same two moments worked out from the run records' own timestamps
+(a run waits from `created_at` until `started_at`). It prints both and the differences;
+the goal is within ±1 s. With `--vary-seed` every press needs a worker (a real backlog):
+
+    .venv/bin/python bench/burst.py --students 100 --lab drain --vary-seed
 """
 
 from __future__ import annotations
@@ -280,7 +288,8 @@ class Site:
             self._start("serve", [str(ROOT / "dev"), "serve"])
         else:
             self._start_by_hand(py)
-        deadline = time.monotonic() + 60
+        # Up to 3 minutes: a shared machine under load starts gunicorn's workers slowly.
+        deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             try:
                 urllib.request.urlopen(f"{self.url}/accounts/login/", timeout=2).read()
@@ -370,6 +379,105 @@ def burst(students: list[Student], lab: str, vary_seed: bool) -> list[Timing]:
     return timings
 
 
+@dataclass
+class Backlog:
+    """A backlog's peak (depth, when) and the moment it was empty again (epoch seconds)."""
+
+    peak: int
+    peak_at: float
+    drained_at: float | None
+
+
+def backlog_from_records(since: float, queue: str) -> Backlog | None:
+    """The backlog as the run records tell it: a run needing a worker waits on its queue
+    from `created_at` until a worker takes it (`started_at`; a run never started, until it
+    ends). The depth is a step function of those moments: its first maximum is the peak,
+    the last start after it the drain."""
+    from datetime import datetime as dt
+
+    from labs.runs.models import Run
+
+    rows = Run.objects.filter(
+        owner__username__startswith="bench-", queue=queue,
+        created_at__gte=dt.fromtimestamp(since, UTC),
+    ).values_list("created_at", "started_at", "finished_at", "attempts", "same_as_id")  # fmt: skip
+    steps: list[tuple[float, int]] = []
+    for created, started, finished, attempts, same_as in rows:
+        if attempts == 0 and same_as is not None:
+            continue  # waited on an identical run: it never needed a worker
+        left = started or finished
+        steps.append((created.timestamp(), +1))
+        if left is not None:
+            steps.append((left.timestamp(), -1))
+    if not steps:
+        return None
+    depth = peak = 0
+    peak_at = drained_at = 0.0
+    for at, change in sorted(steps, key=lambda s: (s[0], s[1])):
+        depth += change
+        if depth > peak:
+            peak, peak_at = depth, at
+        if depth == 0 and peak:
+            drained_at = at
+    return Backlog(peak, peak_at, drained_at or None)
+
+
+def backlog_from_samples(since: float, queue: str) -> Backlog | None:
+    """The same from the telemetry samples the operations page draws (`labs.runs.
+    telemetry_store.samples`): the first sample of the greatest depth, then the first
+    sample after it with nothing waiting."""
+    from labs.runs import telemetry_store
+
+    points = [
+        (s["t"], s["q"][queue][0])
+        for s in telemetry_store.samples()
+        if s["t"] >= since - 1 and queue in s["q"]
+    ]
+    if not points or not max(d for _t, d in points):
+        return None
+    peak = max(d for _t, d in points)
+    peak_at = next(t for t, d in points if d == peak)
+    drained_at = next((t for t, d in points if t > peak_at and d == 0), None)
+    return Backlog(peak, peak_at, drained_at)
+
+
+def ops_check(lab: str, since: float) -> tuple[float, float] | None:
+    """Print the operations page's backlog against the run records'; (Δ peak, Δ drain) s."""
+    from django.conf import settings
+
+    from labs.catalogue.entries import get_lab
+    from labs.runs.admission import queue_for
+
+    entry = get_lab(lab)
+    queue = queue_for(entry, {p.name: p.default for p in entry.params}) if entry else ""
+    queue = queue or settings.LAB_QUEUE
+    # The sampler writes once a second: let it write the sample after the drain.
+    time.sleep(2.5)
+    records, samples = backlog_from_records(since, queue), backlog_from_samples(since, queue)
+    print(f"\noperations page vs run records ({queue}):")
+    if records is None or samples is None:
+        print(f"  no backlog to compare (records {records}, samples {samples})")
+        return None
+
+    def at(t: float | None) -> str:
+        return "never" if t is None else f"+{t - since:.2f} s"
+
+    print("| | peak depth | peak at | drained at |")
+    print("| --- | ---: | ---: | ---: |")
+    for label, b in (("run records", records), ("operations page", samples)):
+        print(f"| {label} | {b.peak} | {at(b.peak_at)} | {at(b.drained_at)} |")
+    d_peak = samples.peak_at - records.peak_at
+    d_drain = (
+        samples.drained_at - records.drained_at
+        if samples.drained_at is not None and records.drained_at is not None
+        else float("nan")
+    )
+    met = abs(d_peak) <= 1 and abs(d_drain) <= 1
+    print(f"| difference | {samples.peak - records.peak:+d} | {d_peak:+.2f} s | {d_drain:+.2f} s |")
+    print(f"within ±1 s: {'yes' if met else '**no**'}")
+    return d_peak, d_drain
+
+
 WARM_UP_STUDENTS = 20
 
 # Issue 13's goals on a 2-core machine: (lab, students, p95 submit → chart under, seconds).
@@ -413,6 +521,10 @@ def main() -> None:
         plan = [(lab, args.students, 0.0) for lab in args.lab or ["drain"]]
 
     os.environ["DATABASE_URL"] = args.database_url
+    if not args.url:
+        # One telemetry prefix for the sites this bench starts and its own reading of it
+        # (each site's sampler leads under it in turn, as the bench runs one at a time).
+        os.environ["TELEMETRY_PREFIX"] = f"bench-telemetry-{uuid.uuid4().hex[:6]}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "school.settings")
     sys.path.insert(0, str(ROOT))
     import django
@@ -453,9 +565,12 @@ def main() -> None:
             # The same burst on each site, one after the other, the first going first
             # every other time (so neither always meets a cold worker).
             for label, _base in bases if i % 2 == 0 else bases[::-1]:
+                since = time.time()
                 timings = burst(classes[label][:n], lab, args.vary_seed)
                 print(f"\n[{label}]", end="")
                 report(lab, n, timings)
+                if not args.url:
+                    ops_check(lab, since)
                 rows.append((label, lab, n, goal, timings))
         if args.goals:
             goals_table(rows)

@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from labs.catalogue.entries import get_lab
 from labs.management.commands.lab import _as_form_value
+from labs.runs import lost
 from labs.runs.models import Run
 from labs.runs.sweeps import sweep_once
 from tests.base import make_user
@@ -106,7 +107,7 @@ def trapped_defaults() -> dict[str, str]:
 @pytest.mark.parametrize(
     ("slug", "form"), [("fanout-live", lambda: SLOW_FANOUT), ("trapped-live", trapped_defaults)]
 )
-def test_a_run_whose_worker_is_killed_ends_failed_and_leaves_no_keys(
+def test_a_run_whose_worker_is_killed_is_queued_again_and_leaves_no_keys(
     client, tmp_path, settings, slug, form
 ):
     # A short lease, so the dead worker is noticed in seconds (the default is 20 s).
@@ -135,19 +136,22 @@ def test_a_run_whose_worker_is_killed_ends_failed_and_leaves_no_keys(
         proc.wait(timeout=10)
         killed_at = time.monotonic()
 
-        # The sweeper (a pass every few seconds) notices the lease ran out and fails it.
+        # The sweeper (a pass every few seconds) notices the lease ran out and sends the
+        # run again (tests/test_e2e_killed.py: another worker finishes it), its keys gone.
         while time.monotonic() - killed_at < 20:
             sweep_once()
-            page = client.get(run.get_absolute_url(), HTTP_HX_REQUEST="true")
             run.refresh_from_db()
             if run.status != "running":
                 break
             time.sleep(0.5)
-        assert run.status == "failed", f"still {run.status} {time.monotonic() - killed_at:.0f} s on"
-        assert page.status_code == 286
-        assert "stopped before it finished" in page.content.decode()
+        assert run.status == "queued", f"still {run.status} {time.monotonic() - killed_at:.0f} s on"
+        assert run.resent_at is not None
         assert time.monotonic() - killed_at < 3 + 10
         assert experiment_keys(run.pk) == []
+        # Its new message waits in the queue; the dead worker's delivery is gone.
+        assert str(run.pk) in lost.ids_in_messages({queue})
+        page = client.get(run.get_absolute_url(), HTTP_HX_REQUEST="true")
+        assert page.status_code == 200  # still polling: it will run
     finally:
         stop_worker(proc)
         forget_queue(queue)

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from labs.catalogue.entries import get_lab
 from labs.runs.models import Run
-from labs.runs.stale import fail_stale
+from labs.runs.stale import fail_stale, resend_stale
 from labs.runs.tasks import execute_run
 
 DRAIN_PARAMS = {
@@ -205,13 +205,30 @@ def test_it_runs_an_experiment_under_the_runs_name_and_keeps_only_its_dlq(experi
 
 
 @pytest.mark.redis
-def test_a_stale_experiment_run_is_failed_and_its_keys_deleted(experiment):
+def test_a_stale_experiment_run_is_sent_again_with_its_keys_deleted(experiment, published):
     Run.objects.filter(pk=experiment.pk).update(
         status="running", attempts=1, lease_expires_at=timezone.now() - timedelta(seconds=1)
     )
     leave_keys(experiment.pk)
+    assert resend_stale() == (1, 0)
+    again = Run.objects.get(pk=experiment.pk)
+    assert (again.status, again.lease_expires_at) == ("queued", None)
+    assert [m["args"] for m in published] == [(str(experiment.pk),)]
+    assert experiment_keys(experiment.pk) == []
+    assert resend_stale() == (0, 0)  # once: it is queued now, not stale
+
+
+@pytest.mark.redis
+def test_a_stale_experiment_run_that_had_its_tries_is_failed_and_its_keys_deleted(
+    experiment, published
+):
+    Run.objects.filter(pk=experiment.pk).update(
+        status="running", attempts=3, lease_expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    leave_keys(experiment.pk)
     assert fail_stale() == 1
     assert Run.objects.get(pk=experiment.pk).status == "failed"
+    assert published == []
     assert experiment_keys(experiment.pk) == []
 
 

@@ -23,7 +23,7 @@ from labs.runs import failures, references
 from labs.runs.admission import overdue_queued
 from labs.runs.models import Run, StoredResult
 from labs.runs.result_store import settle_followers
-from labs.runs.stale import fail_stale
+from labs.runs.stale import resend_stale
 
 logger = logging.getLogger(__name__)
 
@@ -144,7 +144,8 @@ def drop_unused_results(now=None, batch: int = 5000) -> int:
 @dataclass
 class SweepReport:
     expired: int = 0
-    stale: int = 0
+    requeued: int = 0  # a dead worker's runs, sent again
+    stale: int = 0  # a dead worker's runs that had their tries, failed
     resent: int = 0
     lost: int = 0
     compacted: int = 0
@@ -160,9 +161,8 @@ def sweep_once(*, prune_too: bool = False, now=None) -> SweepReport:
     from labs.runs.kept_caps import enforce_kept_caps
     from labs.runs.lost import resend_lost
 
-    report = SweepReport(
-        expired=expire_queued(now), stale=fail_stale(now), compacted=compact_finished()
-    )
+    report = SweepReport(expired=expire_queued(now), compacted=compact_finished())
+    report.requeued, report.stale = resend_stale(now)
     report.resent, report.lost = resend_lost(now)
     report.kept_dropped = enforce_kept_caps(now=now)
     if prune_too:

@@ -1,0 +1,71 @@
+"""A Redis server of a test's own, on a port of 6400–6409: started as `./dev` starts the
+site's (no persistence), stopped the hard way (`SHUTDOWN NOSAVE`) and started again, and
+always killed after. For the tests that need a real restart or a real full memory without
+touching the shared Redis on 6379."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import redis
+
+PORTS = range(6400, 6410)
+
+
+def free_port() -> int:
+    for port in PORTS:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) != 0:
+                return port
+    raise RuntimeError(f"no free port for a test Redis in {PORTS.start}-{PORTS.stop - 1}")
+
+
+class RedisServer:
+    """`redis-server` on `port`, with `./dev`'s `--save "" --appendonly no` and any `extra`
+    arguments (e.g. `--maxmemory 2mb --maxmemory-policy volatile-ttl`)."""
+
+    def __init__(self, workdir: Path, *extra: str) -> None:
+        self.port = free_port()
+        self.workdir, self.extra = workdir, extra
+        self.proc: subprocess.Popen | None = None
+
+    def url(self, db: int = 0) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def client(self, db: int = 0) -> redis.Redis:
+        return redis.Redis.from_url(self.url(db), socket_connect_timeout=1, socket_timeout=5)
+
+    def start(self) -> RedisServer:
+        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.proc = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.workdir), *self.extra],
+            stdout=(self.workdir / "redis.log").open("a"), stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        deadline = time.monotonic() + 10
+        while True:
+            with contextlib.suppress(redis.RedisError):
+                if self.client().ping():
+                    return self
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                log = (self.workdir / "redis.log").read_text()[-2000:]
+                raise RuntimeError(f"redis-server on {self.port} did not start:\n{log}")
+            time.sleep(0.05)
+
+    def shutdown_nosave(self) -> None:
+        """What `redis-cli shutdown nosave` does: stop at once, writing nothing."""
+        with contextlib.suppress(redis.ConnectionError):
+            self.client().shutdown(nosave=True)
+        assert self.proc is not None
+        self.proc.wait(timeout=10)
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
