@@ -3,6 +3,7 @@ shares (Redis), forgotten when its run is renamed, and skipped when Redis does n
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -148,3 +149,33 @@ def test_a_form_with_errors_is_rendered_for_its_sender(client, people, published
     bad = defaults_form("drain") | {"per_worker": "-5"}
     answer = client.post(reverse("lab-detail", args=["drain"]), bad, **HX)
     assert answer.status_code == 422 and 'class="error"' in answer.content.decode()
+
+
+@pytest.mark.redis
+def test_students_who_each_pick_a_seed_share_one_render_of_the_form(
+    client, people, published, monkeypatch
+):
+    from labs.web.views import pages
+    from tests.test_run_caps import defaults_form
+
+    data = defaults_form("trapped-service") | {"base_rps": str(60 + uuid.uuid4().int % 19)}
+    rendered = []
+    real = pages.render_to_string
+
+    def counted(name, context=None, **kwargs):
+        rendered.append(name)
+        return real(name, context, **kwargs)
+
+    monkeypatch.setattr(pages, "render_to_string", counted)
+    answers = []
+    for person, seed in ((people.alice, "40417"), (people.bob, "90533")):
+        client.force_login(person)
+        answer = client.post(
+            reverse("lab-detail", args=["trapped-service"]), data | {"seed": seed}, **HX
+        )
+        assert answer.status_code == 200
+        answers.append(answer.content.decode())
+    assert rendered == ["labs/lab.html#lab-fields"]
+    for html, seed, other in zip(answers, ("40417", "90533"), ("90533", "40417"), strict=True):
+        assert re.search(rf'name="seed"[^>]*value="{seed}"|value="{seed}"[^>]*name="seed"', html)
+        assert other not in html and pages.SEED_SLOT not in html

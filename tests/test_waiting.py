@@ -16,9 +16,11 @@ HX = {"HTTP_HX_REQUEST": "true"}
 def test_a_young_run_polls_fast_an_old_one_slowly(settings):
     settings.LAB_POLLS_PER_S = 100
     now = timezone.now()
+    new = Run(created_at=now - timedelta(seconds=0.01))
     young = Run(created_at=now - timedelta(seconds=0.5))
     older = Run(created_at=now - timedelta(seconds=3))
     old = Run(created_at=now - timedelta(seconds=120))
+    assert poll_delay_ms(new, now, waiting_runs=1) == 50  # the first look, just after Run
     assert poll_delay_ms(young, now, waiting_runs=1) == 150
     assert poll_delay_ms(older, now, waiting_runs=1) == 300
     assert poll_delay_ms(old, now, waiting_runs=1) == 2000
@@ -32,7 +34,7 @@ def test_a_class_waiting_at_once_shares_the_polls_a_second(settings):
     assert poll_delay_ms(young, now, waiting_runs=100) == 1000
     assert poll_delay_ms(young, now, waiting_runs=5000) == 2000  # never slower than 2 s
     settings.LAB_POLLS_PER_S = 1000  # more web machines
-    assert poll_delay_ms(young, now, waiting_runs=100) == 150
+    assert poll_delay_ms(young, now, waiting_runs=100) == 100
 
 
 def test_the_page_counts_the_runs_waiting_on_the_site(client, people, settings):

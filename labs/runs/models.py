@@ -201,11 +201,12 @@ class Run(models.Model):
             return self.finished_at - self.started_at
         return None
 
-    def mark_succeeded(self, result: dict | None = None, *, same_as: Run | None = None) -> None:
-        """Save the result, unless the run was already ended by someone else.
+    def mark_succeeded(self, result: dict | None = None, *, same_as: Run | None = None) -> bool:
+        """Save the result, unless the run was already ended by someone else (then False).
 
         A run with a result-store key keeps it in the store (once per key); `same_as` an
-        earlier identical run takes that run's result as it is kept.
+        earlier identical run takes that run's result as it is kept. On success this object
+        holds the saved result's reference too (`result_fields()` gives it to followers).
         """
         if same_as is not None:
             fields = {"same_as": same_as, **same_as.result_fields()}
@@ -213,7 +214,17 @@ class Run(models.Model):
             fields = {"stored_result": StoredResult.keep(self.result_key, result)}
         else:
             fields = {"own_result": result}
-        self._finish(status=Run.Status.SUCCEEDED, **fields, **NO_ERROR)
+        if not self._finish(status=Run.Status.SUCCEEDED, **fields, **NO_ERROR):
+            return False
+        self.status = Run.Status.SUCCEEDED
+        if "stored_result_id" in fields:  # same_as: the earlier run's reference
+            self.stored_result_id = fields["stored_result_id"]
+            self.own_result = fields["own_result"]
+        elif "stored_result" in fields:
+            self.stored_result = fields["stored_result"]
+        else:
+            self.own_result = fields["own_result"]
+        return True
 
     def mark_failed(self, code: str, **args) -> None:
         """End the run as failed, for the reason `code` (`labs.runs.failures.MESSAGES`)."""
@@ -238,8 +249,9 @@ class Run(models.Model):
         errors = refusals(lab, self.params) if lab is not None else {}
         return str(ParamsRefused(errors)) if errors else ""
 
-    def _finish(self, **fields) -> None:
+    def _finish(self, **fields) -> bool:
+        """End the run with `fields` if it is still running; whether it was."""
         fields["finished_at"] = timezone.now()
         fields["progress"] = None  # live samples are for the live view only: drop them
-        Run.objects.filter(pk=self.pk, status=Run.Status.RUNNING).update(**fields)
+        return Run.objects.filter(pk=self.pk, status=Run.Status.RUNNING).update(**fields) == 1
         self.refresh_from_db()

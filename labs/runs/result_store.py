@@ -153,6 +153,23 @@ def running_twin(key: str):
     )
 
 
+def settle_followers_of(leader) -> int:
+    """Finish the runs waiting on `leader`, which this process has just ended as succeeded
+    (so its result's reference is known): one UPDATE, no look-up of the leader."""
+    from labs.runs.models import Run
+
+    now = timezone.now()
+    return Run.objects.filter(same_as=leader, status=Run.Status.QUEUED).update(
+        status=Run.Status.SUCCEEDED,
+        **leader.result_fields(),  # the stored result, referenced: never copied
+        started_at=now,
+        finished_at=now,
+        error="",
+        error_code="",
+        error_args={},
+    )
+
+
 def settle_followers(leader_ids) -> int:
     """Finish the runs waiting on `leader_ids` the way their leader finished.
 

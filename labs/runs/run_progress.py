@@ -34,7 +34,10 @@ class RunProgress:
         self.run = run
         self.run_key = run_key_for(run.pk)
         self.deadline = time.monotonic() + limit_s
-        self.last_write = 0.0
+        # The first write waits `min_interval_s` too: a run done sooner (most quick labs)
+        # writes no progress at all, only its result: one write per run.
+        self.last_write = time.monotonic()
+        self.written = False
         self._lock = threading.Lock()
         self._state: dict[str, Any] = {"done": 0, "total": 0, "live": None}
         self._samples: deque[dict[str, Any]] = deque(maxlen=history)
@@ -52,10 +55,11 @@ class RunProgress:
         now = time.monotonic()
         with self._lock:
             self._state = {"done": done, "total": total, "live": live}
-            if now - self.last_write < self.min_interval_s and done < total:
+            if now - self.last_write < self.min_interval_s and (done < total or not self.written):
                 self._dirty = True  # the flusher (if running) or a later update writes it
                 return
             self.last_write = now
+            self.written = True
         self._write()
 
     def sample(self, sample: dict[str, Any]) -> None:

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 import labs.runs.heartbeat  # noqa: F401 - every worker that loads the tasks beats
 from labs.catalogue.entries import get_lab
-from labs.runs import failures, kept_queue, result_store
+from labs.runs import kept_queue, result_store
 from labs.runs.draining import end_drain, hold_drain
 from labs.runs.execution import ParamsRefused, run_lab
 from labs.runs.lease import LeaseKeeper, lease_s
@@ -54,27 +54,26 @@ DB_RETRIES = 40  # two minutes of outage
 
 
 def _execute(self, run_id: str) -> str:
-    run = Run.objects.filter(pk=run_id).only("lab").first()
-    if run is None:
-        return "missing"
-    lab = get_lab(run.lab)
-    if lab is None:
-        Run.objects.filter(pk=run_id).update(
-            status=Run.Status.FAILED, **failures.failure("unknown_lab")
-        )
-        return "failed"
+    # The claim comes first: it is the one query a run that is not to be done needs too.
     run = Run.objects.claim(run_id, lease_s=lease_s())
     if run is None:
-        held = Run.objects.filter(pk=run_id, status=Run.Status.RUNNING).first()
-        if held and held.lease_expires_at and held.lease_expires_at > timezone.now():
-            wait_s = (held.lease_expires_at - timezone.now()).total_seconds() + 1
+        held = Run.objects.filter(pk=run_id).only("status", "lease_expires_at").first()
+        if held is None:
+            return "missing"
+        lease_ends = held.lease_expires_at
+        if held.status == Run.Status.RUNNING and lease_ends and lease_ends > timezone.now():
+            wait_s = (lease_ends - timezone.now()).total_seconds() + 1
             raise self.retry(countdown=wait_s, max_retries=10)
         return "skipped"
+    lab = get_lab(run.lab)
+    if lab is None:
+        run.mark_failed("unknown_lab")
+        result_store.settle_followers([run.pk])
+        return "failed"
     stored = result_store.stored_run(run.result_key)
     if stored is not None and stored.pk != run.pk:
         # An identical run finished while this one waited: its result is this one's.
-        run.mark_succeeded(same_as=stored)
-        result_store.settle_followers([run.pk])
+        _succeeded(run, same_as=stored)
         return "stored"
     if lab.kind == "experiment":
         # A run taken over from a dead worker starts from empty keys, not its leftovers.
@@ -90,9 +89,16 @@ def _execute(self, run_id: str) -> str:
     except Exception as exc:
         logger.exception("lab run %s (%s) crashed", run_id, lab.slug)
         return _failed(run, lab, "crashed", error=f"{type(exc).__name__}: {exc}")
-    run.mark_succeeded(result)
-    result_store.settle_followers([run.pk])
+    _succeeded(run, result)
     return "succeeded"
+
+
+def _succeeded(run: Run, result: dict | None = None, *, same_as: Run | None = None) -> None:
+    """Save the result and hand it to the runs waiting on this one."""
+    if run.mark_succeeded(result, same_as=same_as):
+        result_store.settle_followers_of(run)
+    else:  # ended meanwhile by someone else (the sweeper): settle as it ended
+        result_store.settle_followers([run.pk])
 
 
 def _failed(run: Run, lab, code: str, **args) -> str:

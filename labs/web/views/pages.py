@@ -83,15 +83,43 @@ def valid_fields_html(lab, form: LabForm) -> str:
     """A valid form's fields, rendered once per lab, language and values for every process.
 
     The answer to a Run press carries the form back (about 30 widgets, most of the press's
-    CPU); a class pressing Run on the same values gets one render between them. Only a
-    valid form: one with errors shows them, and is rendered for its sender.
+    CPU); a class pressing Run on the same values gets one render between them. The seed is
+    left out of the key and written into the cached HTML: a class asked to pick a seed each
+    shares one render too (the seed shows only in its own box). Only a valid form: one with
+    errors shows them, and is rendered for its sender.
     """
     data = form.data
     assert isinstance(data, QueryDict)  # a bound form: the POST
-    values = json.dumps([(name, data.getlist(name)) for name in form.fields], separators=(",", ":"))
+    seed = data.get("seed", "") if "seed" in form.fields else ""
+    own_seed = seed.isascii() and seed.isdigit()
+    names = [name for name in form.fields if not (own_seed and name == "seed")]
+    values = json.dumps([(name, data.getlist(name)) for name in names], separators=(",", ":"))
     digest = hashlib.sha256(values.encode()).hexdigest()[:24]
     key = f"lab-fields:{fragment_cache.render_version()}:{lab.slug}:{get_language()}:{digest}"
-    html = fragment_cache.cached_html(
-        key, lambda: render_to_string("labs/lab.html#lab-fields", {"form": form, "lab": lab})
-    )
-    return mark_safe(html)  # noqa: S308 - our own template's output
+    if not own_seed:
+        html = fragment_cache.cached_html(key, lambda: _fields_html(lab, form))
+        return mark_safe(html)  # noqa: S308 - our own template's output
+    html = fragment_cache.cached_html(key + ":seed", lambda: _fields_html(lab, form, SEED_SLOT))
+    if html.count(SEED_SLOT) != 1:  # not where we expect it: render this one as it is
+        html = _fields_html(lab, form)
+    return mark_safe(html.replace(SEED_SLOT, seed))  # noqa: S308 - digits into our own output
+
+
+# What the seed's box shows in the cached fields, replaced by the student's own seed.
+SEED_SLOT = "SEED-SLOT-7f3a9c"
+
+
+def _fields_html(lab, form: LabForm, seed: str | None = None) -> str:
+    """The form's fields; with `seed`, showing it in the seed's box (the form was already
+    cleaned with the real one, so nothing is validated again)."""
+    if seed is None:
+        return render_to_string("labs/lab.html#lab-fields", {"form": form, "lab": lab})
+    real = form.data
+    assert isinstance(real, QueryDict)  # a bound form: the POST
+    shown = real.copy()
+    shown["seed"] = seed
+    form.data = shown
+    try:
+        return render_to_string("labs/lab.html#lab-fields", {"form": form, "lab": lab})
+    finally:
+        form.data = real
