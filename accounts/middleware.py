@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.contrib.auth import HASH_SESSION_KEY
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -37,4 +38,17 @@ class PasswordChangeRequiredMiddleware:
         )
         if request.path_info.startswith(allowed):
             return False
-        return Profile.objects.filter(user=user, must_change_password=True).exists()
+        # Asked once per password, not on every request (a class's polls): a one-time
+        # password, the only way the flag is set, changes the password's hash, and with it
+        # the hash the session holds (Django checked it against the user's on this request).
+        password = request.session.get(HASH_SESSION_KEY)
+        if password and request.session.get(CHECKED_KEY) == password:
+            return False
+        must = Profile.objects.filter(user=user, must_change_password=True).exists()
+        if not must and password:
+            request.session[CHECKED_KEY] = password
+        return must
+
+
+# The session's password hash for which no change was required.
+CHECKED_KEY = "_password_change_checked_for"

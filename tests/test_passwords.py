@@ -6,6 +6,8 @@ import importlib
 
 import pytest
 from django.contrib.auth.hashers import check_password, identify_hasher, make_password
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import Profile
@@ -67,6 +69,19 @@ def test_a_reset_ends_the_students_open_sessions(client, people):
     response = client.get(reverse("my-runs"))
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("login"))
+
+
+def test_the_change_is_asked_once_per_password_not_on_every_request(client, people):
+    client.force_login(people.alice)
+    assert client.get(reverse("my-runs")).status_code == 200
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(reverse("my-runs")).status_code == 200
+    assert not [q for q in queries.captured_queries if "accounts_profile" in q["sql"]]
+    # A one-time password given in the same session's browser: asked again, and sent there.
+    one_time = set_one_time_password(people.alice)
+    client.post(reverse("login"), {"username": "alice", "password": one_time})
+    response = client.get(reverse("my-runs"))
+    assert response.status_code == 302 and response["Location"] == reverse("password_change")
 
 
 def test_the_production_hasher_is_argon2id_tuned_for_a_class():
