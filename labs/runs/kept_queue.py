@@ -24,6 +24,8 @@ from typing import Any
 
 import redis
 from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from labs.experiments.dlq import open_kept, redrive_all
@@ -57,6 +59,41 @@ def gone_text() -> str:
         "after the run ends, then deleted.",
         math.ceil(hours),
     ) % {"hours": f"{hours:g}"}
+
+
+def gone_early_text(evicted: bool) -> str:
+    """Why a kept queue is gone before its hour was up, in the reader's language: Redis,
+    full, evicted it (`maxmemory-policy volatile-ttl` drops the keys nearest their end
+    first), or lost it in a restart or a flush. Never "kept for an hour": it was not."""
+    if evicted:
+        return _(
+            "This run's dead-letter queue is gone before its hour was up: the Redis server "
+            "ran out of memory and removed it to make room. Run the experiment again to get "
+            "a new one."
+        )
+    return _(
+        "This run's dead-letter queue is gone before its hour was up: the Redis server "
+        "lost it (it was restarted or emptied). Run the experiment again to get a new one."
+    )
+
+
+def gone_reason(finished_at, gone: QueueGone, now=None) -> str:
+    """What to tell a reader whose run's kept queue is gone (`gone`, just raised).
+
+    A reason given with it stands. Otherwise, within the hour after the run ended the
+    queue should still be there: it was evicted by a full Redis if Redis says it has
+    evicted keys since it started (`INFO stats`), else lost in a restart or flush.
+    """
+    if gone.message is not None or finished_at is None:
+        return str(gone)
+    now = now or timezone.now()
+    if (now - finished_at).total_seconds() >= KEPT_DLQ_S:
+        return str(gone)
+    try:
+        evicted = int(client().info("stats").get("evicted_keys", 0)) > 0
+    except redis.RedisError:
+        evicted = False
+    return gone_early_text(evicted)
 
 
 UNRELEASE = """

@@ -190,7 +190,7 @@ def present_panel(run: Run, lab: Lab | None, user) -> PanelView | None:
     try:
         snapshot = kept_queue.snapshot(run.pk)
     except kept_queue.QueueGone as exc:
-        return PanelView(gone=str(exc))
+        return PanelView(gone=kept_queue.gone_reason(run.finished_at, exc))
     except redis.RedisError:
         return PanelView(gone=_("The queue panel cannot reach Redis just now. Try again shortly."))
     return PanelView(queue=snapshot, can_act=run.owner_id == user.pk)

@@ -124,7 +124,7 @@ def _panel_action(request: HtmxHttpRequest, run_id, form_class, act) -> HttpResp
     except _Refused as exc:
         return _panel_response(request, run, lab, exc.message, exc.status)
     except kept_queue.QueueGone as exc:
-        return _panel_response(request, run, lab, str(exc), 410)
+        return _panel_response(request, run, lab, kept_queue.gone_reason(run.finished_at, exc), 410)
     except redis.RedisError:
         return _panel_response(request, run, lab, str(REDIS_DOWN), 503)
     return _panel_response(request, run, lab, done)
