@@ -13,16 +13,36 @@ import pytest
 os.environ.setdefault("TELEMETRY_PREFIX", f"test-telemetry-{uuid.uuid4().hex[:8]}")
 
 NO_DATABASE_DIRS = ("sim", "experiments")
+# A test reaches the database only through one of these (pytest-django refuses any other
+# access), or as a Django TestCase.
+DATABASE_FIXTURES = frozenset(
+    {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback",
+     "live_server"}
+)  # fmt: skip
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # Pure models and Redis experiments never touch the database, so the second
-    # (PostgreSQL) pass of ./dev test can skip them.
+    # A test that touches no database gives the same answer on SQLite and PostgreSQL, so
+    # the second (PostgreSQL) pass of ./dev test skips it: the pure models, the Redis
+    # experiments, and every other test that asks for no database (about half the suite).
     here = Path(__file__).parent
     for item in items:
         rel = Path(item.fspath).relative_to(here)
-        if rel.parts and rel.parts[0] in NO_DATABASE_DIRS:
+        if rel.parts and rel.parts[0] in NO_DATABASE_DIRS or not uses_the_database(item):
             item.add_marker(pytest.mark.nodb)
+
+
+def uses_the_database(item: pytest.Item) -> bool:
+    if item.get_closest_marker("django_db") is not None:
+        return True
+    if DATABASE_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+        return True
+    cls = getattr(item, "cls", None)
+    if cls is None:
+        return False
+    from django.test import TransactionTestCase
+
+    return issubclass(cls, TransactionTestCase)
 
 
 @pytest.fixture(autouse=True, scope="session")
