@@ -17,6 +17,8 @@ from libc.math cimport log, pow, INFINITY
 from libc.stdint cimport uint32_t
 from libc.stdlib cimport malloc, realloc, free
 
+from functools import lru_cache
+
 from labs.sim.capstone.engine import SERIES, _snapshot
 from labs.sim.capstone.obligations import STATES, Ledger
 from labs.sim.capstone.streams import ARRIVALS, RETRIES, SERVICE, stream
@@ -50,9 +52,16 @@ cdef struct Twister:
     int index
 
 
-cdef void twister_from(Twister* tw, generator) except *:
+@lru_cache(maxsize=32)
+def _stream_state(long long seed, str purpose):
+    # Seeding a stream hashes its name with SHA-512: a phase map's hundred runs share one
+    # seed, so they share its three states too (a tuple of ints: nothing can change it).
+    return stream(seed, purpose).getstate()[1]
+
+
+cdef void twister_from(Twister* tw, long long seed, str purpose) except *:
     cdef int i
-    state = generator.getstate()[1]
+    state = _stream_state(seed, purpose)
     for i in range(624):
         tw.mt[i] = state[i]
     tw.index = state[624]
@@ -103,7 +112,7 @@ cdef class Floats:
     def __dealloc__(self):
         free(self.items)
 
-    cdef inline void append(self, double x) except *:
+    cdef inline int append(self, double x) except -1:
         cdef double* grown
         if self.n == self.cap:
             grown = <double*> realloc(self.items, 2 * self.cap * sizeof(double))
@@ -113,6 +122,7 @@ cdef class Floats:
             self.cap *= 2
         self.items[self.n] = x
         self.n += 1
+        return 0
 
     cdef list take(self):
         cdef long i
@@ -153,7 +163,7 @@ cdef class Heap:
     def __dealloc__(self):
         free(self.items)
 
-    cdef void push(self, double t, int kind, double k1, long k2, long obj) except *:
+    cdef int push(self, double t, int kind, double k1, long k2, long obj) except -1:
         cdef Event* grown
         cdef long i, parent
         cdef Event e
@@ -178,6 +188,7 @@ cdef class Heap:
             else:
                 break
         self.items[i] = e
+        return 0
 
     cdef Event pop(self):
         cdef Event top = self.items[0]
@@ -219,7 +230,7 @@ cdef class Ring:
     def __dealloc__(self):
         free(self.items)
 
-    cdef void append(self, long x) except *:
+    cdef int append(self, long x) except -1:
         cdef long* grown
         cdef long i
         if self.n == self.cap:
@@ -234,6 +245,7 @@ cdef class Ring:
             self.cap *= 2
         self.items[(self.head + self.n) % self.cap] = x
         self.n += 1
+        return 0
 
     cdef inline long front(self):
         return self.items[self.head]
@@ -295,12 +307,16 @@ cdef class Pool:
         return self.n - 1
 
 
-def simulate(p, long long seed):
-    """Run one scenario exactly as `engine.simulate(p, seed)` does; return the same dict."""
+def simulate(p, long long seed, bint lean=False):
+    """Run one scenario exactly as `engine.simulate(p, seed, lean)` does; return the same dict.
+
+    `lean`: keep no payments ledger and no per-answer waits (see `engine.simulate`).
+    """
+    cdef bint track = not lean
     cdef Twister arrivals_tw, service_tw, retries_tw
-    twister_from(&arrivals_tw, stream(seed, ARRIVALS))
-    twister_from(&service_tw, stream(seed, SERVICE))
-    twister_from(&retries_tw, stream(seed, RETRIES))
+    twister_from(&arrivals_tw, seed, ARRIVALS)
+    twister_from(&service_tw, seed, SERVICE)
+    twister_from(&retries_tw, seed, RETRIES)
 
     cdef double horizon = float(p.horizon_s)
     cdef double base_rps = p.base_rps
@@ -406,7 +422,8 @@ def simulate(p, long long seed):
             src = DEADLINE
         if t >= next_sec:
             while t >= next_sec and next_sec <= horizon:
-                ledger.settle_due(next_sec)
+                if track:
+                    ledger.settle_due(next_sec)
                 queued = dq.n
                 row = (
                     n_arr,
@@ -427,8 +444,9 @@ def simulate(p, long long seed):
                 ) + tuple([counts[s] for s in STATES])
                 for series, value in zip(outs, row, strict=True):
                     series.append(value)
-                waits_by_second.append(answered_waits.take())
-                call_waits_by_second.append(call_waits.take())
+                if track:
+                    waits_by_second.append(answered_waits.take())
+                    call_waits_by_second.append(call_waits.take())
                 n_arr = n_retry = n_adm = n_rej = n_done = n_useful = n_wasted = 0
                 n_expired = n_shed = n_gave_up = 0
                 if snapshot and queued <= workers:
@@ -478,8 +496,11 @@ def simulate(p, long long seed):
             calls.d0[c] = pow(spread, draw(&arrivals_tw)) / mean_cost if varied else 1.0
             calls.l0[c] = 1
             if pay_share and draw(&arrivals_tw) < pay_share:
-                calls.l1[c] = len(payments)
-                payments.append(ledger_new(t))
+                if track:
+                    calls.l1[c] = len(payments)
+                    payments.append(ledger_new(t))
+                else:
+                    calls.l1[c] = 0  # a payment (the queue treats it so), not followed
             else:
                 calls.l1[c] = -1
             calls.d1[c] = t
@@ -503,14 +524,15 @@ def simulate(p, long long seed):
                         msgs.l1[m] = ANSWERED
                         n_useful += 1
                         useful_work += msgs.d2[m]
-                        answered_waits.append(t - msgs.d0[m])
-                        call_waits.append(t - calls.d1[c])
-                        if pay >= 0:
+                        if track:
+                            answered_waits.append(t - msgs.d0[m])
+                            call_waits.append(t - calls.d1[c])
+                        if pay >= 0 and track:
                             served(payments[pay], t, True)
                     else:
                         n_wasted += 1
                         wasted_work += msgs.d2[m]
-                        if pay >= 0:
+                        if pay >= 0 and track:
                             served(payments[pay], t, False)
                 if kind == DONE_RESERVED:
                     if dq.n and t < msgs.d1[dq.back()]:
@@ -543,18 +565,18 @@ def simulate(p, long long seed):
                         if t < msgs.d1[m]:
                             msgs.l1[m] = SHED
                             n_shed += 1
-                            if pay >= 0:
+                            if pay >= 0 and track:
                                 discarded(payments[pay], t, True)
                             heap.push(t, FAIL, c + 1, 0, c)
                         elif pay < 0 or pay_discard:
                             n_expired += 1
-                            if pay >= 0:
+                            if pay >= 0 and track:
                                 discarded(payments[pay], t, False)
                         else:
                             break
                     elif dropping and t >= msgs.d1[m] and (pay < 0 or pay_discard):
                         n_expired += 1
-                        if pay >= 0:
+                        if pay >= 0 and track:
                             discarded(payments[pay], t, False)
                     else:
                         break
@@ -613,9 +635,10 @@ def simulate(p, long long seed):
                         budget_tokens = budget_cap
                     dropping = p.drop_expired
                     pay_discard = p.drop_payments or p.reconcile_payments
-                    ledger.drop_payments = p.drop_payments
-                    if p.reconcile_payments:
-                        ledger.start_reconciling(t)
+                    if track:
+                        ledger.drop_payments = p.drop_payments
+                        if p.reconcile_payments:
+                            ledger.start_reconciling(t)
                     if p.reserve_share > 0.0 and workers > 1:
                         k = min(workers - 1, max(1, round(p.reserve_share * workers)))
                         taken = min(idle, k)
@@ -648,7 +671,7 @@ def simulate(p, long long seed):
                 msgs.l0[m] = c
                 msgs.l1[m] = WAITING
                 msgs.d2[m] = 0.0
-                if pay >= 0:
+                if pay >= 0 and track:
                     admitted(payments[pay])
                 if idle:
                     idle -= 1
@@ -684,7 +707,7 @@ def simulate(p, long long seed):
         else:
             n_gave_up += 1
             pay = calls.l1[c]
-            if pay >= 0:
+            if pay >= 0 and track:
                 ledger.gave_up(payments[pay], t)
 
     free(waits)

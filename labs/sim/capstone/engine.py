@@ -31,7 +31,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from labs.sim.capstone.obligations import LIVE, STATES, Ledger
+from labs.sim.capstone.obligations import LIVE, STATES, Ledger, Untracked
 from labs.sim.capstone.streams import ARRIVALS, RETRIES, SERVICE, stream
 from labs.sim.capstone.trapped_params import TrappedParams
 
@@ -81,8 +81,13 @@ def simulate(
     *,
     draws: Mapping[str, Callable[[], float]] | None = None,
     trace: list[tuple[Any, ...]] | None = None,
+    lean: bool = False,
 ) -> dict[str, Any]:
     """Run one scenario; return per-second series and the facts the report needs.
+
+    `lean` keeps no payments ledger (its counts stay at zero) and no per-answer waits
+    (`waits_s` empty), for a reader of the queue's figures only (the phase map's hundred
+    runs): every other figure is the same as without it.
 
     `draws` replaces a named stream by a function giving the next number in [0, 1), so a
     test can script a tiny scenario by hand; `trace`, when given, receives every step of every
@@ -127,7 +132,8 @@ def simulate(
     drop_s = p.drop_cost_ms / 1000.0
     workers = p.workers
 
-    ledger = Ledger(p.reconcile_delay_s, keep_unknown=p.reconcile_payments and p.recover_at_s > 0)
+    keep = Untracked if lean else Ledger
+    ledger = keep(p.reconcile_delay_s, keep_unknown=p.reconcile_payments and p.recover_at_s > 0)
     ledger_new = ledger.new
     served = ledger.served
     discarded = ledger.discarded
@@ -215,8 +221,9 @@ def simulate(
                 ) + tuple(counts[s] for s in STATES)
                 for series, value in zip(outs, row, strict=True):
                     series.append(value)
-                waits_by_second.append(answered_waits)
-                call_waits_by_second.append(call_waits)
+                if not lean:
+                    waits_by_second.append(answered_waits)
+                    call_waits_by_second.append(call_waits)
                 answered_waits = []
                 call_waits = []
                 n_arr = n_retry = n_adm = n_rej = n_done = n_useful = n_wasted = 0
@@ -290,8 +297,9 @@ def simulate(
                         obj[3] = ANSWERED
                         n_useful += 1
                         useful_work += obj[4]
-                        answered_waits.append(t - obj[0])
-                        call_waits.append(t - call[4])
+                        if not lean:
+                            answered_waits.append(t - obj[0])
+                            call_waits.append(t - call[4])
                         if trace is not None:
                             trace.append((t, "answer", call[0]))
                         if call[3]:

@@ -13,7 +13,7 @@ from typing import Any
 from labs.sim.capstone import engine
 from labs.sim.capstone.trapped_params import TrappedParams
 
-_compiled: Callable[[TrappedParams, int], dict[str, Any]] | None
+_compiled: Callable[..., dict[str, Any]] | None
 try:
     from labs.sim.capstone._fastloop import simulate as _compiled
 except ImportError:  # not built on this machine: the reference gives the same figures
@@ -22,8 +22,11 @@ except ImportError:  # not built on this machine: the reference gives the same f
 COMPILED = _compiled is not None
 
 
-def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
-    """One run of the trapped service, compiled if possible (same result either way)."""
+def simulate(p: TrappedParams, seed: int, *, lean: bool = False) -> dict[str, Any]:
+    """One run of the trapped service, compiled if possible (same result either way).
+
+    `lean`: no payments ledger and no per-answer waits (`engine.simulate`).
+    """
     if _compiled is not None:
-        return _compiled(p, seed)
-    return engine.simulate(p, seed)
+        return _compiled(p, seed, lean)
+    return engine.simulate(p, seed, lean=lean)

@@ -165,6 +165,37 @@ class Ledger:
         return rows
 
 
+class Untracked(Ledger):
+    """A ledger that follows nothing, for a run whose reader needs only the queue's figures
+    (the phase map). The loop still asks whether a call is a payment (a payment message may
+    not be dropped), so `new` gives one shared stand-in record; the counts stay at zero."""
+
+    def __init__(self, reconcile_delay_s: float = 0.0, keep_unknown: bool = False) -> None:
+        super().__init__(reconcile_delay_s, keep_unknown)
+        self._stand_in: list[Any] = ["", 0.0, "pending", 0, False, False, 0.0]
+
+    def new(self, t: float) -> list[Any]:
+        return self._stand_in
+
+    def admitted(self, rec: list[Any]) -> None:
+        pass
+
+    def served(self, rec: list[Any], t: float, caller_waiting: bool) -> None:
+        pass
+
+    def discarded(self, rec: list[Any], t: float, caller_waiting: bool) -> None:
+        pass
+
+    def gave_up(self, rec: list[Any], t: float) -> None:
+        pass
+
+    def start_reconciling(self, t: float) -> None:
+        pass
+
+    def settle_due(self, t: float) -> None:
+        pass
+
+
 def _row(op_id: str, state: str, owner: str, created_s: float, at_s: float) -> dict[str, Any]:
     return {
         "operation_id": op_id,
