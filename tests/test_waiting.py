@@ -46,3 +46,19 @@ def test_the_page_counts_the_runs_waiting_on_the_site(client, people, settings):
     client.force_login(people.alice)
     html = client.get(reverse("run-detail", args=[mine.pk]), **HX).text
     assert 'hx-trigger="load delay:500ms"' in html  # 30 waiting, 60 polls a second
+
+
+def test_an_experiment_waiting_for_its_owners_other_one_says_so(client, people):
+    now = timezone.now()
+    Run.objects.create(
+        owner=people.alice, lab="fanout-live", params={}, seed=1, status="running",
+        started_at=now, lease_expires_at=now + timedelta(seconds=20),
+    )  # fmt: skip
+    second = Run.objects.create(owner=people.alice, lab="fanout-live", params={}, seed=2)
+    bobs = Run.objects.create(owner=people.bob, lab="fanout-live", params={}, seed=3)
+    client.force_login(people.alice)
+    html = client.get(reverse("run-detail", args=[second.pk]), **HX).text
+    assert "Your other experiment is running." in html
+    client.force_login(people.bob)
+    html = client.get(reverse("run-detail", args=[bobs.pk]), **HX).text
+    assert "Your other experiment" not in html

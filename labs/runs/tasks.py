@@ -20,6 +20,7 @@ from labs.runs.execution import ParamsRefused, run_lab
 from labs.runs.lease import LeaseKeeper, lease_s
 from labs.runs.models import Run
 from labs.runs.run_progress import RunProgress
+from labs.runs.turns import TURN_WAIT_S, wait_for_turn
 
 logger = logging.getLogger(__name__)
 
@@ -70,6 +71,14 @@ def _execute(self, run_id: str) -> str:
         run.mark_failed("unknown_lab")
         result_store.settle_followers([run.pk])
         return "failed"
+    queue = run.queue or settings.LAB_HEAVY_QUEUE
+    if wait_for_turn(
+        run,
+        # Back of the heavy queue: other students' runs go first (labs.runs.turns). A fresh
+        # message, so the waits never count against the retries of the database's outages.
+        lambda: execute_run.apply_async(args=(run_id,), queue=queue, countdown=TURN_WAIT_S),
+    ):
+        return "waiting its turn"
     stored = result_store.stored_run(run.result_key)
     if stored is not None and stored.pk != run.pk:
         # An identical run finished while this one waited: its result is this one's.

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from labs.runs.models import Run
+from labs.runs.turns import other_experiment_running
 
 # (age below which, poll delay): fast at first, then backing off. The first look comes
 # 50 ms after Run: a quick lab (tens of ms of CPU) is done by then on a quiet site, and a
@@ -67,6 +68,11 @@ def waiting_text(run: Run, now=None) -> str:
         return _(
             "Someone started the very same run (same lab, parameters and seed) a moment "
             "ago: yours will show its result as soon as it is ready."
+        )
+    if other_experiment_running(run.pk):
+        return _(
+            "Your other experiment is running. Each student's experiments take turns, one at "
+            "a time, so everyone gets a worker: this one starts when that one ends."
         )
     ahead = runs_ahead(run)
     if ahead:
