@@ -3,4 +3,6 @@ from typing import Any
 
 from labs.sim.capstone.trapped_params import TrappedParams
 
+TAKES_LEAN: bool
+
 def simulate(p: TrappedParams, seed: int, lean: bool = False) -> dict[str, Any]: ...

@@ -23,6 +23,9 @@ from labs.sim.capstone.engine import SERIES, _snapshot
 from labs.sim.capstone.obligations import STATES, Ledger
 from labs.sim.capstone.streams import ARRIVALS, RETRIES, SERVICE, stream
 
+# `simulate` takes `lean` (labs.sim.capstone.fast asks, so a module built before runs in full).
+TAKES_LEAN = True
+
 # Event kinds and sources, as in engine.py.
 DEF END = 0
 DEF CONTROL = 1

@@ -15,9 +15,15 @@ from labs.sim.capstone.trapped_params import TrappedParams
 
 _compiled: Callable[..., dict[str, Any]] | None
 try:
-    from labs.sim.capstone._fastloop import simulate as _compiled
+    from labs.sim.capstone import _fastloop
 except ImportError:  # not built on this machine: the reference gives the same figures
     _compiled = None
+    _TAKES_LEAN = False
+else:
+    _compiled = _fastloop.simulate
+    # A module built before lean runs existed (`./dev` rebuilds it once the .pyx is newer)
+    # runs them in full: the same queue figures, with the ledger and waits as well.
+    _TAKES_LEAN = getattr(_fastloop, "TAKES_LEAN", False)
 
 COMPILED = _compiled is not None
 
@@ -28,5 +34,5 @@ def simulate(p: TrappedParams, seed: int, *, lean: bool = False) -> dict[str, An
     `lean`: no payments ledger and no per-answer waits (`engine.simulate`).
     """
     if _compiled is not None:
-        return _compiled(p, seed, lean)
+        return _compiled(p, seed, lean) if _TAKES_LEAN else _compiled(p, seed)
     return engine.simulate(p, seed, lean=lean)
