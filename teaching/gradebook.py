@@ -6,12 +6,15 @@ and graded from the current criteria (an edited criterion regrades every cell).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_noop
@@ -19,7 +22,7 @@ from django.utils.translation import gettext_noop
 from labs.runs.models import Run
 from lessons.models import Attempt, latest_attempts
 from teaching.challenge_runs import challenges_met
-from teaching.criteria import Check, evaluate, pair_summary
+from teaching.criteria import Check, Criterion, evaluate, pair_summary, passes
 from teaching.models import Assignment, Classroom, Extension, Submission, timing
 
 FEEDBACK_GIVEN = gettext_noop("feedback given")
@@ -35,13 +38,23 @@ class Cell:
     extended: bool
     timing: str
     submission: Submission | None = None
-    checks: list[Check] = field(default_factory=list)
     selfcheck: Attempt | None = None  # the latest try at the assignment's self-check
     challenges_met: int = 0  # of the assignment's challenges, met by the student's own runs
+    criteria: Sequence[Criterion] = ()  # the assignment's, graded against `figures`
+    figures: Mapping[str, Any] | None = None  # what the criteria read of the hand-in
 
     @property
+    def checks(self) -> list[Check]:
+        """Each criterion against the hand-in (nothing handed in: none)."""
+        return evaluate(self.criteria, self.figures) if self.submission else []
+
+    @cached_property
     def passed(self) -> int:
-        return sum(c.passed for c in self.checks)
+        """The criteria passed, counted without a `Check` each (2,000 cells in a table)."""
+        if self.submission is None:
+            return 0
+        figures = self.figures or {}
+        return sum(passes(c.op, figures.get(c.figure), c.value) for c in self.criteria)
 
     @property
     def total(self) -> int:
@@ -49,7 +62,10 @@ class Cell:
 
     @property
     def run_status(self) -> str:
-        return self.submission.run.status if self.submission else ""
+        if self.submission is None:
+            return ""
+        # build_gradebook reads it with the submission; elsewhere it is the run's
+        return getattr(self.submission, "run_status", None) or self.submission.run.status
 
     @property
     def feedback_status(self) -> str:
@@ -89,20 +105,19 @@ def build_gradebook(classroom: Classroom, now: datetime, students=None) -> Grade
     submissions = {
         (s.assignment_id, s.student_id): s
         for s in Submission.objects.filter(assignment__classroom=classroom, student_id__in=ids)
-        .select_related("run")
         .only(
             "assignment_id",
             "student_id",
             "submitted_at",
+            "run_id",
             "before_run_id",
             "version",
             "scores",
             "feedback_at",
-            "run__id",
-            "run__status",
-            "run__lab",
         )
         .annotate(
+            # the run's status as a column, not a Run per cell (2,000 fewer objects)
+            run_status=F("run__status"),
             summary=result_summary("run"),
             before_summary=result_summary("before_run"),
         )
@@ -127,7 +142,8 @@ def build_gradebook(classroom: Classroom, now: datetime, students=None) -> Grade
                 challenges_met=met.get((student.pk, assignment.pk), 0),
             )
             if submission is not None:
-                cell.checks = evaluate(criteria[assignment.pk], graded_figures(submission))
+                cell.criteria = criteria[assignment.pk]
+                cell.figures = graded_figures(submission)
             cells.append(cell)
         rows.append(Row(student, cells))
     return Gradebook(classroom, assignments, rows)

@@ -24,9 +24,10 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from teaching.gradebook import build_gradebook
+from teaching.gradebook_cells import row_cells
 from teaching.models import Classroom, Extension
 
-RENDERING = 1  # bump when the table's template or data change shape: old copies are ignored
+RENDERING = 2  # bump when the table's template or data change shape: old copies are ignored
 MAX_AGE_S = 3600
 
 
@@ -69,7 +70,7 @@ def table(request: HttpRequest, classroom: Classroom) -> SafeString:
         book = build_gradebook(classroom, now)
         html = render_to_string(
             "teaching/gradebook.html#book-table",
-            {"classroom": classroom, "book": book},
+            {"classroom": classroom, "book": book, "rows": row_cells(book.rows)},
             request=request,
         )
         cache.set(key, html, timeout=_lifetime(classroom, now))

@@ -11,6 +11,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from teaching.gradebook import Gradebook
+from teaching.gradebook_cells import Links
 from teaching.people import shown_username_en
 
 
@@ -31,6 +32,8 @@ def gradebook_table(book: Gradebook, request: HttpRequest) -> tuple[list[str], l
             f"{a.title}: score out of",
             f"{a.title}: feedback",
         ]
+    links = Links()  # reversed once, not once a cell
+    site = request.build_absolute_uri("/").rstrip("/")
     rows = []
     for row in book.rows:
         line = [shown_username_en(row.student), row.student.get_full_name()]
@@ -42,7 +45,7 @@ def gradebook_table(book: Gradebook, request: HttpRequest) -> tuple[list[str], l
                 cell.total,
                 cell.timing,
                 timezone.localtime(sub.submitted_at).isoformat(timespec="seconds") if sub else "",
-                request.build_absolute_uri(sub.run.get_absolute_url()) if sub else "",
+                site + links.run_of(sub.run_id) if sub else "",
                 cell.selfcheck.right if cell.selfcheck else "",
                 cell.selfcheck.total if cell.selfcheck else "",
                 _score(sub.score) if sub and sub.score is not None else "",

@@ -52,3 +52,33 @@ def test_a_change_to_any_cell_shows_at_once_and_an_unchanged_table_is_not_rebuil
     assert not any("teaching_submission" in q["sql"] for q in captured)
     Attempt.objects.create(student=school.alice, unit="lesson-07", right=3, total=5)
     assert client.get(url).status_code == 200
+
+
+def test_a_cell_carries_its_links_version_score_and_words_in_the_readers_language(client, school):
+    from django.utils import translation
+
+    from accounts.models import Profile
+
+    before, after = finished_run(school.alice), finished_run(school.alice)
+    sub = Submission.objects.create(
+        assignment=school.assignment_a, student=school.alice, run=after, before_run=before,
+        submitted_at=DUE, version=2, scores={"analysis": 3}, feedback_at=DUE, feedback="Ok",
+    )  # fmt: skip
+    client.force_login(school.teacher)
+    url = reverse("gradebook", args=[school.class_a.pk])
+    table = table_of(client.get(url).content.decode())
+    report = reverse("report", args=[before.id, after.id])
+    assert f'<a href="{report}">report</a>' in table
+    assert f'<a href="{sub.get_absolute_url()}">checks and feedback</a>' in table
+    assert "version 2" in table and "score 3/" in table and "feedback given" in table
+    assert '<span class="badge succeeded">' in table
+    Profile.objects.update_or_create(user=school.teacher, defaults={"language": "mr"})
+    marathi = table_of(client.get(url, headers={"accept-language": "mr"}).content.decode())
+    with translation.override("mr"):
+        words = [
+            translation.gettext("checks and feedback"),
+            translation.gettext("version %(n)s") % {"n": 2},
+            translation.gettext("feedback given"),
+            translation.pgettext("run status", "succeeded"),
+        ]
+    assert all(w in marathi for w in words) and "checks and feedback" not in marathi
