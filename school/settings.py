@@ -7,6 +7,7 @@ localhost, DEBUG on. A deployment sets DATABASE_URL, REDIS_URL, SECRET_KEY and D
 from __future__ import annotations
 
 import os
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -46,10 +47,12 @@ MIDDLEWARE = [
     # First: times the whole answer, every other middleware included (ops/metrics.py).
     "ops.metrics.RequestMetrics",
     "django.middleware.security.SecurityMiddleware",
-    # Pages and fragments go out compressed (slow school networks); WhiteNoise serves
-    # static files pre-compressed on its own.
-    "django.middleware.gzip.GZipMiddleware",
+    # Static files: WhiteNoise answers them itself, pre-compressed (Brotli, gzip) in
+    # production, with their ETag kept strong so If-None-Match gets a 304 (GZip below
+    # would recompress a file on the fly and weaken its ETag: the dev server sent 200s).
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages and fragments go out compressed (slow school networks).
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -179,6 +182,22 @@ STORAGES = {
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
+
+# Cached by browsers for a year (`immutable`): files whose name changes with their content,
+# hashed by collectstatic in production (`site.3f2a9c1b7d4e.css`) or vendored under a
+# versioned name (`vendor/htmx-2.0.11.min.js`, `vendor/noto-sans-devanagari-5.3.0/...`),
+# so the dev server (`./dev run`, DEBUG, unhashed names) keeps plotly.js too. Our own
+# files in development are sent with max-age=0 and revalidated (ETag, 304).
+IMMUTABLE_STATIC = re.compile(
+    rf"^/{STATIC_URL}(?:.*\.[0-9a-f]{{12}}\.\w+|vendor/[^/]*-\d+\.\d+\.\d+[^/]*(?:/[^/]+)?)$"
+)
+
+
+def immutable_static(path: str, url: str) -> bool:
+    return bool(IMMUTABLE_STATIC.match(url))
+
+
+WHITENOISE_IMMUTABLE_FILE_TEST = immutable_static
 
 # One Redis server, three databases. The broker (Celery's queues, database 0 by default) and
 # the live experiments' keys (EXPERIMENT_REDIS_URL, database 1 of the same server unless

@@ -1,8 +1,9 @@
-"""What a page costs to fetch: plotly.js only where charts are drawn, in a bundle that has
-every trace the charts use; pages and fragments compressed."""
+"""What a page costs to fetch: plotly.js only where charts are drawn, in the smallest bundle
+that has every trace the charts use; pages and fragments compressed."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -13,8 +14,10 @@ from django.urls import reverse
 from labs.catalogue.entries import LABS
 from tests.lab_helpers import run
 
-BUNDLE = "plotly-cartesian-4.1.1.min.js"
+BUNDLE = "plotly-lab-4.1.1.min.js"
 BUNDLE_PATH = Path(settings.BASE_DIR) / "static" / "vendor" / BUNDLE
+# Where figures are built: every chart a student or a teacher sees comes from these.
+FIGURE_CODE = ["labs", "teaching", "ops", "lessons"]
 
 
 def bundle_traces() -> set[str]:
@@ -32,10 +35,69 @@ def test_every_chart_trace_is_in_the_bundle(lab):
     assert traces <= bundle_traces(), f"{lab.slug} draws {traces - bundle_traces()}"
 
 
-def test_the_bundle_is_the_official_cartesian_one():
-    head = BUNDLE_PATH.read_text(encoding="utf-8")[:200]
-    assert "plotly.js (cartesian - minified) v4.1.1" in head
-    assert {"scatter", "bar", "heatmap"} <= bundle_traces()
+def plotly_trace_types() -> set[str]:
+    """Every trace type plotly knows (from the Python package's schema)."""
+    import plotly.graph_objects as go
+    from plotly.basedatatypes import BaseTraceType
+
+    classes = [getattr(go, name) for name in dir(go)]
+    return {
+        c.__name__.lower()
+        for c in classes
+        if isinstance(c, type) and issubclass(c, BaseTraceType) and c is not BaseTraceType
+    }
+
+
+def named_trace_types(source: str, known: set[str]) -> set[str]:
+    """Trace types a module names as a `"type"`: in a dict, a `type=` argument or
+    `trace["type"] = ...` (shapes' and axes' types, `rect`, `line`, `log`, are not traces)."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        values: list[ast.expr] = []
+        if isinstance(node, ast.Dict):
+            values = [v for k, v in zip(node.keys, node.values, strict=True) if _is_type(k)]
+        elif (isinstance(node, ast.keyword) and node.arg == "type") or (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Subscript) and _is_type(t.slice) for t in node.targets)
+        ):
+            values = [node.value]
+        found |= {v.value for v in values if isinstance(v, ast.Constant) and v.value in known}
+    return found
+
+
+def _is_type(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value == "type"
+
+
+def test_every_trace_type_the_code_names_is_in_the_bundle():
+    """Live, compare, capstone and class charts too: any trace type named in the code that
+    builds figures must be drawable by the bundle the pages load."""
+    known = plotly_trace_types()
+    root = Path(settings.BASE_DIR)
+    named: dict[str, set[str]] = {}
+    for package in FIGURE_CODE:
+        for path in sorted((root / package).rglob("*.py")):
+            if "migrations" not in path.parts:
+                types = named_trace_types(path.read_text(encoding="utf-8"), known)
+                named |= {str(path.relative_to(root)): types} if types else {}
+    used = set().union(*named.values())
+    assert {"scatter", "bar", "box", "heatmap"} <= used  # the scan finds what is there
+    missing = {path: types - bundle_traces() for path, types in named.items()}
+    assert not any(missing.values()), {p: t for p, t in missing.items() if t}
+
+
+def test_the_scan_finds_a_trace_type_the_bundle_lacks():
+    source = 'def chart():\n    return {"data": [{"type": "violin", "y": [1]}], "layout": {}}\n'
+    assert named_trace_types(source, plotly_trace_types()) == {"violin"}
+    assert "violin" not in bundle_traces()
+
+
+def test_the_bundle_is_plotlys_own_source_with_only_the_traces_we_draw():
+    head = BUNDLE_PATH.read_text(encoding="utf-8")[:300]
+    assert "plotly.js (lab: scatter, bar, box, heatmap - minified) v4.1.1" in head
+    assert bundle_traces() == {"scatter", "bar", "box", "heatmap"}
+    licence = BUNDLE_PATH.with_name("plotly-lab-4.1.1.LICENSE.txt").read_text(encoding="utf-8")
+    assert "Plotly" in licence and "MIT" in licence or "Permission is hereby granted" in licence
 
 
 def test_plotly_is_named_once_and_only_fetched_by_charts_js(client, db):

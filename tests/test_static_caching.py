@@ -1,7 +1,11 @@
 """Static files as production serves them: hashed names, cached by browsers for a year
-(`immutable`, so a second page fetches no script again), and sent compressed.
+(`immutable`, so a second page fetches no script again), sent compressed (Brotli where the
+browser takes it, else gzip) and answered 304 when the browser asks again with their ETag.
+And as the dev server (`./dev run`: DEBUG, unhashed names) serves them: the vendored,
+versioned files cached for a year too, our own revalidated with a 304.
 
-The timing and the page weights themselves are measured by `bench/page_weight.py`.
+The timing and the page weights themselves are measured by `bench/page_weight.py` and
+`bench/school_link.py`.
 """
 
 from __future__ import annotations
@@ -17,36 +21,51 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = "s" * 30 + "Zq7-Pw2_xR9mT4vB8nL3cJ6yH1sD5fG0"
+FONT = "vendor/noto-sans-devanagari-5.3.0/noto-sans-devanagari-devanagari-400-normal.woff2"
 ASSETS = [
     "vendor/htmx-2.0.11.min.js",
-    "vendor/plotly-cartesian-4.1.1.min.js",
+    "vendor/plotly-lab-4.1.1.min.js",
     "labs/charts.js",
     "labs/forms.js",
     "labs/site.css",
+    FONT,
 ]
+BROWSER = "gzip, deflate, br, zstd"  # what Chromium sends
 FETCH = f"""
 import json, django
 django.setup()
+from django.conf import settings
 from django.core.management import call_command
-call_command("collectstatic", "--noinput", verbosity=0)
+if not settings.DEBUG:
+    call_command("collectstatic", "--noinput", verbosity=0)
 from django.templatetags.static import static
 from django.test import Client
 client = Client()
 out = {{}}
 for name in {ASSETS!r}:
     url = static(name)
-    response = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
-    out[name] = [url, response.status_code, response.get("Cache-Control", ""),
-                 response.get("Content-Encoding", "")]
+    sizes = {{}}
+    for accept in ("gzip", {BROWSER!r}):
+        response = client.get(url, HTTP_ACCEPT_ENCODING=accept)
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+        sizes[accept] = len(body)
+    again = client.get(url, HTTP_ACCEPT_ENCODING={BROWSER!r},
+                       HTTP_IF_NONE_MATCH=response.get("ETag", "none"))
+    out[name] = {{
+        "url": url, "status": response.status_code,
+        "cache": response.get("Cache-Control", ""),
+        "gzip": client.get(url, HTTP_ACCEPT_ENCODING="gzip").get("Content-Encoding", ""),
+        "browser": response.get("Content-Encoding", ""), "sizes": sizes,
+        "again": again.status_code,
+    }}
 print(json.dumps(out))
 """
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory) -> dict[str, list]:
+def serve(tmp_path_factory, debug: bool) -> dict[str, dict]:
     env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY_FILE", "DATABASE_URL"}}
     env |= {
-        "DEBUG": "false",
+        "DEBUG": "true" if debug else "false",
         "SECRET_KEY": KEY,
         "VAR_DIR": str(tmp_path_factory.mktemp("static")),
         "DJANGO_SETTINGS_MODULE": "school.settings",
@@ -63,16 +82,51 @@ def served(tmp_path_factory) -> dict[str, list]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+@pytest.fixture(scope="module")
+def served(tmp_path_factory) -> dict[str, dict]:
+    return serve(tmp_path_factory, debug=False)
+
+
+@pytest.fixture(scope="module")
+def served_by_dev(tmp_path_factory) -> dict[str, dict]:
+    return serve(tmp_path_factory, debug=True)
+
+
+def cached_for_a_year(cache_control: str) -> bool:
+    max_age = re.search(r"max-age=(\d+)", cache_control)
+    return "immutable" in cache_control and max_age is not None and int(max_age[1]) >= 365 * 86400
+
+
 @pytest.mark.parametrize("name", ASSETS)
 def test_static_files_have_hashed_names_and_are_cached_for_good(served, name):
-    url, status, cache_control, _encoding = served[name]
+    got = served[name]
     stem, suffix = name.rsplit(".", 1)
-    assert re.fullmatch(rf"/static/{re.escape(stem)}\.[0-9a-f]{{12}}\.{suffix}", url), url
-    assert status == 200
-    max_age = int(re.search(r"max-age=(\d+)", cache_control).group(1))
-    assert "immutable" in cache_control and max_age >= 365 * 24 * 3600
+    assert re.fullmatch(rf"/static/{re.escape(stem)}\.[0-9a-f]{{12}}\.{suffix}", got["url"])
+    assert got["status"] == 200
+    assert cached_for_a_year(got["cache"]), got["cache"]
+
+
+@pytest.mark.parametrize("name", [n for n in ASSETS if n != FONT])  # woff2 is compressed
+def test_static_files_go_out_compressed_brotli_where_the_browser_takes_it(served, name):
+    got = served[name]
+    assert got["gzip"] == "gzip"
+    assert got["browser"] == "br"
+    assert got["sizes"][BROWSER] < got["sizes"]["gzip"]
 
 
 @pytest.mark.parametrize("name", ASSETS)
-def test_static_files_go_out_compressed(served, name):
-    assert served[name][3] == "gzip"
+def test_a_second_ask_with_the_etag_gets_a_304(served, served_by_dev, name):
+    assert served[name]["again"] == 304
+    assert served_by_dev[name]["again"] == 304
+
+
+@pytest.mark.parametrize("name", [n for n in ASSETS if n.startswith("vendor/")])
+def test_the_dev_server_keeps_vendored_versioned_files_for_a_year(served_by_dev, name):
+    got = served_by_dev[name]
+    assert got["url"] == f"/static/{name}"  # DEBUG: unhashed
+    assert got["status"] == 200 and cached_for_a_year(got["cache"]), got["cache"]
+
+
+def test_the_dev_server_revalidates_our_own_files(served_by_dev):
+    got = served_by_dev["labs/site.css"]
+    assert "max-age=0" in got["cache"] and "immutable" not in got["cache"]

@@ -1,8 +1,13 @@
 // Draw every Plotly figure on the page that is not drawn yet. Each figure's JSON sits
 // in a <script type="application/json"> inside <figure class="chart">, written by Django.
-// plotly.js (the official cartesian bundle: scatter, bar and heatmap are all the charts
-// use) is fetched the first time a page has a chart to draw, never on pages without one;
-// its URL comes from this script's data-plotly attribute, and the browser keeps it.
+// plotly.js (the site's own build: scatter, bar, box and heatmap, all the charts draw) is
+// fetched the first time a page has a chart to draw, or earlier, in idle time, once a page
+// that leads to a chart (a lab's form, a unit's page: [data-plotly-soon]) has loaded, so
+// that Run does not wait for it; never on other pages. Its URL comes from this script's
+// data-plotly attribute, and the browser keeps it.
+// Until it is drawn, a chart's box has the chart's height and says "Chart loading" (the
+// words from data-loading, in the page's language); charts are drawn one per task, so a
+// page with several answers a tap between two of them.
 // A running experiment's fragment is swapped every second with a new chart in it: before
 // htmx removes the old one, Plotly.purge drops its listeners (a responsive plot listens to
 // window resizes), so a minute of redraws does not leave sixty dead plots listening.
@@ -107,7 +112,9 @@
     }
   }
 
-  var plotlyUrl = document.currentScript && document.currentScript.dataset.plotly;
+  var script = document.currentScript;
+  var plotlyUrl = script && script.dataset.plotly;
+  var loadingWords = (script && script.dataset.loading) || "";
   var loading = null;
 
   function withPlotly(then) {
@@ -122,29 +129,58 @@
     }
     loading.push(then);
   }
+  // The chart's place, as tall as the chart will be, saying it is coming.
+  function holdPlace(box, plot, fig) {
+    if (plot.querySelector(".chart-wait") || box.classList.contains("drawn")) return;
+    if (!plot.style.height) plot.style.height = ((fig.layout && fig.layout.height) || 450) + "px";
+    var note = document.createElement("p");
+    note.className = "chart-wait";
+    note.textContent = loadingWords;
+    plot.appendChild(note);
+  }
+  function drawOne(box) {
+    if (box.classList.contains("drawn") || !box.isConnected) return;
+    var data = box.querySelector("script[type='application/json']");
+    var plot = box.querySelector(".plot");
+    if (!data || !plot) return;
+    var fig = JSON.parse(data.textContent);
+    var wait = plot.querySelector(".chart-wait");
+    if (wait) wait.remove();
+    var width = plot.clientWidth || box.clientWidth;
+    var toolbar = width >= PHONE_PX;
+    var extra = fitTitle(fig.layout, width, toolbar);
+    if (extra && plot.style.height) plot.style.height = fig.layout.height + "px";
+    var config = Object.assign({ displayModeBar: toolbar ? "hover" : false }, CONFIG);
+    window.Plotly.newPlot(plot, fig.data, fig.layout, config);
+    declutter(plot);
+    box.classList.add("drawn");
+    // A page's own script (the class overlay's highlighting) hooks in here.
+    box.dispatchEvent(new CustomEvent("chart:drawn", { bubbles: true }));
+  }
   function drawCharts(root) {
-    var boxes = root.querySelectorAll("figure.chart:not(.drawn)");
+    var boxes = Array.prototype.slice.call(root.querySelectorAll("figure.chart:not(.drawn)"));
     if (!boxes.length) return;
+    boxes.forEach(function (box) {
+      var data = box.querySelector("script[type='application/json']");
+      var plot = box.querySelector(".plot");
+      if (data && plot) holdPlace(box, plot, JSON.parse(data.textContent));
+    });
     withPlotly(function () {
       registerLocale();
-      boxes.forEach(function (box) {
-        if (box.classList.contains("drawn") || !box.isConnected) return;
-        var data = box.querySelector("script[type='application/json']");
-        var plot = box.querySelector(".plot");
-        if (!data || !plot) return;
-        var fig = JSON.parse(data.textContent);
-        var width = plot.clientWidth || box.clientWidth;
-        var toolbar = width >= PHONE_PX;
-        var extra = fitTitle(fig.layout, width, toolbar);
-        if (extra && plot.style.height) plot.style.height = fig.layout.height + "px";
-        var config = Object.assign({ displayModeBar: toolbar ? "hover" : false }, CONFIG);
-        window.Plotly.newPlot(plot, fig.data, fig.layout, config);
-        declutter(plot);
-        box.classList.add("drawn");
-        // A page's own script (the class overlay's highlighting) hooks in here.
-        box.dispatchEvent(new CustomEvent("chart:drawn", { bubbles: true }));
-      });
+      // One chart per task: the browser handles a tap or a key between two charts.
+      (function next() {
+        var box = boxes.shift();
+        if (!box) return;
+        drawOne(box);
+        if (boxes.length) setTimeout(next, 0);
+      })();
     });
+  }
+  // Once a page that leads to a chart has loaded, fetch plotly.js while nothing else is.
+  function fetchSoon() {
+    if (window.Plotly || !document.querySelector(".lab-panel, [data-plotly-soon]")) return;
+    var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); };
+    idle(function () { withPlotly(function () {}); }, { timeout: 3000 });
   }
   function purgeCharts(root) {
     if (!window.Plotly || !root || !root.querySelectorAll) return;
@@ -175,6 +211,7 @@
   window.addEventListener("beforeprint", fitToPage);
   window.addEventListener("afterprint", fitToPage);
   document.addEventListener("DOMContentLoaded", function () { drawCharts(document); });
+  window.addEventListener("load", fetchSoon);
   document.addEventListener("htmx:beforeSwap", function (event) { purgeCharts(event.detail.target); });
   document.addEventListener("htmx:afterSettle", function (event) {
     drawCharts(event.detail.elt.parentNode || document);
