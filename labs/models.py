@@ -2,5 +2,6 @@
 
 from labs.capstone.analysis import Analysis
 from labs.runs.models import Run, RunManager, RunQuerySet
+from labs.runs.predictions import Prediction
 
-__all__ = ["Analysis", "Run", "RunManager", "RunQuerySet"]
+__all__ = ["Analysis", "Prediction", "Run", "RunManager", "RunQuerySet"]

@@ -186,7 +186,7 @@ class AssignmentForm(forms.ModelForm):
 
     class Meta:
         model = Assignment
-        fields = ["title", "instructions", "handin", "selfcheck", "due_at"]
+        fields = ["title", "instructions", "handin", "selfcheck", "due_at", "require_prediction"]
         widgets = {
             "instructions": forms.Textarea(attrs={"rows": 5}),
             "due_at": DueDateInput(),
@@ -197,6 +197,13 @@ class AssignmentForm(forms.ModelForm):
             "due_at": gettext_lazy("Due"),
             "selfcheck": gettext_lazy("Self-check"),
             "handin": gettext_lazy("What the student hands in"),
+            "require_prediction": gettext_lazy("Ask for a prediction before the run"),
+        }
+        help_texts = {
+            "require_prediction": gettext_lazy(
+                "A run can be handed in only if the student said what they expected "
+                "(the lab's “Predict first”) before pressing Run."
+            ),
         }
 
     def __init__(
@@ -278,6 +285,12 @@ class AssignmentForm(forms.ModelForm):
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         pair = cleaned.get("handin") == HANDIN_PAIR
+        if pair and cleaned.get("require_prediction"):
+            # A pair is run by "Run before/after", which asks for no prediction.
+            self.add_error(
+                "require_prediction",
+                _("A before/after pair cannot ask for a prediction: hand in one run instead."),
+            )
         try:
             criteria = parse_criteria(cleaned.get("criteria_text", ""), self.lab.figures, pair=pair)
         except CriteriaError as exc:

@@ -148,6 +148,8 @@ class Assignment(models.Model):
     selfcheck = models.SlugField(max_length=32, blank=True, default="")
     # Challenges (teaching.unit_challenges) the students are asked to meet, by slug.
     challenges = models.JSONField(default=list, blank=True)
+    # A run can be handed in only with a prediction made before it was started.
+    require_prediction = models.BooleanField(default=False)
     # "run": one run is handed in; "pair": a before/after pair with the student's analysis,
     # and the criteria name a side (`before.recovered == false`).
     handin = models.CharField(max_length=8, choices=HANDIN_CHOICES, default=HANDIN_RUN)
@@ -216,6 +218,12 @@ class Assignment(models.Model):
                     "value": value,
                     "used": used,
                 }
+        # `.all()`, not `.exists()`: a page listing runs prefetches their predictions.
+        if self.require_prediction and not run.predictions.all():
+            return _(
+                "It has no prediction: this assignment asks you to say what you expect "
+                "before you press Run. Answer “Predict first”, run again and submit that run."
+            )
         return ""
 
 

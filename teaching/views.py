@@ -319,7 +319,7 @@ def assignment_run(request: HtmxHttpRequest, assignment_id: int) -> HttpResponse
     if lab is None:
         return HttpResponse(LAB_GONE, status=409)
     form = _lab_form(assignment, lab, request.POST)
-    run, status = run_from_form(request.user, form)
+    run, status = run_from_form(request.user, form, request.POST)
     if run is not None and not request.htmx:
         if role == "teacher":
             return redirect(run)
@@ -332,6 +332,7 @@ def assignment_run(request: HtmxHttpRequest, assignment_id: int) -> HttpResponse
         "form": form,
         "run": run,
         "view": present_run(run, lab) if run else None,
+        "require_prediction": assignment.require_prediction,
         **_panel_urls(assignment, role),
     }
     if run is not None:
@@ -433,15 +434,18 @@ def _assignment_page(request, assignment, role, *, status=200, **extra) -> HttpR
         "locked": assignment.locked_presets(),
         "open": assignment.open_presets(),
         **_panel_urls(assignment, role),
+        "require_prediction": assignment.require_prediction,
     }
     if lab is not None:
         context["form"] = _lab_form(assignment, lab)
     if role == "student":
         now = timezone.now()
         standing = standing_of(assignment, request.user, now)
-        runs = Run.objects.filter(owner=request.user, lab=assignment.lab).defer(
-            "own_result", "progress"
-        )[:20]
+        runs = (
+            Run.objects.filter(owner=request.user, lab=assignment.lab)
+            .defer("own_result", "progress")
+            .prefetch_related("predictions")[:20]
+        )
         context["standing"] = standing
         context["my_runs"] = [(run, assignment.mismatch(run)) for run in runs]
         if assignment.is_pair:

@@ -10,10 +10,12 @@ from django.utils.translation import gettext as _
 
 from labs.catalogue.advice import Snippet
 from labs.catalogue.lab import Lab
+from labs.catalogue.prediction import Verdict
 from labs.experiments.error_words import error_words
 from labs.interface.figures import Figure
 from labs.runs import kept_caps, kept_queue, waiting
 from labs.runs.models import Run
+from labs.runs.predictions import verdicts
 from labs.text import num, said
 from labs.web import run_extras
 from labs.web.exports import series_rows
@@ -39,6 +41,7 @@ class RunView:
     poll_ms: int = 1000  # an unfinished run: when the page looks again
     charts_html: str = ""  # the tables and figures, already rendered (fragment_cache)
     key_figure: tuple[str, str] | None = None  # (label, value): the lab's first figure
+    predictions: list[Verdict] = field(default_factory=list)  # the student's, against the run
 
 
 def present_run(run: Run, lab: Lab | None, *, charts: bool = True) -> RunView:
@@ -57,6 +60,7 @@ def present_run(run: Run, lab: Lab | None, *, charts: bool = True) -> RunView:
         view.links = run_extras.links_for(run)
         view.try_next = try_next_links(lab.slug, lab.params, lab.try_next, run.params)
         view.production = production_for(lab, run.params)
+        view.predictions = verdicts(run)
     elif run.status == Run.Status.RUNNING and run.progress:
         done, total = run.progress.get("done", 0), run.progress.get("total", 0)
         view.percent = int(100 * done / total) if total else None

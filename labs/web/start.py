@@ -2,21 +2,43 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+
 from labs.runs.dispatch import RunRefused, start_run
 from labs.runs.execution import choose_seed
 from labs.runs.models import Run
+from labs.runs.predictions import save_predictions
 from labs.web.forms import LabForm
+from labs.web.predict import read_guesses
 
 
-def run_from_form(user, form: LabForm) -> tuple[Run | None, int]:
+def run_from_form(
+    user, form: LabForm, predictions: Mapping[str, Any] | None = None
+) -> tuple[Run | None, int]:
     """The started run and 200, or None and the status to answer with: 422 for a bad value
     (the form carries the messages), the refusal's own status (cap, runner offline) with its
-    reason added to the form."""
+    reason added to the form.
+
+    `predictions` is the POST of a committed run: the guesses in it are kept with the run,
+    in the same transaction, so its task is published only once they are saved.
+    """
     if not form.is_valid():
         return None, 422
     lab = form.lab
+    guesses, problems = read_guesses(lab, predictions) if predictions is not None else ({}, [])
+    if problems:
+        for problem in problems:
+            form.add_error(None, problem)
+        return None, 422
     try:
-        return start_run(user, lab, form.params(), choose_seed(lab, form.seed())), 200
+        with transaction.atomic():
+            run = start_run(user, lab, form.params(), choose_seed(lab, form.seed()))
+            if guesses:
+                save_predictions(run, guesses)
+        return run, 200
     except RunRefused as exc:
         form.add_error(None, exc.message)
         return None, exc.status

@@ -61,7 +61,7 @@ def lab_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return login_needed(request)
     form = LabForm(lab, request.POST)
-    run, status = run_from_form(request.user, form)
+    run, status = run_from_form(request.user, form, request.POST)
     if run is not None and not request.htmx:
         return redirect(run)
 

@@ -1,0 +1,85 @@
+"""The prediction block of a lab's form: the prompts it offers, and the guesses sent with Run.
+
+A guess is read from the POST of a committed run only (the Run button, an assignment's
+run); a draft re-run as a slider moves is not a commitment and never carries one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from labs.catalogue.lab import Lab
+from labs.catalogue.prediction import Prompt, token
+from labs.catalogue.predictions import prompts_for
+from labs.text import num
+
+
+@dataclass(frozen=True)
+class Offered:
+    """A prompt as the form shows it: its field, its choices as (token, words)."""
+
+    prompt: Prompt
+    choices: list[tuple[str, str]]
+    value: str  # what the student sent, kept when the form comes back with an error
+
+    @property
+    def name(self) -> str:
+        return self.prompt.name
+
+    @property
+    def low_words(self) -> str:
+        return num(self.prompt.low)
+
+    @property
+    def high_words(self) -> str:
+        return num(self.prompt.high)
+
+    @property
+    def unit(self) -> str:
+        if self.prompt.percent:
+            return "%"
+        return _(self.prompt.unit) if self.prompt.unit else ""
+
+
+def offered(lab: Lab, data: Mapping[str, Any] | None = None) -> list[Offered]:
+    """The lab's prompts for its form, with anything already sent."""
+    return [
+        Offered(
+            prompt,
+            [(token(c.value), _(c.words)) for c in prompt.choices],
+            str(data.get(prompt.name, "")) if data is not None else "",
+        )
+        for prompt in prompts_for(lab.slug)
+    ]
+
+
+def read_guesses(lab: Lab, data: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The guesses sent with a run (figure → value), and a message for each bad one."""
+    guesses: dict[str, Any] = {}
+    problems: list[str] = []
+    for prompt in prompts_for(lab.slug):
+        try:
+            value = prompt.read(str(data.get(prompt.name, "")))
+        except ValueError:
+            problems.append(problem(prompt))
+            continue
+        if value is not None:
+            guesses[prompt.figure] = value
+    return guesses, problems
+
+
+def problem(prompt: Prompt) -> str:
+    question = _(prompt.question)
+    if prompt.choices:
+        return _("Your prediction for “%(question)s” is not one of its answers.") % {
+            "question": question
+        }
+    return _("Your prediction for “%(question)s” must be a number from %(low)s to %(high)s.") % {
+        "question": question,
+        "low": num(prompt.low),
+        "high": num(prompt.high),
+    }

@@ -1,0 +1,66 @@
+"""Predict, run, explain in a real browser: a guess set with the slider goes with Run, the
+result shows it against the run's own figures, and the unit page shows the challenge met."""
+
+from __future__ import annotations
+
+from labs.runs.models import Run
+from labs.runs.predictions import Prediction
+from labs.text import num
+from tests.base import make_user
+from tests.browser.conftest import PHONE, WIDE, shot
+from tests.browser.pages import open_lab, permalink, reveal, run_button, wait_finished
+from tests.browser.test_accessibility import violations
+
+WIDER_THAN = "() => document.documentElement.scrollWidth"
+
+
+def test_a_student_predicts_runs_and_sees_the_guess_against_the_outcome(site):
+    student = make_user("meera")
+    page = site.page(student)
+    open_lab(page, site, "drain")
+
+    # The slider fills the prediction's box: one drag (here, End) makes the guess.
+    slider = page.locator("input[data-predict-for='predict-drain-peak_backlog']")
+    slider.focus()
+    page.keyboard.press("End")
+    assert page.locator("#predict-drain-peak_backlog").input_value() == "3000"
+    # At most 4 workers: the lesson-12 challenge "empty the queue with at most 4 workers".
+    reveal(page, "#id_max_workers")
+    page.fill("#id_max_workers", "4")
+    run_button(page).click()
+    assert wait_finished(page, site) == "succeeded"
+
+    run = Run.objects.get(owner=student)
+    assert list(Prediction.objects.filter(run=run).values_list("figure", "value")) == [
+        ("peak_backlog", 3000)
+    ]
+    peak = run.result["summary"]["peak_backlog"]
+    outcome = page.locator(".predicted")
+    said = outcome.inner_text()
+    assert f"You expected 3,000; it was {num(peak)}, {num(3000 - peak)} below your guess." in said
+    assert f"with at most {run.result['summary']['most_workers']} workers" in said
+    # A prediction is for the next run: the box is empty again.
+    assert page.locator("#predict-drain-peak_backlog").input_value() == ""
+    shot(page, "predict-lab-1280")
+    assert violations(page, None) == []
+
+    page.set_viewport_size({"width": PHONE, "height": 900})
+    assert violations(page, None) == []
+    shot(page, "predict-lab-390")
+
+    # The run's own page says the same, in Marathi too, with no axe violation at either width.
+    address = permalink(page)
+    page.context.add_cookies([{"name": "django_language", "value": "mr", "url": site.url}])
+    for width in (PHONE, WIDE):
+        page.set_viewport_size({"width": width, "height": 900})
+        assert violations(page, address) == []
+        assert page.evaluate(WIDER_THAN) <= width  # drawn for this width: nothing sticks out
+        assert "तुमचा अंदाज 3,000 होता" in page.locator(".predicted").inner_text()
+        assert violations(page, f"{site.url}/labs/drain/") == []
+    shot(page, "predict-run-mr-1280")
+
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": site.url}])
+    page.goto(f"{site.url}/units/lesson-12/")
+    met = page.locator("#challenge-drain-fewest-workers")
+    assert "met" in met.get_attribute("class").split()
+    assert site.seen.errors == []
