@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from labs.capstone.pairs import CONTROLS_OFF
 from labs.catalogue.units import UNITS
+from labs.runs.predictions import Prediction
 from tests.base import finished_run, make_user
 from tests.browser.conftest import PHONE, WIDE
 from tests.browser.pages import wait_charts_drawn
@@ -87,6 +88,8 @@ def test_no_page_has_a_critical_or_serious_axe_violation(site):
         due_at=timezone.now() + timedelta(days=7),
     )
     a, b = finished_run(student, lab="drain"), finished_run(student, lab="drain", seed=3)
+    # A guess made before the run: its page shows "Your prediction against the run" too.
+    Prediction.objects.create(run=a, figure="peak_backlog", value=300)
     short = {"horizon_s": 120, "recover_at_s": 100}
     before = finished_run(student, lab="trapped-service", seed=5, **short, **CONTROLS_OFF)
     after = finished_run(student, lab="trapped-service", seed=5, **short)
