@@ -28,6 +28,12 @@ class PasswordChangeRequiredMiddleware:
         user = getattr(request, "user", None)
         if user is None or not user.is_authenticated:
             return False
+        # Asked once per password, not on every request (a class's polls): a one-time
+        # password, the only way the flag is set, changes the password's hash, and with it
+        # the hash the session holds (Django checked it against the user's on this request).
+        password = request.session.get(HASH_SESSION_KEY)
+        if password and request.session.get(CHECKED_KEY) == password:
+            return False
         # Static files never get here (WhiteNoise answers them first).
         # The language switch too: the change page should be readable in their language.
         allowed = (
@@ -37,12 +43,6 @@ class PasswordChangeRequiredMiddleware:
             "/healthz",
         )
         if request.path_info.startswith(allowed):
-            return False
-        # Asked once per password, not on every request (a class's polls): a one-time
-        # password, the only way the flag is set, changes the password's hash, and with it
-        # the hash the session holds (Django checked it against the user's on this request).
-        password = request.session.get(HASH_SESSION_KEY)
-        if password and request.session.get(CHECKED_KEY) == password:
             return False
         must = Profile.objects.filter(user=user, must_change_password=True).exists()
         if not must and password:

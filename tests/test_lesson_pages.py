@@ -6,6 +6,8 @@ import itertools
 import re
 
 import pytest
+from django.conf import settings
+from django.test import Client
 from django.urls import reverse
 
 from labs.sim.capstone import RECOMMENDED_CONTROLS
@@ -176,3 +178,56 @@ def test_it_keeps_the_diagram_files_as_drawn():
 
     for path, svg in drawn().items():
         assert path.read_text(encoding="utf-8") == svg, f"run python -m lessons.diagrams: {path}"
+
+
+@pytest.mark.redis
+def test_a_unit_pages_prose_and_self_check_are_rendered_once_per_language(
+    client, people, monkeypatch
+):
+    from django.core.cache import cache
+
+    from lessons.templatetags import lessons as tags
+
+    cache.delete_many(
+        [key(unit, lang) for key in (tags.prose_key, tags.selfcheck_key) for unit in ("lesson-12",)
+         for lang in ("en", "mr")]
+    )  # fmt: skip
+    rendered = []
+    real_select, real_render = tags.select_template, tags.render_to_string
+
+    def select(names, *args, **kwargs):
+        rendered.append(names[0])
+        return real_select(names, *args, **kwargs)
+
+    def render(name, *args, **kwargs):
+        rendered.append(name)
+        return real_render(name, *args, **kwargs)
+
+    monkeypatch.setattr(tags, "select_template", select)
+    monkeypatch.setattr(tags, "render_to_string", render)
+    url = reverse("unit-detail", args=["lesson-12"])
+    pages = []
+    for person in (None, people.alice, people.bob):
+        if person is not None:
+            client.force_login(person)
+        pages.append(client.get(url).content.decode())
+    assert rendered == ["labs/units/en/lesson-12.html", "lessons/selfcheck.html#selfcheck-panel"]
+    assert len({page[page.index("<h1>") : page.index('id="labs"')] for page in pages}) == 1
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "mr"
+    marathi = client.get(url).content.decode()
+    assert rendered[2:] == [
+        "labs/units/mr/lesson-12.html",
+        "lessons/selfcheck.html#selfcheck-panel",
+    ]
+    prose = marathi[marathi.index("<h1>") : marathi.index('id="labs"')]
+    assert re.search("[\u0900-\u097f]{4}", prose) and prose not in pages[0]
+    # Each view carries its own CSRF token, and it works: the self-check is marked.
+    checking = Client(enforce_csrf_checks=True)
+    checking.force_login(people.alice)
+    page = checking.get(url).content.decode()
+    assert tags.CSRF_SLOT not in page
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    marked = checking.post(
+        reverse("unit-selfcheck", args=["lesson-12"]), {"csrfmiddlewaretoken": token}
+    )
+    assert marked.status_code == 200 and "You got" in marked.content.decode()

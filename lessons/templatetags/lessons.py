@@ -6,11 +6,13 @@ from pathlib import Path
 
 from django import template
 from django.contrib.staticfiles import finders
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string, select_template
 from django.utils.html import escape
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
+from labs.web import fragment_cache
 from lessons.forms import SelfCheckForm
 from lessons.models import Attempt
 from lessons.panel import panel_context
@@ -21,17 +23,40 @@ register = template.Library()
 FALLBACK_LANGUAGE = "en"
 
 
+# A unit page's prose and its unmarked self-check are the same for every reader of a
+# language: rendered once per unit, language and code release (the key names the code's
+# version, `fragment_cache.render_version`) into the cache every web process shares. What
+# is a reader's own (the header, the challenges met, a marked self-check) is rendered
+# around them on each view.
+
+
 @register.simple_tag(takes_context=True)
 def unit_prose(context: template.Context, unit_slug: str) -> SafeString:
     """The unit's explanation written for the active language, English when there is none."""
     language = (get_language() or FALLBACK_LANGUAGE).split("-")[0]
-    prose = select_template(
-        [
-            f"labs/units/{language}/{unit_slug}.html",
-            f"labs/units/{FALLBACK_LANGUAGE}/{unit_slug}.html",
-        ]
-    )
-    return prose.render(context.flatten(), context.get("request"))
+
+    def render() -> str:
+        prose = select_template(
+            [
+                f"labs/units/{language}/{unit_slug}.html",
+                f"labs/units/{FALLBACK_LANGUAGE}/{unit_slug}.html",
+            ]
+        )
+        return prose.render(context.flatten(), context.get("request"))
+
+    return SafeString(fragment_cache.cached_html(prose_key(unit_slug, language), render))  # noqa: S704 - our template
+
+
+def prose_key(unit_slug: str, language: str) -> str:
+    return f"unit-prose:{fragment_cache.render_version()}:{unit_slug}:{language}"
+
+
+def selfcheck_key(unit_slug: str, language: str) -> str:
+    return f"unit-selfcheck:{fragment_cache.render_version()}:{unit_slug}:{language}"
+
+
+# What the cached self-check carries in place of the CSRF token: each view writes its own.
+CSRF_SLOT = "CSRF-SLOT-51d0e2"
 
 
 @register.simple_tag(takes_context=True)
@@ -39,12 +64,20 @@ def selfcheck_panel(context: template.Context, unit) -> SafeString:
     questions = questions_for(unit.slug)
     if not questions:
         return SafeString("")
-    form = SelfCheckForm(questions=questions)
-    return render_to_string(
-        "lessons/selfcheck.html#selfcheck-panel",
-        panel_context(unit, form, marks=None),
-        request=context.get("request"),
-    )
+    request = context.get("request")
+
+    def render() -> str:
+        form = SelfCheckForm(questions=questions)
+        return render_to_string(
+            "lessons/selfcheck.html#selfcheck-panel",
+            panel_context(unit, form, marks=None) | {"csrf_token": CSRF_SLOT},
+            request=request,
+        )
+
+    language = (get_language() or FALLBACK_LANGUAGE).split("-")[0]
+    html = fragment_cache.cached_html(selfcheck_key(unit.slug, language), render)
+    token = get_token(request) if request is not None else ""
+    return SafeString(html.replace(CSRF_SLOT, token))  # noqa: S704 - our template, a token
 
 
 @register.simple_tag
