@@ -103,7 +103,7 @@ def test_it_counts_the_labs_it_lists(client, db, unit):
 @pytest.mark.parametrize("unit", LESSON_LABS)
 def test_it_writes_the_explanation_in_the_readers_language(client, db, unit):
     english, marathi = page(client, unit, "en"), page(client, unit, "mr")
-    explanation = re.compile(r'<section class="explanation">(.*?)</section>', re.S)
+    explanation = re.compile(r'<section class="explanation"[^>]*>(.*?)</section>', re.S)
     (en_text,), (mr_text,) = explanation.findall(english), explanation.findall(marathi)
     en_text, mr_text = (re.sub(r"<[^>]*>", " ", text) for text in (en_text, mr_text))
     assert not DEVANAGARI.search(en_text)
