@@ -288,6 +288,9 @@ LAB_SWEEP_EVERY_S = env_int("LAB_SWEEP_EVERY_S", 2, low=1, high=3600)
 LAB_POLLS_PER_S = env_int("LAB_POLLS_PER_S", 100, low=1, high=100000)
 # Unnamed, unsubmitted runs older than this many days are deleted by the sweeper.
 LAB_PRUNE_AFTER_DAYS = env_int("LAB_PRUNE_AFTER_DAYS", 30, low=1, high=3650)
+# Drafts (runs started by moving a control, labs.runs.drafts) that nobody kept are deleted
+# by the sweeper this many minutes after they were made.
+LAB_DRAFT_KEEP_MIN = env_int("LAB_DRAFT_KEEP_MIN", 60, low=1, high=10080)
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_HTTPONLY = True

@@ -21,7 +21,8 @@ FIELDS = ("id", "lab", "params", "own_result__summary", "stored_result__data__su
 def recent_runs(user: Any, labs: Sequence[str]) -> list[dict[str, Any]]:
     """The user's newest finished runs of `labs`, with only their summary figures read."""
     rows = (
-        Run.objects.filter(owner=user, lab__in=labs, status=Run.Status.SUCCEEDED)
+        # Not drafts: a slider's passing values would push the student's runs out of the 100.
+        Run.objects.filter(owner=user, lab__in=labs, status=Run.Status.SUCCEEDED, draft=False)
         .order_by("-created_at")
         .values(*FIELDS)[:RUNS_READ]
     )
@@ -58,7 +59,9 @@ def challenges_met(student_ids: Sequence[Any], assignments: Sequence[Any]) -> di
         return {}
     runs: dict[Any, list[dict[str, Any]]] = {sid: [] for sid in student_ids}
     rows = (
-        Run.objects.filter(owner_id__in=student_ids, lab__in=labs, status=Run.Status.SUCCEEDED)
+        Run.objects.filter(
+            owner_id__in=student_ids, lab__in=labs, status=Run.Status.SUCCEEDED, draft=False
+        )
         .order_by("-created_at")
         .values("owner_id", *FIELDS)
     )

@@ -19,6 +19,7 @@ from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_noop
 
+from labs.runs import drafts
 from labs.runs.models import Run
 from lessons.models import Attempt, latest_attempts
 from teaching.challenge_runs import challenges_met
@@ -217,8 +218,11 @@ def hand_in(assignment: Assignment, student, run: Run, before: Run | None, now: 
     """Save a hand-in; a resubmission keeps the last one as a version. True if it is the first.
 
     Locks the student's submission row, so two resubmissions at once make two versions
-    rather than one lost.
+    rather than one lost. A draft handed in (a run started by moving a control) is kept.
     """
+    for handed in (run, before):
+        if handed is not None:
+            drafts.keep(handed)
     if not Submission.objects.filter(assignment=assignment, student=student).exists():
         try:
             with transaction.atomic():

@@ -442,7 +442,7 @@ def _assignment_page(request, assignment, role, *, status=200, **extra) -> HttpR
         now = timezone.now()
         standing = standing_of(assignment, request.user, now)
         runs = (
-            Run.objects.filter(owner=request.user, lab=assignment.lab)
+            Run.objects.filter(owner=request.user, lab=assignment.lab, draft=False)
             .defer("own_result", "progress")
             .prefetch_related("predictions")[:20]
         )

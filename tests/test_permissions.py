@@ -120,6 +120,9 @@ MATRIX = [
         LAB_POST,
         (LOGIN, 302, 302, 302, 302),
     ),
+    # A draft: the form posted as a control moves (labs.web.views.drafts).
+    ("move a control", "post", lambda w: r("lab-draft", "drain"), LAB_POST, ANY_USER),
+    ("keep a draft", "post", lambda w: r("run-keep", w.run.pk), {}, (LOGIN, 302, 404, 404, 404)),
     ("my runs", "get", lambda w: r("my-runs"), None, ANY_USER),
     ("run page", "get", lambda w: r("run-detail", w.run.pk), None, MEMBERS),
     ("run json", "get", lambda w: r("run-json", w.run.pk), None, MEMBERS),
@@ -404,7 +407,8 @@ def test_it_covers_every_url_of_the_site():
     covered = {
         "home", "unit-detail", "unit-selfcheck", "lab-detail", "my-runs", "run-detail",
         "run-json", "run-csv", "run-numbers",
-        "run-label", "run-rerun", "run-compare", "class-list", "class-new", "class-join",
+        "run-label", "run-rerun", "run-compare", "lab-draft", "run-keep",
+        "class-list", "class-new", "class-join",
         "class-detail", "student-add", "student-remove", "assignment-new", "assignment-edit",
         "assignment-detail", "assignment-run", "assignment-submit", "extension-set",
         "gradebook", "gradebook-csv", "class-export", "class-archive", "submission-detail",

@@ -63,12 +63,15 @@ def start_run(user, lab: Lab, params: dict[str, Any], seed: int) -> Run:
     return start_runs(user, lab, [(params, seed)])[0]
 
 
-def start_runs(user, lab: Lab, runs: list[tuple[dict[str, Any], int]]) -> list[Run]:
+def start_runs(
+    user, lab: Lab, runs: list[tuple[dict[str, Any], int]], *, draft: bool = False
+) -> list[Run]:
     """Start several runs of `lab` together (e.g. a before/after pair): all of them or none.
 
     In order: the cost budget, the broker, then, with the student's row locked, the caps
     and the runs themselves (see `labs.runs.admission`). A run the result store already
     has is saved finished at once; one identical to a run in progress waits on it.
+    `draft` marks them drafts (`labs.runs.drafts`: started by moving a control).
     """
     for params, _seed in runs:
         over = admission.over_budget(lab, params)
@@ -115,14 +118,23 @@ def start_runs(user, lab: Lab, runs: list[tuple[dict[str, Any], int]]) -> list[R
         except admission.CapReached as exc:
             raise RunRefused(str(exc), 429) from exc
         return [
-            _make(user, lab, params, seed, key, done[key], twins.get(key))
+            _make(user, lab, params, seed, key, done[key], twins.get(key), draft)
             for (params, seed), key in zip(runs, keys, strict=True)
         ]
 
 
-def _make(user, lab: Lab, params, seed: int, key: str, stored: Run | None, twin: Run | None) -> Run:
+def _make(
+    user, lab: Lab, params, seed: int, key: str, stored: Run | None, twin: Run | None, draft: bool
+) -> Run:
     """One run: answered from the store, waiting on an identical run, or sent to a worker."""
-    fields = {"owner": user, "lab": lab.slug, "params": params, "seed": seed, "result_key": key}
+    fields = {
+        "owner": user,
+        "lab": lab.slug,
+        "params": params,
+        "seed": seed,
+        "result_key": key,
+        "draft": draft,
+    }
     if stored is not None:
         now = timezone.now()
         return Run.objects.create(

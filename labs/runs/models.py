@@ -151,6 +151,9 @@ class Run(models.Model):
     drain_until = models.DateTimeField(null=True, blank=True)
     # Which cap dropped the kept DLQ before its hour (`labs.runs.kept_caps`), for the panel.
     dlq_note = models.CharField(max_length=300, blank=True, default="")
+    # Started by moving a control, not by Run (`labs.runs.drafts`): out of the history and
+    # deleted by the sweeper after `LAB_DRAFT_KEEP_MIN`, unless kept (named, handed in...).
+    draft = models.BooleanField(default=False)
 
     objects = RunManager()
 
@@ -163,6 +166,10 @@ class Run(models.Model):
             # What polls, sweeps and the queue position filter on.
             models.Index(fields=["status", "created_at"], name="run_status_created"),
             models.Index(fields=["result_key", "status"], name="run_result_key"),
+            # The sweeper's look for old drafts, which are few: a partial index stays small.
+            models.Index(
+                fields=["created_at"], condition=models.Q(draft=True), name="run_draft_created"
+            ),
         ]
 
     def __str__(self) -> str:

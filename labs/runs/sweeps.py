@@ -150,6 +150,7 @@ class SweepReport:
     lost: int = 0
     compacted: int = 0
     kept_dropped: int = 0
+    drafts: int = 0
     pruned: int = 0
 
     def __str__(self) -> str:
@@ -158,6 +159,7 @@ class SweepReport:
 
 def sweep_once(*, prune_too: bool = False, now=None) -> SweepReport:
     """One pass of every sweep; the loop calls it every `LAB_SWEEP_EVERY_S`."""
+    from labs.runs.drafts import prune_drafts
     from labs.runs.kept_caps import enforce_kept_caps
     from labs.runs.lost import resend_lost
 
@@ -165,6 +167,8 @@ def sweep_once(*, prune_too: bool = False, now=None) -> SweepReport:
     report.requeued, report.stale = resend_stale(now)
     report.resent, report.lost = resend_lost(now)
     report.kept_dropped = enforce_kept_caps(now=now)
+    # Every pass, not hourly: a class dragging sliders makes drafts by the thousand.
+    report.drafts = prune_drafts(now)
     if prune_too:
         report.pruned = prune(now)
     return report

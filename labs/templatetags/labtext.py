@@ -14,7 +14,9 @@ from django import template
 from django.utils.translation import gettext
 
 from labs.experiments.error_words import error_words
+from labs.runs.drafts import instant
 from labs.text import plain, said
+from labs.web.changes import facts_json
 
 register = template.Library()
 
@@ -51,3 +53,19 @@ def error_said(raw: Any) -> str:
 def said_filter(words: Any) -> Any:
     """A msgid or `phrase` (a figure's label, a table's title) in the reader's language."""
     return said(words)
+
+
+@register.simple_tag
+def auto_runs(lab: Any, user: Any, embedded: Any = False, action: Any = "") -> bool:
+    """Whether this lab panel re-runs as its controls move: a signed-in student on the
+    lab's own page (`labs.runs.drafts.instant`), not a unit page's or an assignment's."""
+    signed_in = getattr(user, "is_authenticated", False)
+    return bool(signed_in and not embedded and not action and lab and instant(lab))
+
+
+@register.simple_tag
+def run_facts(run: Any, lab: Any) -> str:
+    """A finished run's values and figures in words, as JSON (`labs.web.changes`)."""
+    if lab is None or run.status != "succeeded" or not run.result:
+        return ""
+    return facts_json(run, lab)

@@ -138,27 +138,112 @@
     note.textContent = loadingWords;
     plot.appendChild(note);
   }
+  // "Before" lines: on a lab page that re-runs as its controls move (data-before-word on
+  // the panel), each chart keeps the previous result's lines, faint and dotted, under the
+  // new ones, labelled in the page's language; the bar's button clears them. Kept per
+  // panel and chart position, so they survive the panel being swapped after Run.
+  var shown = {};
+  function memoryOf(box) {
+    var panel = box.closest(".lab-panel[data-before-word]"), body = box.closest(".run-body");
+    if (!panel || !body) return null;
+    var at = Array.prototype.indexOf.call(body.querySelectorAll("figure.chart"), box);
+    var key = panel.id + ":" + at;
+    return shown[key] || (shown[key] = { now: null, before: null, word: panel.dataset.beforeWord });
+  }
+  function lines(data) {
+    return data.filter(function (t) { return (t.type || "scatter") === "scatter"; });
+  }
+  // The previous result becomes "before" when the new one differs from it and has the
+  // same kinds of lines (another chart in that place is not a "before").
+  function remember(memory, data) {
+    var text = JSON.stringify(data);
+    if (memory.now && memory.now.text !== text) {
+      var was = memory.now.data;
+      memory.before = lines(was).length === lines(data).length && lines(data).length ? was : null;
+    }
+    memory.now = { text: text, data: data };
+  }
+  function faint(memory) {
+    if (!memory || !memory.before) return [];
+    return lines(memory.before).map(function (t) {
+      var color = (t.line && t.line.color) || (t.marker && t.marker.color) || "#6e7781";
+      if (Array.isArray(color)) color = "#6e7781";
+      return {
+        type: "scatter", x: t.x, y: t.y, xaxis: t.xaxis, yaxis: t.yaxis,
+        mode: t.mode || "lines", name: (t.name || "") + " (" + memory.word + ")",
+        line: { color: color, width: 1.5, dash: "dot", shape: t.line && t.line.shape },
+        marker: { color: color, size: 4 }, opacity: 0.45,
+        showlegend: t.showlegend !== false, legendgroup: "before", hoverinfo: "x+y+name",
+      };
+    });
+  }
+  function traces(memory, data) { return faint(memory).concat(data); }
+  function showClear(box) {
+    var panel = box.closest(".lab-panel");
+    var button = panel && panel.querySelector("[data-clear-before]");
+    if (!button) return;
+    var any = Object.keys(shown).some(function (k) {
+      return k.indexOf(panel.id + ":") === 0 && shown[k].before;
+    });
+    button.hidden = !any;
+  }
+  function figureOf(box, plot) {
+    var fig = JSON.parse(box.querySelector("script[type='application/json']").textContent);
+    var width = plot.clientWidth || box.clientWidth;
+    var toolbar = width >= PHONE_PX;
+    var extra = fitTitle(fig.layout, width, toolbar);
+    if (extra && plot.style.height) plot.style.height = fig.layout.height + "px";
+    fig.config = Object.assign({ displayModeBar: toolbar ? "hover" : false }, CONFIG);
+    return fig;
+  }
   function drawOne(box) {
     if (box.classList.contains("drawn") || !box.isConnected) return;
     var data = box.querySelector("script[type='application/json']");
     var plot = box.querySelector(".plot");
     if (!data || !plot) return;
-    var fig = JSON.parse(data.textContent);
     var wait = plot.querySelector(".chart-wait");
     if (wait) wait.remove();
-    var width = plot.clientWidth || box.clientWidth;
-    var toolbar = width >= PHONE_PX;
-    var extra = fitTitle(fig.layout, width, toolbar);
-    if (extra && plot.style.height) plot.style.height = fig.layout.height + "px";
-    var config = Object.assign({ displayModeBar: toolbar ? "hover" : false }, CONFIG);
-    window.Plotly.newPlot(plot, fig.data, fig.layout, config);
+    var fig = figureOf(box, plot), memory = memoryOf(box);
+    if (memory) remember(memory, fig.data);
+    window.Plotly.newPlot(plot, traces(memory, fig.data), fig.layout, fig.config);
     declutter(plot);
     box.classList.add("drawn");
+    showClear(box);
     // A page's own script (the class overlay's highlighting) hooks in here.
     box.dispatchEvent(new CustomEvent("chart:drawn", { bubbles: true }));
   }
+  // A drawn chart whose JSON was replaced by a new result's (drafts.js): drawn again on
+  // the same element, so it changes in place rather than flashing blank.
+  function redraw(box) {
+    withPlotly(function () {
+      var plot = box.querySelector(".plot");
+      if (!plot || !box.isConnected) return;
+      var fig = figureOf(box, plot), memory = memoryOf(box);
+      if (memory) remember(memory, fig.data);
+      window.Plotly.react(plot, traces(memory, fig.data), fig.layout, fig.config);
+      declutter(plot);
+      showClear(box);
+      box.dispatchEvent(new CustomEvent("chart:drawn", { bubbles: true }));
+    });
+  }
+  function clearBefore(panel) {
+    Object.keys(shown).forEach(function (k) {
+      if (k.indexOf(panel.id + ":") === 0) shown[k].before = null;
+    });
+    panel.querySelectorAll(".results figure.chart.drawn").forEach(redraw);
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-clear-before]");
+    if (!button) return;
+    clearBefore(button.closest(".lab-panel"));
+    button.hidden = true;
+  });
   function drawCharts(root) {
-    var boxes = Array.prototype.slice.call(root.querySelectorAll("figure.chart:not(.drawn)"));
+    // A draft's answer waiting to land (drafts.js) is drawn where it lands, not here.
+    var boxes = Array.prototype.filter.call(
+      root.querySelectorAll("figure.chart:not(.drawn)"),
+      function (box) { return !box.closest(".incoming"); }
+    );
     if (!boxes.length) return;
     boxes.forEach(function (box) {
       var data = box.querySelector("script[type='application/json']");
@@ -210,6 +295,7 @@
   window.matchMedia("print").addEventListener("change", fitToPage);
   window.addEventListener("beforeprint", fitToPage);
   window.addEventListener("afterprint", fitToPage);
+  window.labCharts = { draw: drawCharts, redraw: redraw, purge: purgeCharts };
   document.addEventListener("DOMContentLoaded", function () { drawCharts(document); });
   window.addEventListener("load", fetchSoon);
   document.addEventListener("htmx:beforeSwap", function (event) { purgeCharts(event.detail.target); });

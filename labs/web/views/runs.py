@@ -21,6 +21,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
 from labs.catalogue.entries import LABS, get_lab
+from labs.runs import drafts
 from labs.runs.dispatch import RunRefused, start_run
 from labs.runs.models import Run
 from labs.web import fragment_cache
@@ -172,7 +173,8 @@ def my_runs(request: SignedInRequest) -> HttpResponse:
     """A student's history: their own runs only, newest first, a page at a time, filtered
     by lab, by whether they named it and by whether it was handed in."""
     form = RunFilterForm(request.GET or None)
-    runs = Run.objects.filter(owner=request.user).defer("own_result", "progress")
+    # Drafts (runs started by moving a control) are not history: `labs.runs.drafts`.
+    runs = Run.objects.filter(owner=request.user, draft=False).defer("own_result", "progress")
     status, number = 200, 1
     if form.is_bound and not form.is_valid():
         runs, status = runs.none(), 400
@@ -226,6 +228,7 @@ def run_label(request: HtmxHttpRequest, run_id) -> HttpResponse:
     status = 200
     if form.is_valid():
         form.save()
+        drafts.keep(run)  # a named draft is one the student wants to find again
         # The body does not show the name today; forget it anyway, so a template that
         # starts to show it can never serve the old one.
         fragment_cache.forget(run.pk)
@@ -268,6 +271,8 @@ def run_rerun(request: HtmxHttpRequest, run_id) -> HttpResponse:
         again = start_run(request.user, lab, original.params, original.seed)
     except RunRefused as exc:
         return run_page(request, original, status=exc.status, rerun_error=exc.message)
+    if original.owner_id == request.user.pk:
+        drafts.keep(original)  # compared with its re-run: both stay
     query = urlencode([("run", original.pk), ("run", again.pk)])
     return redirect(f"{reverse('run-compare')}?{query}")
 

@@ -1,0 +1,101 @@
+"""Drafts: the runs a lab starts by itself as a student moves its controls.
+
+A quick simulation re-runs on every settled change of the form (the lab page's
+`drafts.js`), through the same path as Run (`dispatch.start_runs`: the form's checks, the
+budget, the caps, the quick queue, the result store), so every figure is still the
+server's. What differs:
+
+- a draft is made only where the run would go to the quick queue (`instant`, `allowed`):
+  real-queue experiments and heavy runs keep the Run button alone;
+- a student has at most one draft waiting for a worker: a new one deletes the older ones
+  still queued (newest wins; a draft another run waits on is left to finish), so dragging
+  a slider cannot fill the queue; drafts count against the caps like any run;
+- drafts are not in the student's history, and the sweeper deletes them
+  `LAB_DRAFT_KEEP_MIN` after they were made (`prune_drafts`), unless kept: naming,
+  handing in, re-running or pressing "Keep this run" makes one an ordinary run (`keep`).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from labs.catalogue.lab import Lab
+from labs.runs import admission, references
+from labs.runs.dispatch import start_runs
+from labs.runs.models import Run
+
+
+def instant(lab: Lab) -> bool:
+    """Whether the lab re-runs by itself as its controls move: a simulation whose run with
+    the lesson's values goes to the quick queue."""
+    return lab.kind == "sim" and allowed(lab, lab.defaults())
+
+
+def allowed(lab: Lab, params: dict[str, Any]) -> bool:
+    """Whether a draft with these values may run (a heavy run waits for Run)."""
+    return lab.kind == "sim" and admission.queue_for(lab, params) == settings.LAB_QUEUE
+
+
+def start_draft(user, lab: Lab, params: dict[str, Any], seed: int) -> Run:
+    """Start a draft run, replacing the student's drafts still waiting for a worker.
+
+    Raises `dispatch.RunRefused` as Run does (caps, broker, budget). The older drafts go
+    in the same transaction as the new one is made, so a refused draft deletes nothing.
+    """
+    with transaction.atomic():
+        admission.lock_user(user)
+        replace_waiting(user)
+        return start_runs(user, lab, [(params, seed)], draft=True)[0]
+
+
+def replace_waiting(user) -> int:
+    """Delete the user's drafts still queued that no other run waits on.
+
+    A conditional DELETE: a draft a worker has just claimed is running, not queued, and
+    stays (it counts against the caps until it ends); its task finds no row and stops.
+    """
+    followed = Run.objects.filter(same_as=OuterRef("pk"))
+    waiting = Run.objects.filter(owner=user, draft=True, status=Run.Status.QUEUED)
+    ids = list(waiting.filter(~Exists(followed)).values_list("pk", flat=True)[:20])
+    if not ids:
+        return 0
+    return (
+        Run.objects.filter(pk__in=ids, status=Run.Status.QUEUED).delete()[1].get(Run._meta.label, 0)
+    )
+
+
+def keep(run: Run) -> bool:
+    """Make a draft an ordinary run (in the history, pruned like any run); True if it was one."""
+    if not run.draft:
+        return False
+    Run.objects.filter(pk=run.pk, draft=True).update(draft=False)
+    run.draft = False
+    return True
+
+
+def prunable_drafts(now=None):
+    """Finished drafts older than `LAB_DRAFT_KEEP_MIN` that nothing holds (hand-in keys)."""
+    now = now or timezone.now()
+    before = now - timedelta(minutes=settings.LAB_DRAFT_KEEP_MIN)
+    drafts = Run.objects.filter(draft=True, created_at__lt=before, status__in=Run.FINISHED)
+    for model, key in references.holders():
+        drafts = drafts.filter(~Exists(model._default_manager.filter(**{key: OuterRef("pk")})))
+    return drafts
+
+
+def prune_drafts(now=None, batch: int = 1000) -> int:
+    """Delete old drafts, at most `batch` a pass (the sweeper comes back every few seconds).
+
+    Their stored results go with the hourly prune, once no run points at them.
+    """
+    ids = list(prunable_drafts(now).values_list("pk", flat=True)[:batch])
+    if not ids:
+        return 0
+    with transaction.atomic():
+        return Run.objects.filter(pk__in=ids, draft=True).delete()[1].get(Run._meta.label, 0)

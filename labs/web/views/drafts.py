@@ -1,0 +1,85 @@
+"""A lab that answers as its controls move: a draft run per settled change, and keeping one.
+
+The lab page's `drafts.js` posts the form here about 250 ms after the last change
+(`hx-sync="this:replace"`: an older request still in flight is dropped). The answer is the
+run's body, which the page lands in place of the one it shows (the charts redrawn where
+they are), and every field's message slot, swapped out of band: a refused value says why
+next to its field and nothing runs. Run itself (`pages.lab_detail`) is unchanged, and is
+all a page without JavaScript has.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from labs.catalogue.entries import get_lab
+from labs.runs import drafts
+from labs.runs.dispatch import RunRefused
+from labs.runs.execution import choose_seed
+from labs.runs.models import Run
+from labs.web import fragment_cache
+from labs.web.forms import LabForm
+from labs.web.htmx import HtmxHttpRequest
+from labs.web.presenters import present_run
+from labs.web.responses import login_needed
+from labs.web.views.runs import finished_fragment
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def lab_draft(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Validate the form and start a draft run of it; answer its body and the messages."""
+    lab = get_lab(slug)
+    if lab is None:
+        raise Http404(_("No such lab."))
+    if not request.user.is_authenticated:
+        return login_needed(request)
+    if not drafts.instant(lab):
+        return HttpResponse(
+            _("This lab runs only when you press Run."),
+            status=409,
+            content_type="text/plain; charset=utf-8",
+        )
+    form = LabForm(lab, request.POST)
+    run, status = None, 200
+    if not form.is_valid():
+        status = 422
+    elif not drafts.allowed(lab, form.params()):
+        form.add_error(None, _("These values make a longer run: press Run to start it."))
+        status = 409
+    else:
+        try:
+            run = drafts.start_draft(
+                request.user, lab, form.params(), choose_seed(lab, form.seed())
+            )
+        except RunRefused as exc:
+            form.add_error(None, exc.message)
+            status = exc.status
+    body = ""
+    if run is not None:
+        if run.is_finished:
+            body = finished_fragment(request, run, lab)
+        else:
+            context = {"run": run, "lab": lab, "view": present_run(run, lab), "panel": None}
+            body = render_to_string("labs/run.html#run-body", context, request=request)
+    context = {"lab": lab, "form": form, "body": mark_safe(body)}  # noqa: S308 - our template
+    return render(request, "labs/draft.html", context, status=status)
+
+
+@login_required
+@require_POST
+def run_keep(request: HtmxHttpRequest, run_id) -> HttpResponse:
+    """Keep a draft: it joins the history and is no longer deleted after the hour."""
+    run = get_object_or_404(Run.objects.defer("own_result", "progress"), pk=run_id)
+    if run.owner_id != request.user.pk:
+        raise Http404(_("No such run, or it is not yours to see."))
+    if drafts.keep(run):
+        fragment_cache.forget(run.pk)  # its body said it was a draft
+    return redirect(run)

@@ -1,0 +1,185 @@
+// A lab that answers as its controls move (labs/web/views/drafts.py, labs/runs/drafts.py).
+//
+// About 250 ms after the last change of any control, if the form's values differ from the
+// last ones sent, the panel's hidden .auto-run element posts the form (hx-sync
+// "this:replace": a newer post aborts one still in flight). The answer is a draft run's
+// body, swapped into the hidden .incoming holder, and every field's message slot, swapped
+// in place out of band (a refused value says why beside its field and nothing runs). A
+// queued body polls itself there; once it is finished it lands: it takes the place of the
+// body shown, with the shown charts moved into it and redrawn on the same elements
+// (charts.js: Plotly.react, the previous lines left faint), and "What changed" written
+// under its headline from the two runs' words (data-facts, written by the server). A body
+// that is not the holder's newest is never landed: an old answer is dropped.
+(function () {
+  var DELAY_MS = 250;
+  var timers = {}, sent = {}, facts = {};
+
+  function panelOf(node) { return node && node.closest && node.closest(".lab-panel[data-auto-run]"); }
+  // The lab's values only: a prediction (labs/predict.html) belongs to the next Run.
+  function values(form) {
+    var data = new FormData(form);
+    data.delete("csrfmiddlewaretoken");
+    form.querySelectorAll(".predict [name]").forEach(function (field) { data.delete(field.name); });
+    return new URLSearchParams(data).toString();
+  }
+  function status(panel, busy) {
+    var note = panel.querySelector(".draft-status");
+    if (note) note.hidden = !busy;
+  }
+  function ready(panel) {
+    if (panel.dataset.draftsReady) return;
+    panel.dataset.draftsReady = "1";
+    // A panel swapped in after Run starts from the values it was run with.
+    sent[panel.id] = values(panel.querySelector("form.lab-form"));
+    var body = panel.querySelector(".results .run-body[data-facts]:not([data-compared])");
+    if (body) compare(panel, body);
+  }
+  function changed(panel) {
+    clearTimeout(timers[panel.id]);
+    timers[panel.id] = setTimeout(function () {
+      var form = panel.querySelector("form.lab-form"), now = values(form);
+      if (now === sent[panel.id]) return;
+      sent[panel.id] = now;
+      status(panel, true);
+      window.htmx.trigger(panel.querySelector(".auto-run"), "lab:changed");
+    }, DELAY_MS);
+  }
+  function onEdit(event) {
+    var panel = panelOf(event.target);
+    if (!panel || !event.target.closest("form.lab-form")) return;
+    if (event.target.matches("button") || event.target.closest(".predict")) return;
+    changed(panel);
+  }
+  document.addEventListener("input", onEdit);
+  document.addEventListener("change", onEdit);
+  // "Reset to the lesson's values" sets the boxes without an event (forms.js).
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest("[data-reset-form]")) return;
+    var panel = panelOf(event.target);
+    if (panel) changed(panel);
+  });
+
+  // The field messages came back out of band: mark their fields, open a folded group.
+  function marks(panel) {
+    panel.querySelectorAll("form.lab-form details.group .field").forEach(function (field) {
+      var message = field.querySelector(".error");
+      var bad = !!(message && !message.hidden && message.textContent.trim());
+      field.classList.toggle("has-error", bad);
+      var box = field.querySelector("input:not([type=range]):not([type=hidden]), select, textarea");
+      if (box) {
+        if (bad) box.setAttribute("aria-invalid", "true");
+        else box.removeAttribute("aria-invalid");
+      }
+      var group = field.closest("details");
+      if (bad && group && !group.open) group.open = true;
+    });
+  }
+
+  // "What changed: jitter none → full · busiest 10 ms slot 500 → 81 jobs".
+  function say(body, was, now, panel) {
+    var before = {};
+    was.params.forEach(function (p) { before[p[0]] = p[2]; });
+    var moved = now.params.filter(function (p) { return p[0] in before && before[p[0]] !== p[2]; });
+    if (!moved.length) return;
+    var figs = {};
+    was.figures.forEach(function (f) { figs[f[0]] = f[2]; });
+    var went = now.figures.filter(function (f) { return f[0] in figs && figs[f[0]] !== f[2]; }).slice(0, 4);
+    var parts = moved.map(function (p) { return p[1] + " " + before[p[0]] + " → " + p[2]; });
+    var results = went.map(function (f) { return f[1] + " " + figs[f[0]] + " → " + f[2]; });
+    var line = document.createElement("p");
+    line.className = "what-changed";
+    var title = document.createElement("strong");
+    title.textContent = panel.dataset.changedTitle + " ";
+    line.appendChild(title);
+    line.appendChild(document.createTextNode(
+      parts.join(", ") + ": " + (results.length ? results.join(" · ") : panel.dataset.changedSame)
+    ));
+    var headline = body.querySelector(".headline");
+    if (headline) headline.after(line);
+  }
+  function compare(panel, body) {
+    if (!body.dataset.facts) return;
+    var now = JSON.parse(body.dataset.facts);
+    if (facts[panel.id]) say(body, facts[panel.id], now, panel);
+    facts[panel.id] = now;
+    body.dataset.compared = "1";
+  }
+
+  function showKeyFigure(panel, body) {
+    var bar = panel.querySelector(".lab-bar .key-figure");
+    if (!bar) return;
+    bar.querySelector(".label").textContent = body.dataset.keyValue ? body.dataset.keyLabel : "";
+    bar.querySelector("strong").textContent = body.dataset.keyValue || "";
+  }
+
+  // The finished body takes the place of the one shown; the shown charts move into it.
+  function land(panel, body) {
+    var results = panel.querySelector(".results");
+    var area = results.querySelector(".run-area");
+    if (!area) {
+      area = document.createElement("div");
+      area.className = "run-area";
+      var placeholder = results.querySelector(".placeholder");
+      if (placeholder) placeholder.replaceWith(area);
+      else results.prepend(area);
+    }
+    var old = area.querySelector(".run-body");
+    var drawn = old ? Array.prototype.slice.call(old.querySelectorAll("figure.chart.drawn")) : [];
+    var moved = [];
+    body.querySelectorAll("figure.chart").forEach(function (fig, i) {
+      var was = drawn[i];
+      if (!was) return;
+      was.querySelector("script[type='application/json']").textContent =
+        fig.querySelector("script[type='application/json']").textContent;
+      var label = fig.querySelector(".plot").getAttribute("aria-label");
+      was.querySelector(".plot").setAttribute("aria-label", label);
+      fig.replaceWith(was);
+      moved.push(was);
+    });
+    if (old) {
+      window.labCharts.purge(old); // the charts left over (a result with fewer of them)
+      old.replaceWith(body);
+    } else {
+      area.prepend(body);
+    }
+    compare(panel, body);
+    window.htmx.process(body);
+    moved.forEach(window.labCharts.redraw);
+    window.labCharts.draw(body);
+    showKeyFigure(panel, body);
+    status(panel, false);
+  }
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var elt = event.detail.elt;
+    var holder = elt && elt.closest && elt.closest(".incoming");
+    if (!holder) {
+      // A panel swapped whole (after Run): take up its values and its run's words.
+      document.querySelectorAll(".lab-panel[data-auto-run]").forEach(function (panel) {
+        ready(panel);
+        var body = panel.querySelector(".results .run-body[data-facts]:not([data-compared])");
+        if (body) compare(panel, body);
+      });
+      return;
+    }
+    var panel = panelOf(holder);
+    if (!panel) return;
+    marks(panel);
+    var body = holder.querySelector(".run-body");
+    if (!body) { status(panel, false); return; } // refused: the messages say why
+    if (body.matches(".status-queued, .status-running")) return; // it polls, in the holder
+    land(panel, body);
+  });
+  // Run wins over a draft still in flight: its answer would land on the new panel.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt;
+    if (!form.matches || !form.matches("form.lab-form")) return;
+    var panel = panelOf(form), auto = panel && panel.querySelector(".auto-run");
+    if (!auto) return;
+    clearTimeout(timers[panel.id]);
+    window.htmx.trigger(auto, "htmx:abort");
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll(".lab-panel[data-auto-run]").forEach(ready);
+  });
+})();
