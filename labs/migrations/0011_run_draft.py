@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("labs", "0009_run_resent_at"),
+        ("labs", "0010_prediction"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
