@@ -100,7 +100,7 @@ def test_a_run_nobody_picks_up_ends_failed_saying_the_runners_are_busy_or_down(p
     assert fresh.status == "queued"
 
 
-def test_a_poll_only_reads_the_sweeper_fails_a_dead_workers_run(client, people):
+def test_a_poll_only_reads_the_sweeper_sends_a_dead_workers_run_again(client, people, published):
     client.force_login(people.alice)
     run = Run.objects.create(
         owner=people.alice,
@@ -109,15 +109,36 @@ def test_a_poll_only_reads_the_sweeper_fails_a_dead_workers_run(client, people):
         seed=0,
         status="running",
         started_at=timezone.now(),
+        attempts=1,
         lease_expires_at=timezone.now() - timedelta(seconds=1),
     )
     assert client.get(run.get_absolute_url(), **HX).status_code == 200
     run.refresh_from_db()
     assert run.status == "running"  # the page did not write
 
+    report = sweep_once()
+    assert (report.requeued, report.stale) == (1, 0)
+    run.refresh_from_db()
+    assert run.status == "queued" and run.resent_at is not None
+    assert [m["args"] for m in published] == [(str(run.pk),)]
+
+
+def test_the_sweeper_fails_a_dead_workers_run_that_had_its_three_tries(client, people, published):
+    client.force_login(people.alice)
+    run = Run.objects.create(
+        owner=people.alice,
+        lab="drain",
+        params={},
+        seed=0,
+        status="running",
+        started_at=timezone.now(),
+        attempts=3,
+        lease_expires_at=timezone.now() - timedelta(seconds=1),
+    )
     assert sweep_once().stale == 1
     run.refresh_from_db()
     assert run.status == "failed" and "worker" in run.error
+    assert published == []
 
 
 def test_a_waiting_run_says_how_many_runs_are_ahead_of_it(client, people, settings):
