@@ -239,6 +239,13 @@ def test_a_handed_in_pair_is_frozen_and_a_new_version_keeps_the_old(client, scho
     frozen = client.post(url("report-analysis", before.pk, after.pk), {"trigger": "changed"})
     assert frozen.status_code == 409
     assert Analysis.objects.get(before=before).trigger == ANSWERS["trigger"]
+    # The autosave's answer (htmx) says why, never that the draft was saved.
+    autosaved = client.post(
+        url("report-analysis", before.pk, after.pk), {"trigger": "changed"}, HTTP_HX_REQUEST="true"
+    )
+    assert autosaved.status_code == 409
+    assert "Draft saved" not in autosaved.text
+    assert "This pair is handed in" in autosaved.text
     for run in (before, after):
         renamed = client.post(url("run-label", run.pk), {"name": "new", "note": ""})
         assert renamed.status_code == 409

@@ -222,6 +222,7 @@ def report_analysis(request: HtmxHttpRequest, before_id, after_id) -> HttpRespon
     context = {
         "analysis_form": form,
         "analysis": analysis,
+        "analysis_problem": problem,  # a handed-in pair's 409 says so, never "Draft saved"
         "view": {"before": before, "after": after},
     }
     if request.htmx:
