@@ -17,14 +17,13 @@ from functools import cached_property
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from labs.catalogue.entries import get_lab
 from labs.catalogue.lab import Lab
 from labs.interface.figures import Figure
 from labs.interface.params import Param
-from labs.text import num
-from teaching.criteria import Check, Criterion, evaluate, parse_criteria, show
+from teaching.criteria import Check, Criterion, evaluate, parse_criteria
+from teaching.criteria_words import actual_words, criterion_words, value_words
 
 # Parameters a run carries that no challenge is about.
 IGNORED = frozenset({"over_seeds"})
@@ -124,33 +123,9 @@ def best(attempts: Iterable[Attempt]) -> Attempt | None:
     return min(ordered, key=lambda a: (bool(a.changed), a.failed), default=None)
 
 
-OP_WORDS = {
-    "<": gettext_noop("below %(value)s"),
-    "<=": gettext_noop("at most %(value)s"),
-    ">": gettext_noop("above %(value)s"),
-    ">=": gettext_noop("at least %(value)s"),
-    "==": gettext_noop("exactly %(value)s"),
-    "!=": gettext_noop("anything but %(value)s"),
-}
-
-
-def _value_words(value: Any) -> str:
-    if isinstance(value, bool):
-        return _("yes") if value else _("no")
-    if isinstance(value, int | float):
-        return num(value)
-    return show(value)
-
-
-def _label(lab: Lab, name: str) -> str:
-    figure = next((f for f in _checkable(lab) if f.name == name), None)
-    return _(str(figure.label)) if figure else name
-
-
 def check_words(lab: Lab, criterion: Criterion) -> str:
     """A check in words: “Second the queue was empty again: at most 10”."""
-    wanted = _(OP_WORDS[criterion.op]) % {"value": _value_words(criterion.value)}
-    return _("%(figure)s: %(wanted)s") % {"figure": _label(lab, criterion.figure), "wanted": wanted}
+    return criterion_words(criterion, _checkable(lab))
 
 
 def near_miss_words(challenge: Challenge, a: Attempt) -> list[str]:
@@ -158,13 +133,14 @@ def near_miss_words(challenge: Challenge, a: Attempt) -> list[str]:
     lab = challenge.lab_entry
     lines = [
         _("This challenge keeps “%(param)s” at %(value)s; your run changed it.")
-        % {"param": _(str(param.label)), "value": _value_words(wanted)}
+        % {"param": _(str(param.label)), "value": value_words(wanted)}
         for param, wanted in a.changed
     ]
+    figures = _checkable(lab)
     for c in a.checks:
         if c.passed:
             continue
-        actual = _("no value") if c.actual is None else _value_words(c.actual)
+        actual = actual_words(c.criterion, c.actual, figures)
         lines.append(
             _("%(check)s — your run had %(actual)s.")
             % {"check": check_words(lab, c.criterion), "actual": actual}

@@ -25,6 +25,7 @@ from lessons.models import Attempt, latest_attempts
 from teaching.challenge_runs import challenges_met
 from teaching.criteria import Check, Criterion, evaluate, pair_summary, passes
 from teaching.models import Assignment, Classroom, Extension, Submission, timing
+from teaching.people import in_natural_order
 
 FEEDBACK_GIVEN = gettext_noop("feedback given")
 FEEDBACK_PENDING = gettext_noop("no feedback yet")
@@ -92,8 +93,8 @@ class Gradebook:
 def build_gradebook(classroom: Classroom, now: datetime, students=None) -> Gradebook:
     """Every student's cell for every assignment (or only `students`' rows)."""
     if students is None:
-        students = list(
-            get_user_model().objects.filter(memberships__classroom=classroom).order_by("username")
+        students = in_natural_order(
+            get_user_model().objects.filter(memberships__classroom=classroom)
         )
     ids = [s.pk for s in students]
     assignments = list(classroom.assignments.all())

@@ -63,6 +63,7 @@ class Words:
         self.report = escape(gettext("report"))
         self.run = escape(gettext("run"))
         self.checks = escape(gettext("checks and feedback"))
+        self.criteria = escape(gettext("%(passed)s of %(total)s criteria"))
         self.not_tried = escape(gettext("self-check not tried"))
         self.version = escape(gettext("version %(n)s"))
         self.score = escape(gettext("score %(score)s/%(total)s"))
@@ -85,10 +86,14 @@ def cell_html(cell: Cell, words: Words, links: Links) -> str:
     sub = cell.submission
     if sub is not None:
         status = cell.run_status
-        parts.append(
-            f'<span class="badge {escape(status)}">{words.status(status)}</span> '
-            f"<strong>{cell.passed}/{cell.total}</strong> {timing}<br>"
-        )
+        # The badge says the criteria, not the run: a run that succeeded can meet none of them.
+        if status != "succeeded":
+            parts.append(f'<span class="badge {escape(status)}">{words.status(status)}</span> ')
+        if cell.total:
+            met = "succeeded" if cell.passed == cell.total else "failed"
+            shown = {"passed": _value(cell.passed), "total": _value(cell.total)}
+            parts.append(f'<span class="badge criteria {met}">{words.criteria % shown}</span> ')
+        parts.append(f"{timing}<br>")
         if sub.before_run_id:
             parts.append(
                 f'<a href="{links.report_of(sub.before_run_id, sub.run_id)}">{words.report}</a>'

@@ -8,6 +8,10 @@ real person can ever be mistaken for one.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+from typing import Any
+
 from django.utils.translation import gettext_lazy
 
 REMOVED_PREFIX = "~removed-"
@@ -26,3 +30,14 @@ def shown_username(user) -> str:
 def shown_username_en(user) -> str:
     """The same for a file a teacher downloads (CSV headers and values stay English)."""
     return "removed student" if is_removed(user) else user.get_username()
+
+
+def natural_key(username: str) -> tuple[tuple[int, int, str], ...]:
+    """Order names as people count: student2 before student10, case aside."""
+    parts = (p for p in re.split(r"(\d+)", username.casefold()) if p)
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts)
+
+
+def in_natural_order(items: Iterable[Any], user=lambda item: item) -> list[Any]:
+    """`items` sorted by their user's username in natural order (`user` finds the user)."""
+    return sorted(items, key=lambda item: natural_key(user(item).get_username()))

@@ -66,6 +66,7 @@ from teaching.handin import (
     pair_choices,
 )
 from teaching.models import Assignment, Classroom, Extension, Invitation, Membership
+from teaching.people import in_natural_order
 
 LAB_GONE = gettext_lazy("The lab of this assignment no longer exists, so it cannot be run.")
 
@@ -150,8 +151,8 @@ def class_detail(request: HtmxHttpRequest, class_id: int) -> HttpResponse:
 def _class_page(request, classroom, role, *, status=200, add_form=None) -> HttpResponse:
     context = {"classroom": classroom, "role": role}
     if role == "teacher":
-        context["memberships"] = classroom.memberships.select_related("student").order_by(
-            "student__username"
+        context["memberships"] = in_natural_order(
+            classroom.memberships.select_related("student"), user=lambda m: m.student
         )
         context["assignments"] = classroom.assignments.annotate(n_submitted=Count("submissions"))
         context["add_form"] = add_form or AddStudentForm(classroom=classroom)
@@ -508,6 +509,7 @@ def submission_page(request, submission, *, status=200, feedback_form=None) -> H
         "due_at": due,
         "late": submission.submitted_at > due,
         "checks": evaluate(assignment.checks(), summary_of(submission)),
+        "lab": lab,
         "is_teacher": is_teacher,
         "analysis": analysis_of(pair, submission.run) if pair else None,
         "versions": submission.versions.select_related("run", "before_run") if is_teacher else [],

@@ -1,4 +1,5 @@
-"""No Python value words on a page: `None`, `nan`, `True`, `False` never reach a student.
+"""No Python value words on a page: `None`, `nan`, `True`, `False` never reach a student, nor a
+whole number written "200.0".
 
 Every lab's finished run page, its numbers table and its compare page are read, in both
 languages, as the words a person sees (scripts' JSON and tag attributes left out)."""
@@ -18,7 +19,10 @@ from tests.base import stored_experiment_run
 from tests.lab_helpers import default_result
 
 SKIPPED = ("script", "style", "pre", "code")
-PYTHON_WORDS = re.compile(r"(?<![\w.-])(None|nan|NaN|True|False|inf)(?![\w-])")
+# ...and a whole number written as Python's float prints it ("200.0"): labs.text.num says 200.
+PYTHON_WORDS = re.compile(
+    r"(?<![\w.-])(None|nan|NaN|True|False|inf)(?![\w-])|(?<![\d.,])\d[\d,]*\.0(?![\d.%])"
+)
 
 
 class Visible(HTMLParser):
@@ -69,6 +73,8 @@ def test_the_guard_catches_python_words():
     assert len(python_words("<td>None</td><td>nan</td><p>recovered: False</p>")) == 3
     assert python_words('<script>{"a": null, "b": true}</script><td>—</td>') == []
     assert python_words("<p>a non-None word, True-ish</p><pre>acks_late = True</pre>") == []
+    assert len(python_words("<p>waited 2.0 s; 1,200.0 jobs</p>")) == 2
+    assert python_words("<p>2.05 s, 10 s, 99.0% (a percentage keeps its place)</p>") == []
 
 
 @pytest.mark.parametrize("slug", [lab.slug for lab in LABS])

@@ -60,3 +60,20 @@ def test_in_production_is_a_fifo_queue_with_groups_and_dedup_ids():
     ):
         assert field in text
     assert '\\"maxReceiveCount\\": 4' in text or '"maxReceiveCount": 4' in text
+
+
+def test_the_legend_names_the_diamond_a_second_copy_is_drawn_with():
+    import json
+
+    from labs.charts.fifo_live import applied
+    from tests.base import EXPERIMENT_RESULTS
+
+    result = json.loads((EXPERIMENT_RESULTS / "fifo-live.json").read_text())
+    rows = result["tables"]["standard_done"]
+    assert any(r["copy"] for r in rows)
+    traces = applied(rows, "standard")["data"]
+    drawn = [t for t in traces if "diamond" in t["marker"]["symbol"] and any(t["x"])]
+    named = [t for t in traces if t["marker"]["symbol"] == "diamond"]
+    assert drawn and [t["name"] for t in named] == ["a second copy of an update"]
+    no_copies = applied([dict(r, copy=False) for r in rows], "standard")["data"]
+    assert all(t["marker"]["symbol"] != "diamond" for t in no_copies)

@@ -353,13 +353,17 @@ def vline(x: float, label: str, color: str = GREY) -> tuple[dict[str, Any], dict
 
 
 def right_axis(fig: dict[str, Any], title: str, *, y_range: Sequence[float] | None = None) -> None:
-    """Give `fig` a second y axis on the right, for traces made with `yaxis="y2"`."""
+    """Give `fig` a second y axis on the right, for traces made with `yaxis="y2"`.
+
+    Its ticks are its own round steps: Plotly syncs an overlaying axis's ticks to the left
+    axis's grid by default, which steps it 5.15, 10.31, 15.46..."""
     axis: dict[str, Any] = {
         "title": {"text": _t(title)},
         "overlaying": "y",
         "side": "right",
         "rangemode": "tozero",
         "showgrid": False,
+        "tickmode": "auto",
     }
     if y_range is not None:
         axis["range"] = list(y_range)

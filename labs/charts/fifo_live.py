@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from labs.charts.base import COLORS, FAILED, FAST_FAIL, OK, bar, figure, markers, sampled
+from labs.charts.base import COLORS, FAILED, FAST_FAIL, GREY, OK, bar, figure, markers, sampled
 from labs.charts.live import rows
 from labs.text import gettext_noop
 
@@ -18,7 +18,8 @@ TITLES = {
 
 def applied(rows: Sequence[Mapping[str, Any]], kind: str) -> dict[str, Any]:
     """One point per applied update at (time, student), labelled with its place in the
-    student's sends: red when an earlier one was not yet done, amber for a second copy."""
+    student's sends: red when an earlier one was not yet done; a diamond for a second copy
+    (a legend entry of its own says so)."""
     groups = sorted({r["group"] for r in rows}, key=lambda g: int(g.split("-")[1]))
     traces = []
     for name, colour, keep in (
@@ -40,6 +41,12 @@ def applied(rows: Sequence[Mapping[str, Any]], kind: str) -> dict[str, Any]:
         trace["text"] = [str(r["pos"]) for r in chosen]
         trace["textposition"] = "top center"
         traces.append(trace)
+    if any(r["copy"] for r in rows):
+        # Only the shape tells a copy apart, so the legend names the shape (no point of its own).
+        copy = markers([None], [None], gettext_noop("a second copy of an update"), color=GREY)
+        copy["marker"].update(symbol="diamond", size=12)
+        copy["hoverinfo"] = "skip"
+        traces.append(copy)
     fig = figure(
         title=TITLES[kind],
         x_title=gettext_noop("seconds since the run started"),

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from labs.charts.base import COLORS, FAILED, FAST_FAIL, GREY, OK, figure, line
-from labs.text import gettext, gettext_noop
+from labs.charts.base import COLORS, FAILED, FAST_FAIL, GREY, OK, figure, line, right_axis
+from labs.text import gettext_noop
 
 # (key, name, colour, dash) of each count drawn against the left axis.
 QUEUE_LINES = (
@@ -33,14 +33,7 @@ def with_age_axis(
     fig: dict[str, Any], title: str = gettext_noop("oldest message age (s)")
 ) -> dict[str, Any]:
     """Add a right-hand axis for ages, so seconds and message counts share one chart."""
-    fig["layout"]["yaxis2"] = {
-        "title": {"text": gettext(title)},
-        "overlaying": "y",
-        "side": "right",
-        "rangemode": "tozero",
-        "showgrid": False,
-    }
-    fig["layout"]["margin"]["r"] = 60
+    right_axis(fig, title)
     return fig
 
 

@@ -156,7 +156,7 @@ def check(params: Mapping[str, Any]) -> dict[str, str]:
         errors["down_from_s"] = gettext(
             "The outage must start while payments still arrive (before %(s)s s), or no call "
             "meets it."
-        ) % {"s": f"{sending_s:.1f}"}
+        ) % {"s": num(round(sending_s, 1))}
     return errors
 
 

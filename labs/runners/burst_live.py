@@ -255,7 +255,7 @@ def headline(result: Mapping[str, Any]) -> list[str]:
             "sim_peak": num(s[f"sim_peak_backlog_{p}"]),
             "most": num(s[f"most_workers_{p}"]),
             "sim_most": num(s[f"sim_most_workers_{p}"]),
-            "age": f"{s[f'oldest_age_max_lesson_s_{p}']:.1f}",
+            "age": num(round(s[f"oldest_age_max_lesson_s_{p}"], 1)),
         }
         if left is None:
             line = gettext(

@@ -1,10 +1,13 @@
 """`{{ user|shown_username }}`: a student's username, or "removed student";
-`{% unit_challenges unit.slug %}`: a unit's challenges, met or not."""
+`{% unit_challenges unit.slug %}`: a unit's challenges, met or not;
+`{% criterion_words criterion lab %}` and `{% actual_words check lab %}`: a grading check
+and what a run had for it, in words (teaching.criteria_words)."""
 
 from __future__ import annotations
 
 from django import template
 
+from teaching import criteria_words
 from teaching.challenge_runs import start_url, statuses_for
 from teaching.people import shown_username as _shown_username
 from teaching.unit_challenges import for_unit, get_challenge
@@ -15,6 +18,21 @@ register = template.Library()
 @register.filter
 def shown_username(user) -> str:
     return _shown_username(user)
+
+
+@register.simple_tag
+def criterion_words(criterion, lab) -> str:
+    """The check in the lab's words; its code when the lab no longer exists."""
+    if lab is None:
+        return str(criterion)
+    return criteria_words.criterion_words(criterion, lab.figures)
+
+
+@register.simple_tag
+def actual_words(check, lab) -> str:
+    if lab is None:
+        return check.shown_actual
+    return criteria_words.actual_words(check.criterion, check.actual, lab.figures)
 
 
 @register.inclusion_tag("teaching/unit_challenges.html", takes_context=True)

@@ -1,0 +1,73 @@
+"""A grading check said as a student reads it: “Peak backlog: below 1,000 jobs”.
+
+The teacher writes checks in the criteria language (`peak_backlog < 1000`,
+`before.recovered == false`); a student reads each one as a sentence made from the lab's
+own labels for its figures and their units, in the reader's language. The code stays on
+the page for the teacher.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from labs.interface.figures import Figure
+from labs.text import num, said
+from teaching.criteria import Criterion, show
+
+OP_WORDS = {
+    "<": gettext_noop("below %(value)s"),
+    "<=": gettext_noop("at most %(value)s"),
+    ">": gettext_noop("above %(value)s"),
+    ">=": gettext_noop("at least %(value)s"),
+    "==": gettext_noop("exactly %(value)s"),
+    "!=": gettext_noop("anything but %(value)s"),
+}
+# A pair hand-in's check names the run it reads.
+SIDE_WORDS = {
+    "before": gettext_noop("%(figure)s in the before run (controls off): %(wanted)s"),
+    "after": gettext_noop("%(figure)s in the after run (controls on): %(wanted)s"),
+}
+
+
+def value_words(value: Any, unit: str = "") -> str:
+    """A value in a check or a run: yes/no, a number with its unit, or a word as written."""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, int | float):
+        return f"{num(value)} {unit}".strip()
+    return str(said(show(value)))
+
+
+def _figure(figures: Sequence[Figure], name: str) -> Figure | None:
+    return next((f for f in figures if f.name == name), None)
+
+
+def _unit(figure: Figure | None) -> str:
+    return str(said(figure.unit)) if figure is not None and figure.unit else ""
+
+
+def criterion_words(criterion: Criterion, figures: Sequence[Figure]) -> str:
+    """The check in a sentence: its figure's label, then what the value must be."""
+    side, _dot, name = criterion.figure.rpartition(".")
+    figure = _figure(figures, name)
+    label = capfirst(str(said(figure.label))) if figure is not None else name
+    value = criterion.value
+    if isinstance(value, bool) and criterion.op in ("==", "!="):
+        # “Recovered: no” reads better than “exactly no” (or “anything but yes”).
+        wanted = value_words(value == (criterion.op == "=="))
+    else:
+        wanted = _(OP_WORDS[criterion.op]) % {"value": value_words(value, _unit(figure))}
+    sentence = _(SIDE_WORDS[side]) if side in SIDE_WORDS else _("%(figure)s: %(wanted)s")
+    return sentence % {"figure": label, "wanted": wanted}
+
+
+def actual_words(criterion: Criterion, actual: Any, figures: Sequence[Figure]) -> str:
+    """What the run had for the check's figure, with its unit."""
+    if actual is None:
+        return _("no value")
+    return value_words(actual, _unit(_figure(figures, criterion.figure.rpartition(".")[2])))
