@@ -13,6 +13,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from anyascii import anyascii
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import IntegrityError, transaction
@@ -225,7 +226,8 @@ def _usernames_for(rows: list[RosterRow]) -> list[str]:
 
 
 def _username_base(name: str) -> str:
-    """'Asha Patil' -> 'asha.patil'; a name with no Latin letters -> 'student'."""
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    """'Asha Patil' -> 'asha.patil'; 'आशा पाटील' -> 'asa.patil' (anyascii writes every script
+    in Latin letters); a name with nothing to write -> 'student'."""
+    ascii_name = anyascii(unicodedata.normalize("NFKC", name))
     words = re.findall(r"[a-z0-9]+", ascii_name.lower())
     return ".".join(words)[:30].strip(".") or FALLBACK_USERNAME

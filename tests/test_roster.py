@@ -28,7 +28,8 @@ def test_it_makes_an_account_per_student_with_a_slip(client, school):
     response = import_(client, school, text="Asha Patil\nRavi Deshmukh,ravi_d\nमीरा जोशी\n")
     assert response.status_code == 200
     slips = response.context["slips"]
-    assert [s.username for s in slips] == ["asha.patil", "ravi_d", "student"]
+    # A name in Devanagari is written in Latin letters, as a student can type and read it.
+    assert [s.username for s in slips] == ["asha.patil", "ravi_d", "mira.josi"]
     for slip in slips:
         user = get_user_model().objects.get(username=slip.username)
         assert user.check_password(slip.password)
@@ -36,6 +37,32 @@ def test_it_makes_an_account_per_student_with_a_slip(client, school):
         assert Membership.objects.filter(classroom=school.class_a, student=user).exists()
         assert slip.password in response.content.decode()
     assert response["Cache-Control"].startswith("max-age=0")
+
+
+def test_devanagari_names_become_readable_usernames_each_its_own(client, school):
+    text = "आशा पाटील\nआशा पाटिल\nराहुल देशमुख\n★\n"  # two names, one spelling
+    slips = import_(client, school, text=text).context["slips"]
+    assert [s.username for s in slips] == ["asa.patil", "asa.patil2", "rahul.desmukh", "student"]
+
+
+def test_slips_are_printed_in_both_languages(client, school):
+    from django.utils import translation
+
+    for language, other in (("en", "एकदाच चालणारा पासवर्ड"), ("mr", "One-time password")):
+        client.cookies["django_language"] = language
+        with translation.override(language):
+            html = import_(client, school, text=f"Student {language}").content.decode()
+        assert other in html, language
+
+
+def test_students_are_listed_in_natural_order(client, school):
+    from teaching.people import natural_key
+
+    names = ["student10", "Student2", "asha", "student1"]
+    assert sorted(names, key=natural_key) == ["asha", "student1", "Student2", "student10"]
+    import_(client, school, text="\n".join(f"Pupil {n}" for n in (10, 2, 1)))
+    html = client.get(reverse("class-accounts", args=[school.class_a.pk])).content.decode()
+    assert html.index("pupil.1<") < html.index("pupil.2<") < html.index("pupil.10<")
 
 
 def test_made_usernames_avoid_taken_ones(client, school):

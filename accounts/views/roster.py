@@ -30,6 +30,7 @@ from accounts.roster import (
 from accounts.roster_form import RosterForm
 from teaching.access import classroom_for, require_teacher_of
 from teaching.models import Classroom, Membership
+from teaching.people import in_natural_order
 
 
 def _taught_class(request: HttpRequest, class_id: int, what: str) -> Classroom:
@@ -39,10 +40,9 @@ def _taught_class(request: HttpRequest, class_id: int, what: str) -> Classroom:
 
 
 def _accounts_page(request, classroom, *, form=None, problems=(), status=200) -> HttpResponse:
-    memberships = list(
-        classroom.memberships.select_related("student", "student__profile").order_by(
-            "student__username"
-        )
+    memberships = in_natural_order(
+        classroom.memberships.select_related("student", "student__profile"),
+        user=lambda m: m.student,
     )
     ids = [m.student_id for m in memberships]
     others = students_in_other_classes(classroom.teacher, ids)
