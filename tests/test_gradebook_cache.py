@@ -71,7 +71,9 @@ def test_a_cell_carries_its_links_version_score_and_words_in_the_readers_languag
     assert f'<a href="{report}">report</a>' in table
     assert f'<a href="{sub.get_absolute_url()}">checks and feedback</a>' in table
     assert "version 2" in table and "score 3/" in table and "feedback given" in table
-    assert '<span class="badge succeeded">' in table
+    # The runs succeeded, but the badge says the criteria: none met is no green pass.
+    assert '<span class="badge criteria failed">0 of 4 criteria</span>' in table
+    assert "badge succeeded" not in table
     Profile.objects.update_or_create(user=school.teacher, defaults={"language": "mr"})
     marathi = table_of(client.get(url, headers={"accept-language": "mr"}).content.decode())
     with translation.override("mr"):
@@ -79,6 +81,6 @@ def test_a_cell_carries_its_links_version_score_and_words_in_the_readers_languag
             translation.gettext("checks and feedback"),
             translation.gettext("version %(n)s") % {"n": 2},
             translation.gettext("feedback given"),
-            translation.pgettext("run status", "succeeded"),
+            translation.gettext("%(passed)s of %(total)s criteria") % {"passed": 0, "total": 4},
         ]
     assert all(w in marathi for w in words) and "checks and feedback" not in marathi
