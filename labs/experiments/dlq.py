@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import redis
 
 from labs.experiments.limits import check_float, check_int
-from labs.experiments.namespace import Namespace
+from labs.experiments.namespace import KEPT_DLQ_S, Namespace
 from labs.experiments.queue import RedisQueue
 
 COPY_CHUNK = 200
@@ -137,12 +137,13 @@ def copy_dead_letters(source: RedisQueue, target: RedisQueue) -> int:
     return copied
 
 
-def keep_dead_letters(queue: RedisQueue, into: Namespace) -> int:
+def keep_dead_letters(queue: RedisQueue, into: Namespace, *, keep_for_s: float = KEPT_DLQ_S) -> int:
     """Make a queue under `into` with `queue`'s rules and copy `queue`'s DLQ into it.
 
     What an experiment calls just before its run's keys are deleted, so the parked
-    messages outlive the run for `into`'s TTL. The rules go in a `kept` hash written once
-    and never refreshed: its TTL is when the kept queue ends, whatever is done to it
+    messages outlive the run for `keep_for_s` (or `into`'s TTL, if shorter). The rules go
+    in a `kept` hash written once and never refreshed, with the moment the kept queue ends
+    (`ends_at`, epoch seconds); its TTL is when its keys go, whatever is done to it
     meanwhile (see `open_kept`). Returns how many messages were kept.
     """
     kept = RedisQueue(
@@ -160,10 +161,28 @@ def keep_dead_letters(queue: RedisQueue, into: Namespace) -> int:
             "max_receives": queue.max_receives,
             "retention_s": queue.retention_s,
             "kept": copied,
+            "ends_at": round(time.time() + min(keep_for_s, into.ttl_s), 3),
         },
     )
     queue.r.pexpire(into.key("kept"), into.ttl_ms)
     return copied
+
+
+def kept_left_s(rules: dict[str, str], ttl_left_ms: int) -> float:
+    """Seconds a kept queue has left of its promised time (its `kept` hash's `ends_at`;
+    a queue kept before `ends_at` was recorded: its keys' TTL)."""
+    if "ends_at" in rules:
+        return float(rules["ends_at"]) - time.time()
+    return ttl_left_ms / 1000
+
+
+def kept_time_left_s(r: redis.Redis, run_id: str) -> float | None:
+    """What `kept_left_s` says of the queue kept under namespace `run_id` (None: none)."""
+    ns = Namespace(run_id)
+    rules = {k.decode(): v.decode() for k, v in r.hgetall(ns.key("kept")).items()}
+    if not rules:
+        return None
+    return kept_left_s(rules, r.pttl(ns.key("kept")))
 
 
 def open_kept(
@@ -178,8 +197,9 @@ def open_kept(
     ns = Namespace(run_id)
     rules = {k.decode(): v.decode() for k, v in r.hgetall(ns.key("kept")).items()}
     left_ms = r.pttl(ns.key("kept"))
-    if not rules or left_ms < 1000:
+    if not rules or left_ms < 1000 or kept_left_s(rules, left_ms) < 1:
         return None
+    # Writes keep the keys' own end (past the promised one: see KEPT_GUARD_S).
     ns.ttl_s = left_ms / 1000
     return RedisQueue(
         r,

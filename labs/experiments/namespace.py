@@ -101,8 +101,16 @@ class Namespace:
 # Refreshed by every write, so twice the longest run (60 s): a killed run's keys are gone
 # two minutes after its last write even if nobody cleans them.
 RUN_KEY_TTL_S = 120.0
-# How long a run's DLQ stays after the run, for the queue panel.
+# How long a run's DLQ stays after the run, for the queue panel: the promise.
 KEPT_DLQ_S = 3600.0
+# Its keys' Redis TTL is longer by this: longer than what else the site keeps in Redis
+# with a TTL (the cache's hour, the telemetry's samples' two, a live run's two minutes), so a
+# full Redis under `volatile-ttl`, which evicts the keys nearest their end first, evicts
+# all of those before a kept DLQ still in its hour. The hour itself is kept by the
+# `ends_at` its `kept` hash records (`dlq.open_kept` treats it as gone after) and by the
+# sweeper, which deletes it then (`labs.runs.kept_caps`); the TTL only ends what a
+# stopped sweeper left.
+KEPT_GUARD_S = 3 * 3600.0
 
 
 def run_key_for(run_pk: Any) -> str:
@@ -121,5 +129,6 @@ def kept_id(run_key: str) -> str:
 
 
 def kept_namespace(run_key: str) -> Namespace:
-    """Where run `run_key`'s DLQ is kept after it ends, for `KEPT_DLQ_S`."""
-    return Namespace(kept_id(run_key), ttl_s=KEPT_DLQ_S)
+    """Where run `run_key`'s DLQ is kept after it ends, for `KEPT_DLQ_S` (its keys'
+    TTL: that and `KEPT_GUARD_S`)."""
+    return Namespace(kept_id(run_key), ttl_s=KEPT_DLQ_S + KEPT_GUARD_S)

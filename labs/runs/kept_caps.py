@@ -76,11 +76,44 @@ def kept_runs(now=None) -> list[Run]:
     return [run for run, exists in zip(candidates, kept, strict=True) if exists]
 
 
+# Runs whose hour ended this long ago at most are looked at by `drop_expired` on each
+# sweep; one the sweeper missed (it was stopped longer) goes with its keys' TTL.
+EXPIRED_LOOK_BACK_S = 600
+
+
+def drop_expired(now=None) -> int:
+    """Delete the kept DLQs whose hour is up. Their keys live longer than that (see
+    `labs.experiments.namespace.KEPT_GUARD_S`), so a full Redis evicts other keys before
+    a kept DLQ still in its hour; the panel already treats them as gone."""
+    from labs.runs import kept_queue
+
+    now = now or timezone.now()
+    ended = now - timedelta(seconds=kept_queue.KEPT_DLQ_S)
+    pks = list(
+        Run.objects.filter(
+            lab__in=_keeping_slugs(),
+            status=Run.Status.SUCCEEDED,
+            finished_at__lt=ended,
+            finished_at__gte=ended - timedelta(seconds=EXPIRED_LOOK_BACK_S),
+        ).values_list("pk", flat=True)
+    )
+    if not pks:
+        return 0
+    dropped = 0
+    for pk, present in zip(pks, kept_queue.kept_exist(pks), strict=True):
+        if present:
+            kept_queue.clean_run_keys(pk)
+            dropped += 1
+    return dropped
+
+
 def enforce_kept_caps(now=None) -> int:
-    """Drop the oldest kept DLQs past the per-student and the total cap; how many dropped."""
+    """Drop the kept DLQs whose hour is up, then the oldest past the per-student and the
+    total cap; how many dropped."""
     from labs.runs import kept_queue
 
     try:
+        expired = drop_expired(now)
         runs = kept_runs(now)
     except redis.RedisError as exc:
         logger.warning("could not count the kept queues: %s", exc)
@@ -102,4 +135,4 @@ def enforce_kept_caps(now=None) -> int:
             kept_queue.clean_run_keys(pk)
         except redis.RedisError as exc:
             logger.warning("could not drop the kept queue of run %s: %s", pk, exc)
-    return len(drop)
+    return expired + len(drop)

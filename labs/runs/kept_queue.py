@@ -28,7 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from labs.experiments.dlq import open_kept, redrive_all
+from labs.experiments.dlq import kept_time_left_s, open_kept, redrive_all
 from labs.experiments.metrics import queue_panel
 from labs.experiments.namespace import KEPT_DLQ_S, Namespace, connect, kept_id, run_key_for
 from labs.experiments.queue import RedisQueue
@@ -149,9 +149,16 @@ def snapshot(run_pk: Any) -> dict[str, Any]:
     busy = bool(r.exists(_lock_key(queue), _all_flag(queue)))
     return shown | {
         "busy": busy,
-        "expires_in_min": max(1, round(queue.ns.ttl_s / 60)),
+        "expires_in_min": max(1, round(time_left_s(run_pk, queue) / 60)),
         "dlq_more": max(0, shown["dlq_depth"] - len(shown["dlq"])),
     }
+
+
+def time_left_s(run_pk: Any, queue: RedisQueue) -> float:
+    """Seconds the run's kept queue has left of its promised hour (not its keys' TTL,
+    which is longer: `labs.experiments.namespace.KEPT_GUARD_S`)."""
+    left = kept_time_left_s(client(), kept_id(run_key_for(run_pk)))
+    return queue.ns.ttl_s if left is None else left
 
 
 def redrive_one(run_pk: Any, msg_id: str) -> bool:
