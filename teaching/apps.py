@@ -22,3 +22,10 @@ class TeachingConfig(AppConfig):
         # figures for the class results page.
 
         post_save.connect(on_submission_saved, sender=Submission, dispatch_uid="submission-digest")
+
+        from teaching.class_predictions import predictions_panel
+        from teaching.class_results import EXTRA_PANELS
+
+        # The class results page shows the class's predictions against its runs.
+        if predictions_panel not in EXTRA_PANELS:
+            EXTRA_PANELS.append(predictions_panel)

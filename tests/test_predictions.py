@@ -3,6 +3,7 @@ against the outcome, explained from the run's own figures, and assignments that 
 
 from __future__ import annotations
 
+import statistics
 from datetime import timedelta
 
 import pytest
@@ -15,8 +16,9 @@ from labs.catalogue.prediction import judge
 from labs.catalogue.predictions import PROMPTS, prompts_for
 from labs.runs.models import Run
 from labs.runs.predictions import Prediction
+from labs.text import num
 from teaching.models import Submission
-from tests.base import DUE, finished_run
+from tests.base import DUE, finished_run, make_user
 from tests.lab_helpers import lab, run
 from tests.test_views import GOOD, HX
 
@@ -213,3 +215,50 @@ def test_the_assignment_page_asks_for_a_prediction_when_it_is_required(client, s
     html = client.get(school.assignment_a.get_absolute_url()).content.decode()
     assert "This assignment asks for a prediction" in html
     assert 'name="predict-peak_backlog"' in html
+
+
+# The class results page: predictions against outcomes, the commonest wrong expectation ---
+
+
+def test_the_class_results_page_shows_predictions_against_the_runs(client, school):
+    from teaching.models import Membership
+
+    assignment = school.assignment_a
+    # Drain runs with 3, 4 and 10 workers at most: peaks worked out by the model, not typed.
+    guesses = {"alice": (10, 300), "ravi": (4, 400), "mina": (3, 2000), "omar": (10, None)}
+    peaks = {}
+    for name, (most, guess) in guesses.items():
+        student = school.alice if name == "alice" else make_user(name)
+        if name != "alice":
+            Membership.objects.create(classroom=school.class_a, student=student)
+        made = finished_run(student, **assignment.presets, max_workers=most)
+        peaks[name] = made.result["summary"]["peak_backlog"]
+        Submission.objects.create(
+            assignment=assignment, student=student, run=made, submitted_at=DUE
+        )
+        if guess is not None:
+            Prediction.objects.create(run=made, figure="peak_backlog", value=guess)
+    # Two guessed far too low, one (mina) too high: the class's commonest mistake is too low.
+    assert peaks["alice"] > 330 and peaks["ravi"] > 440 and peaks["mina"] < 1800, peaks
+    client.force_login(school.teacher)
+    html = client.get(reverse("assignment-results", args=[assignment.pk])).content.decode()
+    assert "Predictions against the runs" in html
+    assert "3 of 4 hand-ins carry a prediction; 0 were right." in html
+    median_guess = num(statistics.median([300, 400]))
+    median_peak = num(statistics.median([peaks["alice"], peaks["ravi"]]))
+    assert (
+        "The most common wrong expectation was too low (2 of 3 predictions): a median guess "
+        f"of {median_guess} where those runs gave a median of {median_peak}."
+    ) in html
+
+
+def test_the_commonest_wrong_choice_is_named():
+    from teaching.class_predictions import most_common_wrong
+
+    (recovered, _peak) = prompts_for("trapped-service")
+    pairs = [(True, False, False), (True, False, False), (False, True, False), (False, False, True)]
+    assert most_common_wrong(recovered, pairs) == (
+        "The most common wrong expectation: “Yes, it recovers” (2 of 4 predictions), "
+        "where the runs gave “No, it stays trapped”."
+    )
+    assert most_common_wrong(recovered, [(False, False, True)]) == ""

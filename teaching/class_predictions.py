@@ -1,0 +1,129 @@
+"""The class results page's predictions panel: what the class expected against what its
+runs gave, and the class's most common wrong expectation said in words.
+
+Added to `teaching.class_results.EXTRA_PANELS` at start-up (`TeachingConfig.ready`). One
+query whatever the class's size: the predictions of the hand-ins shown; the outcomes come
+from the hand-ins' digests (their runs' summaries), never from the results.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from labs.catalogue.prediction import Prompt, is_right
+from labs.catalogue.predictions import prompts_for
+from labs.runs.predictions import Prediction
+from teaching.class_results import ClassResults
+
+
+@dataclass
+class Row:
+    label: str
+    guess: str
+    actual: str
+    right: bool
+
+
+@dataclass
+class PromptResults:
+    """One prompt across the class's hand-ins."""
+
+    prompt: Prompt
+    rows: list[Row] = field(default_factory=list)
+    handed_in: int = 0
+    summary: str = ""  # how many predicted, how many were right
+    wrong_words: str = ""  # the most common wrong expectation, in words
+
+    @property
+    def question(self) -> str:
+        return _(self.prompt.question)
+
+
+def predictions_panel(results: ClassResults) -> dict[str, Any] | None:
+    """The panel's context, or None when the lab asks nothing or it is a before/after pair."""
+    prompts = prompts_for(results.lab.slug)
+    if not prompts or results.assignment.is_pair:
+        return None
+    entries = results.handed_in
+    guesses: dict[tuple[Any, str], Any] = {
+        (run_id, figure): value
+        for run_id, figure, value in Prediction.objects.filter(
+            run_id__in=[e.submission.run_id for e in entries if e.submission is not None]
+        ).values_list("run_id", "figure", "value")
+    }
+    found = []
+    for prompt in prompts:
+        summary = PromptResults(prompt, handed_in=len(entries))
+        pairs = []
+        for entry in entries:
+            assert entry.submission is not None
+            key = (entry.submission.run_id, prompt.figure)
+            if key not in guesses:
+                continue
+            guess, actual = guesses[key], prompt.outcome(entry.figures)
+            right = is_right(prompt, guess, actual)
+            pairs.append((guess, actual, right))
+            summary.rows.append(Row(entry.label, prompt.words(guess), prompt.words(actual), right))
+        made, right = len(pairs), sum(r for _g, _a, r in pairs)
+        summary.summary = ngettext(
+            "%(made)s of %(total)s hand-ins carry a prediction; %(right)s was right.",
+            "%(made)s of %(total)s hand-ins carry a prediction; %(right)s were right.",
+            right,
+        ) % {"made": made, "total": len(entries), "right": right}
+        summary.wrong_words = most_common_wrong(prompt, pairs)
+        found.append(summary)
+    return {"template": "teaching/class_predictions.html", "prompts": found}
+
+
+def most_common_wrong(prompt: Prompt, pairs: list[tuple[Any, Any, bool]]) -> str:
+    """The class's most common wrong expectation, in a sentence ("" if nobody was wrong)."""
+    wrong = [(guess, actual) for guess, actual, right in pairs if not right]
+    if not wrong:
+        return ""
+    if prompt.choices:
+        (guess, times), *_rest = Counter(g for g, _a in wrong).most_common(1)
+        outcomes = Counter(a for g, a in wrong if g == guess).most_common(1)[0][0]
+        return _(
+            "The most common wrong expectation: “%(guess)s” (%(times)s of %(made)s "
+            "predictions), where the runs gave “%(actual)s”."
+        ) % {
+            "guess": prompt.words(guess),
+            "times": times,
+            "made": len(pairs),
+            "actual": prompt.words(outcomes),
+        }
+    numbers = [(g, a) for g, a in wrong if a is not None]
+    low = [(g, a) for g, a in numbers if g < a]
+    high = [(g, a) for g, a in numbers if g > a]
+    side = low if len(low) >= len(high) else high
+    if not side:
+        return _("Every wrong guess expected something that did not happen in the run.")
+    values = {
+        "times": len(side),
+        "made": len(pairs),
+        "guess": prompt.words(statistics.median(g for g, _a in side)),
+        "actual": prompt.words(statistics.median(a for _g, a in side)),
+    }
+    if side is low:
+        return (
+            _(
+                "The most common wrong expectation was too low (%(times)s of %(made)s "
+                "predictions): a median guess of %(guess)s where those runs gave a median "
+                "of %(actual)s."
+            )
+            % values
+        )
+    return (
+        _(
+            "The most common wrong expectation was too high (%(times)s of %(made)s "
+            "predictions): a median guess of %(guess)s where those runs gave a median "
+            "of %(actual)s."
+        )
+        % values
+    )
