@@ -70,12 +70,12 @@ def predictions_panel(results: ClassResults) -> dict[str, Any] | None:
             right = is_right(prompt, guess, actual)
             pairs.append((guess, actual, right))
             summary.rows.append(Row(entry.label, prompt.words(guess), prompt.words(actual), right))
-        made, right = len(pairs), sum(r for _g, _a, r in pairs)
+        made, n_right = len(pairs), sum(r for _g, _a, r in pairs)
         summary.summary = ngettext(
             "%(made)s of %(total)s hand-ins carry a prediction; %(right)s was right.",
             "%(made)s of %(total)s hand-ins carry a prediction; %(right)s were right.",
-            right,
-        ) % {"made": made, "total": len(entries), "right": right}
+            n_right,
+        ) % {"made": made, "total": len(entries), "right": n_right}
         summary.wrong_words = most_common_wrong(prompt, pairs)
         found.append(summary)
     return {"template": "teaching/class_predictions.html", "prompts": found}
