@@ -46,9 +46,11 @@ class PromptResults:
 
 
 def predictions_panel(results: ClassResults) -> dict[str, Any] | None:
-    """The panel's context, or None when the lab asks nothing or it is a before/after pair."""
+    """The panel's context, or None when the lab asks nothing or no hand-in carries a
+    prediction. In a before/after pair the guesses are about the run handed in as "after"
+    (the one the student set)."""
     prompts = prompts_for(results.lab.slug)
-    if not prompts or results.assignment.is_pair:
+    if not prompts:
         return None
     entries = results.handed_in
     guesses: dict[tuple[Any, str], Any] = {
@@ -57,6 +59,8 @@ def predictions_panel(results: ClassResults) -> dict[str, Any] | None:
             run_id__in=[e.submission.run_id for e in entries if e.submission is not None]
         ).values_list("run_id", "figure", "value")
     }
+    if not guesses:
+        return None  # nobody in the class predicted: nothing to compare
     found = []
     for prompt in prompts:
         summary = PromptResults(prompt, handed_in=len(entries))

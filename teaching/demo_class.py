@@ -21,6 +21,7 @@ from labs.catalogue.lab import Lab
 from labs.interface.progress import SilentProgress
 from labs.runs.execution import run_lab
 from labs.runs.models import Run, StoredResult
+from labs.runs.predictions import Prediction
 from labs.runs.result_store import result_key
 from labs.sim.capstone.trapped import RECOMMENDED_CONTROLS
 from teaching.models import Assignment, Membership, Submission
@@ -154,15 +155,18 @@ def seed_class(
             student=student,
             defaults={"section": plan.section, "origin": Membership.Origin.ROSTER},
         )
-        if (
-            not plan.hands_in
-            or Submission.objects.filter(assignment=assignment, student=student).exists()
-        ):
+        if not plan.hands_in:
+            continue
+        handed_in = Submission.objects.filter(assignment=assignment, student=student).first()
+        if handed_in is not None:
+            # A class seeded before predictions existed gets them too (once).
+            predict(handed_in.run, demo_guesses(number))
             continue
         seed = lesson_seed if plan.seed is None else plan.seed
         at = now - (len(CLASS) - number) * SPREAD
         before = runs.run(student, {}, seed, "Before: controls off", at)
         after = runs.run(student, RECIPES[plan.recipe] | plan.params, seed, plan.recipe, at)
+        predict(after, demo_guesses(number))  # made before the run, as the lab page does
         Submission.objects.create(
             assignment=assignment,
             student=student,
@@ -171,3 +175,20 @@ def seed_class(
             submitted_at=at + timedelta(minutes=1),
         )
     return len(CLASS)
+
+
+def demo_guesses(number: int) -> dict[str, Any]:
+    """What demo student `number` expected before the run with the controls on: most
+    expect it to recover (most do), every third that it stays trapped, every fifth
+    made no prediction; their guesses of the peak backlog spread from 400 to 900."""
+    if number % 5 == 4:
+        return {}
+    return {"recovered": number % 3 != 0, "peak_backlog": 400 + 100 * (number % 6)}
+
+
+def predict(run: Run, guesses: dict[str, Any]) -> None:
+    """Keep `guesses` with `run`, unless it has some already (safe to run again)."""
+    if guesses and not run.predictions.exists():
+        Prediction.objects.bulk_create(
+            Prediction(run=run, figure=figure, value=value) for figure, value in guesses.items()
+        )

@@ -20,6 +20,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from labs.capstone.pair_run import start_pair
 from labs.runs.dispatch import RunRefused
 from labs.web.htmx import HtmxHttpRequest
+from labs.web.predict import take_guesses
 from teaching.access import assignment_for
 from teaching.views import LAB_GONE, _assignment_page, _lab_form, _panel_urls
 
@@ -36,9 +37,10 @@ def assignment_pair(request: HtmxHttpRequest, assignment_id: int) -> HttpRespons
     form = _lab_form(assignment, lab, request.POST)
     htmx = bool(request.htmx)
     status = 422
-    if form.is_valid():
+    guesses = take_guesses(form, request.POST) if form.is_valid() else None
+    if guesses is not None:
         try:
-            before, after = start_pair(request.user, form)
+            before, after = start_pair(request.user, form, guesses)
         except RunRefused as exc:
             form.add_error(None, exc.message)
             status = exc.status

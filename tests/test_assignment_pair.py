@@ -37,7 +37,7 @@ def capstone(school, frozen):
 
 class FormReader(HTMLParser):
     """What a browser would post from the lab panel's form: every named input that is not
-    disabled (a checkbox only when checked), and each select's chosen option."""
+    disabled (a checkbox or radio only when checked), and each select's chosen option."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -54,9 +54,11 @@ class FormReader(HTMLParser):
             return
         if tag == "input":
             self.inputs.append(a)
-            sent = a.get("type") != "checkbox" or "checked" in a
+            sent = a.get("type") not in ("checkbox", "radio") or "checked" in a
             if a.get("name") and "disabled" not in a and sent:
-                self.data[a["name"]] = a.get("value") or "on"
+                # As a browser: an empty box or the prediction's "none" radio sends "".
+                box = a.get("type") == "checkbox"
+                self.data[a["name"]] = (a.get("value") or "on") if box else a.get("value", "")
         elif tag == "select" and "disabled" not in a:
             self._select = a.get("name")
         elif tag == "option" and self._select and self._choose(a):

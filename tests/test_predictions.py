@@ -262,3 +262,48 @@ def test_the_commonest_wrong_choice_is_named():
         "where the runs gave “No, it stays trapped”."
     )
     assert most_common_wrong(recovered, [(False, False, True)]) == ""
+
+
+# The demo ------------------------------------------------------------------------------
+
+
+def test_the_demo_has_predictions_some_right_some_wrong_and_the_teacher_sees_them(
+    client, db, settings
+):
+    import io
+
+    from django.core.management import call_command
+
+    from labs.runs.predictions import verdicts
+    from teaching.models import Assignment
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    call_command("seed_demo", stdout=io.StringIO(), stderr=io.StringIO())
+    made = Prediction.objects.count()
+    call_command("seed_demo", stdout=io.StringIO(), stderr=io.StringIO())
+    assert Prediction.objects.count() == made  # safe to run again
+
+    assignment = Assignment.objects.get()
+    handed_in = Run.objects.filter(submissions__assignment=assignment, predictions__isnull=False)
+    judged = [v.right for run in handed_in.distinct() for v in verdicts(run)]
+    assert judged.count(True) >= 5 and judged.count(False) >= 5, judged
+    asha_drain = Run.objects.get(owner__username="asha", lab="drain")
+    assert [v.right for v in verdicts(asha_drain)] == [False]
+
+    client.force_login(assignment.classroom.teacher)
+    html = client.get(reverse("assignment-results", args=[assignment.pk])).content.decode()
+    assert "Predictions against the runs" in html and "The most common wrong expectation" in html
+
+
+def test_a_before_after_pair_keeps_the_guess_with_its_after_run(client, people, published):
+    from tests.test_views_capstone import form_data
+
+    client.force_login(people.alice)
+    bad = client.post(reverse("report-pair"), {**form_data(), "predict-recovered": "maybe"}, **HX)
+    assert bad.status_code == 422 and not Run.objects.exists()
+    assert "is not one of its answers" in bad.content.decode()
+
+    client.post(reverse("report-pair"), {**form_data(), "predict-recovered": "yes"}, **HX)
+    before, after = Run.objects.order_by("created_at")
+    assert not before.predictions.exists()
+    assert list(after.predictions.values_list("figure", "value")) == [("recovered", True)]

@@ -8,17 +8,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
+
 from labs.capstone.pairs import pair_params
 from labs.runs.dispatch import start_runs
 from labs.runs.execution import choose_seed
 from labs.runs.models import Run
+from labs.runs.predictions import save_predictions
 from labs.web.forms import LabForm
 
 
-def start_pair(user: Any, form: LabForm) -> tuple[Run, Run]:
-    """The pair's two runs, saved and queued; `RunRefused` when the caps or Redis say no."""
+def start_pair(user: Any, form: LabForm, guesses: dict[str, Any] | None = None) -> tuple[Run, Run]:
+    """The pair's two runs, saved and queued; `RunRefused` when the caps or Redis say no.
+
+    `guesses` (`labs.web.predict.take_guesses`) are about the run with the controls on,
+    the one the student set: they are kept with the after run, in the same transaction."""
     lab = form.lab
     seed = choose_seed(lab, form.seed())
     before_params, after_params = pair_params(form.params())
-    before, after = start_runs(user, lab, [(before_params, seed), (after_params, seed)])
+    with transaction.atomic():
+        before, after = start_runs(user, lab, [(before_params, seed), (after_params, seed)])
+        if guesses:
+            save_predictions(after, guesses)
     return before, after

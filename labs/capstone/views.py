@@ -34,6 +34,7 @@ from labs.runs.dispatch import RunRefused
 from labs.runs.models import Run
 from labs.web.forms import LabForm
 from labs.web.htmx import HtmxHttpRequest
+from labs.web.predict import take_guesses
 from labs.web.responses import login_needed, run_page
 
 
@@ -111,9 +112,10 @@ def report_pair(request: HtmxHttpRequest) -> HttpResponse:
         return login_needed(request)
     form = LabForm(lab, request.POST)
     status: int | None = 422
-    if form.is_valid():
+    guesses = take_guesses(form, request.POST) if form.is_valid() else None
+    if guesses is not None:
         try:
-            before, after = start_pair(request.user, form)
+            before, after = start_pair(request.user, form, guesses)
         except RunRefused as exc:
             form.add_error(None, exc.message)
             status = exc.status

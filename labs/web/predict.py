@@ -72,6 +72,17 @@ def read_guesses(lab: Lab, data: Mapping[str, Any]) -> tuple[dict[str, Any], lis
     return guesses, problems
 
 
+def take_guesses(form: Any, data: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The guesses sent with a valid form's run; None, with each reason added to the
+    form, when one is not allowed (the run is then not started)."""
+    if data is None:
+        return {}
+    guesses, problems = read_guesses(form.lab, data)
+    for message in problems:
+        form.add_error(None, message)
+    return None if problems else guesses
+
+
 def problem(prompt: Prompt) -> str:
     question = _(prompt.question)
     if prompt.choices:

@@ -12,7 +12,7 @@ from labs.runs.execution import choose_seed
 from labs.runs.models import Run
 from labs.runs.predictions import save_predictions
 from labs.web.forms import LabForm
-from labs.web.predict import read_guesses
+from labs.web.predict import take_guesses
 
 
 def run_from_form(
@@ -28,10 +28,8 @@ def run_from_form(
     if not form.is_valid():
         return None, 422
     lab = form.lab
-    guesses, problems = read_guesses(lab, predictions) if predictions is not None else ({}, [])
-    if problems:
-        for problem in problems:
-            form.add_error(None, problem)
+    guesses = take_guesses(form, predictions)
+    if guesses is None:
         return None, 422
     try:
         with transaction.atomic():

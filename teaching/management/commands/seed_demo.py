@@ -27,7 +27,7 @@ from labs.runs.execution import run_lab
 from labs.runs.models import Run
 from labs.sim.capstone.trapped import RECOMMENDED_CONTROLS
 from teaching.criteria import CriteriaError, parse_criteria
-from teaching.demo_class import seed_class
+from teaching.demo_class import predict, seed_class
 from teaching.models import HANDIN_PAIR, Assignment, Classroom, Membership, Submission
 
 DEMO_PASSWORD = "queues-demo"  # noqa: S105 - printed in the README on purpose: demo only
@@ -149,6 +149,18 @@ CHALLENGE_RUNS: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "ravi": [("drain-math", {"capacity_per_s": 55.0})],  # a near miss: 17.1 s, not 15
 }
 CHALLENGE_RUN_NAME = "Demo run: a challenge"
+# What Asha and Ravi expected before their hand-ins' runs (the after run of a pair):
+# Asha expects the service to recover and it does; Ravi, handing in the trap, expects
+# the same and is wrong. On the drain lab (no capstone), peaks of 700 and 300.
+DEMO_GUESSES: dict[str, dict[str, dict[str, Any]]] = {
+    "trapped-service": {
+        "asha": {"recovered": True, "peak_backlog": 1500},
+        "ravi": {"recovered": True, "peak_backlog": 900},
+    },
+    "drain": {"asha": {"peak_backlog": 700}, "ravi": {"peak_backlog": 300}},
+}
+# Asha's drain run for the challenge: she expected the 4 workers to hold the peak to 800.
+CHALLENGE_GUESSES = {("asha", "drain"): {"peak_backlog": 800}}
 
 
 class Command(BaseCommand):
@@ -206,6 +218,9 @@ class Command(BaseCommand):
             assignment.save(update_fields=["challenges"])
         for username, params in plan.submitted.items():
             self.submit(assignment, lab, people[username], params, plan.analyses.get(username))
+            handed_in = Submission.objects.filter(assignment=assignment, student=people[username])
+            for submission in handed_in:
+                predict(submission.run, DEMO_GUESSES.get(lab.slug, {}).get(username, {}))
         for username, tries in CHALLENGE_RUNS.items():
             self.challenge_runs(people[username], tries)
         if lab.slug == "trapped-service" and lab.kind == "sim":
@@ -234,7 +249,7 @@ class Command(BaseCommand):
             values = lab.defaults() | params
             result = run_lab(lab, values, lab.default_seed, SilentProgress())
             now = timezone.now()
-            Run.objects.create(
+            made = Run.objects.create(
                 owner=student,
                 lab=slug,
                 name=CHALLENGE_RUN_NAME,
@@ -245,6 +260,7 @@ class Command(BaseCommand):
                 started_at=now,
                 finished_at=now,
             )
+            predict(made, CHALLENGE_GUESSES.get((student.get_username(), slug), {}))
 
     def criteria_for(self, lab: Lab, plan: Plan) -> list[dict[str, Any]]:
         """The plan's checks that this lab can answer; the rest are reported and left out."""
