@@ -43,6 +43,9 @@ INSTALLED_APPS = [
     "ops",
 ]
 
+# A refused form (CSRF) gets the site's page in the reader's language, not Django's.
+CSRF_FAILURE_VIEW = "ops.errors.csrf_failure"
+
 MIDDLEWARE = [
     # First: times the whole answer, every other middleware included (ops/metrics.py).
     "ops.metrics.RequestMetrics",
