@@ -61,6 +61,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A signed-in person's pages and exports: Cache-Control private (accounts/private_cache.py).
+    "accounts.private_cache.PrivateCacheMiddleware",
     # A signed-in person's profile language wins over the cookie and Accept-Language.
     "accounts.language.ProfileLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
