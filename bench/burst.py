@@ -86,7 +86,7 @@ class Student:
         )
 
     def _csrf(self) -> str:
-        return next(c.value for c in self.jar if c.name == "csrftoken")
+        return next(c.value or "" for c in self.jar if c.name == "csrftoken")
 
     def request(self, path: str, data: dict | None = None, htmx: bool = False):
         body = urllib.parse.urlencode(data, doseq=True).encode() if data is not None else None
@@ -321,6 +321,12 @@ class Site:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def cpu_s(self) -> float:
+        """CPU seconds used so far by every process of the site (web, workers, sweeper):
+        they all run in the session each started process leads (`start_new_session`)."""
+        sessions = {str(proc.pid) for proc in self.procs}
+        return sum(cpu for sid, cpu in _processes() if sid in sessions)
+
     def __exit__(self, *exc: object) -> None:
         for proc in self.procs:
             if proc.poll() is None:
@@ -330,6 +336,17 @@ class Site:
                 proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _processes():
+    """(session id, CPU seconds) of every process this machine shows in /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        yield fields[3], (int(fields[11]) + int(fields[12])) / tick
 
 
 def make_students(n: int) -> list[str]:
@@ -378,6 +395,39 @@ def burst(students: list[Student], lab: str, vary_seed: bool) -> list[Timing]:
     for thread in threads:
         thread.join()
     return timings
+
+
+def page_burst(students: list[Student], path: str) -> list[float]:
+    """Every student opens `path` at the same instant (signed in, as a class does); the
+    seconds each took, or -1 for an answer other than 200."""
+    barrier = threading.Barrier(len(students))
+    seconds = [0.0] * len(students)
+
+    def one(i: int, student: Student) -> None:
+        barrier.wait()
+        started = time.perf_counter()
+        status, _headers, _body = student.request(path)
+        seconds[i] = time.perf_counter() - started if status == 200 else -1.0
+
+    threads = [threading.Thread(target=one, args=(i, s)) for i, s in enumerate(students)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return seconds
+
+
+def page_report(path: str, seconds: list[float], wall_s: float, cpu_s: float | None) -> None:
+    ok = [s for s in seconds if s >= 0]
+    print(f"\n### {path}: {len(seconds)} students open it at once")
+    print(f"{len(ok)} pages, {len(seconds) - len(ok)} failed; {len(seconds) / wall_s:.1f} pages/s")
+    if ok:
+        print(
+            f"| seconds | p50 {percentile(ok, 50):.2f} | p95 {percentile(ok, 95):.2f} "
+            f"| max {max(ok):.2f} |"
+        )
+    if cpu_s is not None:
+        print(f"site CPU per page: {1000 * cpu_s / len(seconds):.1f} ms (every process)")
 
 
 @dataclass
@@ -495,6 +545,11 @@ WARM_UP_STUDENTS = 20
 GOALS = (("trapped-service", 30, 3.0), ("trapped-service", 100, 8.0), ("phase-map", 30, 10.0))
 
 
+# Issue 29's goals, each student with a seed of their own (`--goals29`; a lesson page too).
+GOALS_29 = (("trapped-service", 100, 4.0), ("phase-map", 30, 5.0), ("trapped-service", 30, 1.5))
+LESSON_PAGE = "/units/lesson-12/"
+
+
 def goals_table(rows: list[tuple[str, str, int, float, list[Timing]]]) -> None:
     print("\n## The goals: submit → chart, seconds\n")
     print("| site | lab | students | p50 | p95 | max | goal p95 | met | failed |")
@@ -525,8 +580,17 @@ def main() -> None:
     parser.add_argument("--database-url", default=f"sqlite:///{ROOT / 'var' / 'bench.sqlite3'}")
     parser.add_argument("--web-workers", type=int, default=5)
     parser.add_argument("--vary-seed", action="store_true", help="a seed of each student's own")
+    parser.add_argument(
+        "--goals29", action="store_true", help="issue 29's goals (own seeds) and a lesson page"
+    )
+    parser.add_argument("--page", help="also: --page-students open this path at once")
+    parser.add_argument("--page-students", type=int, default=50)
     args = parser.parse_args()
-    if args.goals:
+    if args.goals29:
+        args.vary_seed = True
+        args.page = args.page or LESSON_PAGE
+        plan = list(GOALS_29)
+    elif args.goals:
         plan = list(GOALS)
     else:
         plan = [(lab, args.students, 0.0) for lab in args.lab or ["drain"]]
@@ -564,7 +628,7 @@ def main() -> None:
         for site in sites:
             site.__enter__()
         bases = [(site.label, site.url) for site in sites] or [("given site", args.url)]
-        names = make_students(max(n for _lab, n, _goal in plan))
+        names = make_students(max([n for _lab, n, _goal in plan] + [args.page_students]))
         classes = {label: [Student(base, name) for name in names] for label, base in bases}
         for students in classes.values():
             for student in students:
@@ -577,14 +641,34 @@ def main() -> None:
             # every other time (so neither always meets a cold worker).
             for label, _base in bases if i % 2 == 0 else bases[::-1]:
                 since = time.time()
+                running = next((s for s in sites if s.label == label), None)
+                cpu_before = running.cpu_s() if running else 0.0
                 timings = burst(classes[label][:n], lab, args.vary_seed)
                 print(f"\n[{label}]", end="")
                 report(lab, n, timings)
+                if running:
+                    computed = sum(1 for t in timings if not t.error and not t.from_store)
+                    cpu = running.cpu_s() - cpu_before
+                    print(
+                        f"site CPU: {cpu:.2f} s over the burst, {1000 * cpu / max(1, computed):.0f}"
+                        f" ms per computed press ({computed} computed; every process)"
+                    )
                 if not args.url:
                     ops_check(lab, since)
                 rows.append((label, lab, n, goal, timings))
-        if args.goals:
+        if args.goals or args.goals29:
             goals_table(rows)
+        if args.page:
+            for label, _base in bases:
+                running = next((s for s in sites if s.label == label), None)
+                students = classes[label][: args.page_students]
+                page_burst(students, args.page)  # warm: templates, connections, the cache
+                cpu_before, started = (running.cpu_s() if running else 0.0), time.perf_counter()
+                seconds = page_burst(students, args.page)
+                wall = time.perf_counter() - started
+                print(f"\n[{label}]", end="")
+                page_cpu = running.cpu_s() - cpu_before if running else None
+                page_report(args.page, seconds, wall, page_cpu)
     finally:
         for site in sites:
             site.__exit__(None, None, None)
