@@ -585,6 +585,13 @@ def main() -> None:
     )
     parser.add_argument("--page", help="also: --page-students open this path at once")
     parser.add_argument("--page-students", type=int, default=50)
+    parser.add_argument(
+        "--sequential",
+        type=int,
+        default=0,
+        help="first: one student presses Run this many times in a row on trapped-service "
+        "(own seeds), for the site's CPU per computed press with nothing else going on",
+    )
     args = parser.parse_args()
     if args.goals29:
         args.vary_seed = True
@@ -636,6 +643,24 @@ def main() -> None:
             # A site that has served a class before: every web thread has its database
             # connection and its templates, the workers have run a lab (not measured).
             burst(students[:WARM_UP_STUDENTS], "drain", vary_seed=False)
+        for bench_site in sites:
+            idle_before = bench_site.cpu_s()
+            time.sleep(10)
+            idle_s = (bench_site.cpu_s() - idle_before) / 10
+            print(f"\n[{bench_site.label}] site CPU while idle: {1000 * idle_s:.0f} ms/s")
+            if args.sequential:
+                one = classes[bench_site.label][0]
+                cpu_before, started = bench_site.cpu_s(), time.perf_counter()
+                for i in range(args.sequential):
+                    form = lab_form("trapped-service", 50_000 + i + int(started) % 10_000 * 100)
+                    press_run(one, "trapped-service", form, threading.Barrier(1))
+                wall = time.perf_counter() - started
+                cpu = bench_site.cpu_s() - cpu_before - idle_s * wall
+                print(
+                    f"one student, {args.sequential} computed presses in a row: "
+                    f"{1000 * cpu / args.sequential:.0f} ms of site CPU per press "
+                    f"(idle CPU taken off), {wall / args.sequential:.2f} s each"
+                )
         for i, (lab, n, goal) in enumerate(plan):
             # The same burst on each site, one after the other, the first going first
             # every other time (so neither always meets a cold worker).

@@ -162,7 +162,7 @@ def test_polling_starts_fast_and_backs_off(client, people):
         seed=0,
         created_at=timezone.now() - timedelta(seconds=120),
     )
-    # 50 ms in its first quarter second, 150 ms up to a second (a slow test machine).
+    # 50 ms in its first tenth of a second, 150 ms up to a second (a slow test machine).
     young_html = client.get(young.get_absolute_url(), **HX).text
     assert re.search(r'hx-trigger="load delay:(50|150)ms"', young_html)
     assert 'hx-trigger="load delay:2000ms"' in client.get(old.get_absolute_url(), **HX).text

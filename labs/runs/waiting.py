@@ -25,7 +25,9 @@ from labs.runs.turns import other_experiment_running
 # (age below which, poll delay): fast at first, then backing off. The first look comes
 # 50 ms after Run: a quick lab (tens of ms of CPU) is done by then on a quiet site, and a
 # student sees the chart without waiting out a fixed delay longer than the run itself.
-POLL_STEPS_MS = ((0.25, 50), (1.0, 150), (5.0, 300), (20.0, 1000))
+# Only the first: each poll costs the site a few ms of CPU, and on a busy machine a run
+# takes longer, so a second 50 ms step would mostly add polls.
+POLL_STEPS_MS = ((0.1, 50), (1.0, 150), (5.0, 300), (20.0, 1000))
 POLL_SLOWEST_MS = 2000
 # After this long in the queue, the page says the runners may be busy or down.
 SLOW_AFTER_S = 20
