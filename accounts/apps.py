@@ -8,4 +8,4 @@ class AccountsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from accounts import language  # noqa: F401 - connects the login signal
+        from accounts import language, middleware  # noqa: F401 - connect the login signals

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.contrib.auth import HASH_SESSION_KEY
+from django.contrib.auth.signals import user_logged_in
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -44,11 +46,27 @@ class PasswordChangeRequiredMiddleware:
         )
         if request.path_info.startswith(allowed):
             return False
-        must = Profile.objects.filter(user=user, must_change_password=True).exists()
-        if not must and password:
-            request.session[CHECKED_KEY] = password
-        return must
+        return not _remember_if_free(request, user)
 
 
 # The session's password hash for which no change was required.
 CHECKED_KEY = "_password_change_checked_for"
+
+
+def _remember_if_free(request: HttpRequest, user) -> bool:
+    """Whether `user` may go on without changing their password; if so, the session keeps
+    that answer for its password's hash."""
+    if Profile.objects.filter(user=user, must_change_password=True).exists():
+        return False
+    password = request.session.get(HASH_SESSION_KEY)
+    if password:
+        request.session[CHECKED_KEY] = password
+    return True
+
+
+@receiver(user_logged_in, dispatch_uid="accounts.middleware.check_at_login")
+def check_at_login(sender, request, user, **kwargs) -> None:
+    """Ask at login, when the session is written anyway: a signed-in person's first page
+    then costs the same queries as every later one (no profile read, no session write)."""
+    if request is not None and hasattr(request, "session"):
+        _remember_if_free(request, user)
