@@ -155,6 +155,13 @@ def test_the_analysis_saves_as_a_draft_and_is_exported(client, school, pair):
     too_long = client.post(url("report-analysis", before.pk, after.pk), {"loop": "x" * 4001})
     assert too_long.status_code == 422
     assert Analysis.objects.get(pk=analysis.pk).loop == ANSWERS["loop"]
+    # Raw HTML a student typed is shown in the Markdown, never passed to its renderer.
+    html = {"trigger": "<script>alert(1)</script> & co", "steps": "<img src=x onerror=alert(2)>"}
+    client.post(url("report-analysis", before.pk, after.pk), html)
+    markdown = client.get(url("report-markdown", before.pk, after.pk)).text
+    assert "<script" not in markdown and "<img" not in markdown
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; co" in markdown
+    assert "1. &lt;img src=x onerror=alert(2)&gt;" in markdown
 
 
 def hand_in(client, school, before, after, assignment):

@@ -201,14 +201,24 @@ def _timeline_rows(t: Mapping[str, Any]) -> list[list[Any]]:
     return rows
 
 
+def own_words(text: str) -> str:
+    """A student's text made safe for Markdown: HTML in it is shown, never passed through.
+
+    A Markdown renderer passes raw HTML on (a `<script>` or an `<img onerror>` in a README,
+    a wiki, a teacher's preview), so `&`, `<` and `>` become entities: rendered, they read
+    exactly as typed.
+    """
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def analysis_markdown(analysis: Any) -> str:
     """The student's analysis after the report: their words, then their numbered steps."""
     lines = ["", "## " + _("My analysis"), ""]
     for name, heading, answer in analysis.answers():
         lines += [f"### {heading}", ""]
         if name == "steps":
-            lines += [f"{n}. {step}" for n, step in enumerate(answer, start=1)] or ["—"]
+            lines += [f"{n}. {own_words(step)}" for n, step in enumerate(answer, start=1)] or ["—"]
         else:
-            lines += [answer.strip() or "—"]
+            lines += [own_words(answer.strip()) or "—"]
         lines.append("")
     return "\n".join(lines)
