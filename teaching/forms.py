@@ -20,7 +20,7 @@ from labs.catalogue.lab import Lab
 from labs.catalogue.units import UNITS
 from labs.runs.models import Run
 from labs.text import SEED_MAX
-from labs.web.forms import field_for
+from labs.web.forms import PlainIntegerField, field_for
 from lessons.questions import questions_for
 from teaching.criteria import CriteriaError, criteria_text, parse_criteria
 from teaching.models import HANDIN_PAIR, HANDIN_RUN, Assignment, Classroom, Membership
@@ -230,7 +230,7 @@ class AssignmentForm(forms.ModelForm):
             value.required = False
             self._add_preset(param.name, _(param.label), value, param.default)
         if lab.uses_seed:
-            seed = forms.IntegerField(min_value=0, max_value=SEED_MAX, required=False)
+            seed = PlainIntegerField(min_value=0, max_value=SEED_MAX, required=False)  # 0-9 only
             seed.help_text = _("Lock it so every student draws the same random numbers.")
             self._add_preset("seed", _("Seed"), seed, 1)
         self.fields["handin"].required = False  # a form without it sets one run

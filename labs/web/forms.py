@@ -342,7 +342,7 @@ class RunFilterForm(forms.Form):
             ("no", gettext_lazy("not handed in")),
         ],
     )
-    page = forms.IntegerField(required=False, min_value=1, max_value=100_000)
+    page = PlainIntegerField(required=False, min_value=1, max_value=100_000)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
