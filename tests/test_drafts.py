@@ -70,15 +70,24 @@ def test_a_newer_draft_replaces_the_one_still_waiting_and_its_task_then_does_not
     assert execute_run.apply(args=(str(first.pk),)).get() == "missing"
 
 
-def test_a_draft_another_run_waits_on_is_left_to_finish(client, people, published, move):
+def test_nothing_waits_on_a_queued_draft_so_replacing_it_loses_nothing(
+    client, people, published, move
+):
     client.force_login(people.alice)
     first = made(move(per_worker=150))
     data = defaults_form("drain") | {"per_worker": "150"}
     client.post(reverse("lab-detail", args=["drain"]), data)  # Run, on the same values
-    follower = Run.objects.get(draft=False)
-    assert follower.same_as_id == first.pk
+    computes = Run.objects.get(draft=False)
+    assert computes.same_as_id is None  # its own leader, not the draft's follower
     made(move(per_worker=160))
-    assert Run.objects.filter(pk=first.pk).exists()
+    assert not Run.objects.filter(pk=first.pk).exists()
+    # A draft a worker has taken may lead: it is never deleted while it runs.
+    running = made(move(per_worker=170))
+    Run.objects.filter(pk=running.pk).update(status=Run.Status.RUNNING)
+    client.post(reverse("lab-detail", args=["drain"]), data | {"per_worker": "170"})
+    assert Run.objects.get(draft=False, params__per_worker=170).same_as_id == running.pk
+    made(move(per_worker=180))
+    assert Run.objects.filter(pk=running.pk).exists()
 
 
 def test_drafts_count_against_the_caps(client, people, published, move, settings):

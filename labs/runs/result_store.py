@@ -139,7 +139,11 @@ def lock_key(key: str) -> None:
 
 
 def running_twin(key: str):
-    """A queued or running run with this key that computes for itself (a leader), or None."""
+    """A queued or running run with this key that computes for itself (a leader), or None.
+
+    Never a draft still queued: a newer draft of its owner may delete it
+    (`labs.runs.drafts.replace_waiting`), and a run waiting on it would point at nothing.
+    """
     from labs.runs.models import Run
 
     if not key:
@@ -147,6 +151,7 @@ def running_twin(key: str):
     return (
         Run.objects.filter(result_key=key, same_as__isnull=True)
         .active()
+        .exclude(draft=True, status=Run.Status.QUEUED)
         .order_by("created_at")
         .only("pk")
         .first()
