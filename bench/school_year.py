@@ -125,11 +125,12 @@ class School:
         )
 
 
-def pages(school: School) -> dict[str, tuple[object, str]]:
-    """(who, url) per page measured."""
+def pages(school: School) -> dict[str, tuple]:
+    """(who, url[, what runs before each timed view]) per page measured."""
     from django.contrib.auth import get_user_model
     from django.urls import reverse
 
+    from teaching.gradebook_cache import bump
     from teaching.models import Submission
 
     classroom = school.classes[0]
@@ -148,14 +149,20 @@ def pages(school: School) -> dict[str, tuple[object, str]]:
         "report pick (teacher)": (t, reverse("report-pick")),
         "class page (teacher)": (t, reverse("class-detail", args=[classroom.pk])),
         "gradebook (teacher)": (t, reverse("gradebook", args=[classroom.pk])),
+        "gradebook, first view after a change (teacher)": (
+            t,
+            reverse("gradebook", args=[classroom.pk]),
+            lambda: bump([classroom.pk]),  # what a hand-in or feedback in the class does
+        ),
         "gradebook CSV (teacher)": (t, reverse("gradebook-csv", args=[classroom.pk])),
         "submission (teacher)": (t, reverse("submission-detail", args=[sub.pk])),
         "assignment (student)": (student, reverse("assignment-detail", args=[assignment.pk])),
     }
 
 
-def measure(who, url: str) -> tuple[int, float, int, float]:
-    """(queries, median server ms of 5 after a warm-up, bytes, the warm-up's ms) of a page.
+def measure(who, url: str, before=None) -> tuple[int, float, int, float, float]:
+    """(queries, median server ms of 5 after a warm-up, bytes, the warm-up's ms, median
+    CPU ms of this process) of a page. `before` runs ahead of each of the 5, untimed.
 
     The warm-up is the first view (for the gradebook: rendered, then kept in the cache)."""
     from django.db import connection
@@ -168,14 +175,17 @@ def measure(who, url: str) -> tuple[int, float, int, float]:
     response = client.get(url)
     first = (time.perf_counter() - start) * 1000
     assert response.status_code == 200, (url, response.status_code)
-    times = []
+    times, cpu = [], []
     for _ in range(5):
+        if before is not None:
+            before()
         with CaptureQueriesContext(connection) as captured:
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             response = client.get(url)
             body = b"".join(response.streaming_content) if response.streaming else response.content
             times.append((time.perf_counter() - start) * 1000)
-    return len(captured), statistics.median(times), len(body), first
+            cpu.append((time.process_time() - start_cpu) * 1000)
+    return len(captured), statistics.median(times), len(body), first, statistics.median(cpu)
 
 
 def prune_time(school: School, n: int) -> tuple[int, float, int]:
@@ -214,7 +224,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database", default="bench_school_year")
     parser.add_argument("--runs", type=int, default=200, help="runs per student")
-    parser.add_argument("--prune", type=int, default=100_000, help="old runs to prune")
+    parser.add_argument("--prune", type=int, default=100_000, help="old runs to prune (0: none)")
+    parser.add_argument("--sizes", type=float, nargs="+", default=SIZES)
     args = parser.parse_args()
     setup_site(make_database(args.database))
     from labs.runs.models import Run
@@ -222,8 +233,8 @@ def main() -> None:
 
     print(describe())
     school = School(args.runs)
-    results: dict[str, list[tuple[int, float, int, float]]] = {}
-    for size in SIZES:
+    results: dict[str, list[tuple[int, float, int, float, float]]] = {}
+    for size in args.sizes:
         start = time.perf_counter()
         school.grow_to(round(STUDENTS * size))
         built = time.perf_counter() - start
@@ -239,19 +250,23 @@ def main() -> None:
             f"{size:.0%}: {counts[0]:,} runs, {counts[1]:,} submissions, {counts[2]:,} versions "
             f"(built in {built:.1f} s); {describe()}"
         )
-        for name, (who, url) in pages(school).items():
-            results.setdefault(name, []).append(measure(who, url))
+        for name, (who, url, *before) in pages(school).items():
+            results.setdefault(name, []).append(measure(who, url, *before))
+    sizes = " / ".join(f"{size:.0%}" for size in args.sizes)
     print()
     print(
-        "| page | queries 10% / 50% / 100% | server ms 10% / 50% / 100% "
-        "| first view ms 10% / 50% / 100% | KB at 100% |"
+        f"| page | queries {sizes} | server ms {sizes} | CPU ms {sizes} "
+        f"| first view ms {sizes} | KB at {args.sizes[-1]:.0%} |"
     )
-    print("| --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- |")
     for name, row in results.items():
         queries = " / ".join(str(r[0]) for r in row)
         ms = " / ".join(f"{r[1]:.0f}" for r in row)
+        cpu = " / ".join(f"{r[4]:.0f}" for r in row)
         first = " / ".join(f"{r[3]:.0f}" for r in row)
-        print(f"| {name} | {queries} | {ms} | {first} | {row[-1][2] / 1024:,.0f} |")
+        print(f"| {name} | {queries} | {ms} | {cpu} | {first} | {row[-1][2] / 1024:,.0f} |")
+    if not args.prune:
+        return
     deleted, seconds, kept = prune_time(school, args.prune)
     print()
     print(

@@ -388,6 +388,20 @@ class SubmitForm(forms.Form):
         return cleaned
 
 
+class RunsShownForm(forms.Form):
+    """Which of a student's runs of the lab their assignment page lists, and its pair
+    pickers offer: `RUNS_SHOWN` at a time, newest first, or only those of one seed (the
+    two halves of a pair share theirs), page by page back to the oldest."""
+
+    seed = forms.IntegerField(
+        label=gettext_lazy("Only the runs with seed"), required=False, min_value=0,
+        max_value=SEED_MAX,
+    )  # fmt: skip
+    page = forms.IntegerField(
+        required=False, min_value=1, max_value=10_000, widget=forms.HiddenInput
+    )
+
+
 class ExtensionForm(forms.Form):
     """A later due date for one student; an empty date removes their extension."""
 

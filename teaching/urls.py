@@ -38,6 +38,7 @@ urlpatterns = [
         views.student_remove,
         name="student-remove",
     ),
+    path("classes/<id:class_id>/sections/", views.sections_set, name="class-sections"),
     path("classes/<id:class_id>/assignments/new/", views.assignment_new, name="assignment-new"),
     path("classes/<id:class_id>/archive/", views.class_archive, name="class-archive"),
     path("classes/<id:class_id>/export.zip", views.class_export, name="class-export"),

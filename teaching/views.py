@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
@@ -54,6 +54,7 @@ from teaching.forms import (
     ClassroomForm,
     ExtensionForm,
     JoinForm,
+    RunsShownForm,
     SubmitForm,
 )
 from teaching.gradebook import build_gradebook, hand_in, standing_of, summary_of
@@ -148,12 +149,24 @@ def class_detail(request: HtmxHttpRequest, class_id: int) -> HttpResponse:
     return _class_page(request, classroom, role)
 
 
-def _class_page(request, classroom, role, *, status=200, add_form=None) -> HttpResponse:
-    context = {"classroom": classroom, "role": role}
+def _class_page(
+    request, classroom, role, *, status=200, add_form=None, section_errors=None
+) -> HttpResponse:
+    context: dict[str, Any] = {"classroom": classroom, "role": role}
     if role == "teacher":
-        context["memberships"] = in_natural_order(
-            classroom.memberships.select_related("student"), user=lambda m: m.student
+        memberships = list(
+            in_natural_order(
+                classroom.memberships.select_related("student"), user=lambda m: m.student
+            )
         )
+        for m in memberships:  # a refused save shows what was typed, and why
+            m.section_error = (section_errors or {}).get(m.student_id, "")
+            m.section_shown = (
+                request.POST.get(f"section-{m.student_id}", m.section)
+                if section_errors
+                else m.section
+            )
+        context["memberships"] = memberships
         context["assignments"] = classroom.assignments.annotate(n_submitted=Count("submissions"))
         context["add_form"] = add_form or AddStudentForm(classroom=classroom)
         context["invitations"] = classroom.invitations.select_related("student")
@@ -207,6 +220,46 @@ def student_remove(request: HtmxHttpRequest, class_id: int, student_id: int) -> 
         % {"student": membership.student.get_username(), "class": classroom},
     )
     return redirect(classroom)
+
+
+SECTION_MAX = 40  # Membership.section's length
+
+
+@login_required
+@require_POST
+def sections_set(request: HtmxHttpRequest, class_id: int) -> HttpResponse:
+    """Put students in sections (A, B, a lab group…): one field per student on the class's
+    student list, saved together; an empty field takes the student out of any section.
+    Only the students whose field was posted and changed are saved."""
+    classroom, role = classroom_for(request.user, class_id)
+    require_teacher_of(role, _("Only the class's teacher can set sections."))
+    require_open(classroom)
+    changed, errors = [], {}
+    for membership in classroom.memberships.select_related("student"):
+        posted = request.POST.get(f"section-{membership.student_id}")
+        if posted is None:
+            continue
+        section = " ".join(posted.split())
+        if len(section) > SECTION_MAX:
+            errors[membership.student_id] = _("A section's name is at most %(n)s characters.") % {
+                "n": SECTION_MAX
+            }
+        elif section != membership.section:
+            membership.section = section
+            changed.append(membership)
+    if errors:
+        return _class_page(request, classroom, role, status=422, section_errors=errors)
+    with transaction.atomic():
+        for membership in changed:
+            membership.save(update_fields=["section"])
+    messages.success(
+        request,
+        ngettext(
+            "Saved the section of %(n)s student.", "Saved the sections of %(n)s students.",
+            len(changed),
+        ) % {"n": len(changed)},
+    )  # fmt: skip
+    return redirect(f"{classroom.get_absolute_url()}#students")
 
 
 @login_required
@@ -424,6 +477,41 @@ def _pair_pickers(assignment: Assignment, runs: list[Run]) -> dict:
     return context
 
 
+RUNS_SHOWN = 20  # a student's runs listed at once on an assignment's page
+
+
+def _runs_shown(request, assignment: Assignment, context: dict) -> list[Run]:
+    """One page of the student's runs of the lab (newest first, or one seed's), with the
+    links to the pages either side and the form that picks them; a filter that does not
+    parse is said on the form and the newest page is shown."""
+    form = RunsShownForm(request.GET if "seed" in request.GET or "page" in request.GET else None,
+                         auto_id="runs_%s")  # fmt: skip
+    seed, page = None, 1
+    if form.is_bound and form.is_valid():
+        seed, page = form.cleaned_data["seed"], form.cleaned_data["page"] or 1
+    runs = (
+        Run.objects.filter(owner=request.user, lab=assignment.lab, draft=False)
+        .defer("own_result", "progress")
+        .prefetch_related("predictions")
+    )
+    if seed is not None:
+        runs = runs.filter(seed=seed)
+    start = (page - 1) * RUNS_SHOWN
+    found = list(runs[start : start + RUNS_SHOWN + 1])  # one more says whether older exist
+
+    def link(to: int) -> str:
+        query = {"seed": seed, "page": to if to > 1 else None}
+        return "?" + urlencode({k: v for k, v in query.items() if v is not None}) + "#your-runs"
+
+    context.update(
+        runs_form=form,
+        runs_seed=seed,
+        runs_newer=link(page - 1) if page > 1 else "",
+        runs_older=link(page + 1) if len(found) > RUNS_SHOWN else "",
+    )
+    return found[:RUNS_SHOWN]
+
+
 def _assignment_page(request, assignment, role, *, status=200, **extra) -> HttpResponse:
     lab = assignment.get_lab()
     context = {
@@ -442,11 +530,7 @@ def _assignment_page(request, assignment, role, *, status=200, **extra) -> HttpR
     if role == "student":
         now = timezone.now()
         standing = standing_of(assignment, request.user, now)
-        runs = (
-            Run.objects.filter(owner=request.user, lab=assignment.lab, draft=False)
-            .defer("own_result", "progress")
-            .prefetch_related("predictions")[:20]
-        )
+        runs = _runs_shown(request, assignment, context)
         context["standing"] = standing
         context["my_runs"] = [(run, assignment.mismatch(run)) for run in runs]
         if assignment.is_pair:

@@ -190,3 +190,45 @@ def test_the_defaults_hand_in_once_the_analysis_is_written(client, school, capst
     assert response.status_code == 302, response.content.decode()[-3000:]
     submission = capstone.submissions.get()
     assert (submission.before_run_id, submission.run_id) == (before.id, after.id)
+
+
+def test_the_pickers_reach_older_runs_page_by_page_and_by_seed(client, school, capstone):
+    """Never more than 20 runs in a list, yet a pair made 25 runs ago can be handed in:
+    found on the older page, or by its seed."""
+    from datetime import timedelta as later
+
+    from django.utils import timezone
+
+    Membership.objects.get_or_create(classroom=school.class_a, student=school.alice)
+    old_before = finished_run(school.alice, lab="trapped-service", seed=7, **LOCKED, **SHORT)
+    old_after = finished_run(
+        school.alice, lab="trapped-service", seed=7, **LOCKED, **SHORT, **RECOMMENDED_CONTROLS
+    )
+    start = timezone.now()
+    Run.objects.filter(pk__in=[old_before.pk, old_after.pk]).update(
+        created_at=start - later(days=2)
+    )
+    template = Run.objects.get(pk=old_before.pk)
+    Run.objects.bulk_create(
+        Run(owner=school.alice, lab="trapped-service", params=template.params, seed=100 + n,
+            status="succeeded", result=template.result, created_at=start - later(minutes=n))
+        for n in range(25)
+    )  # fmt: skip
+    client.force_login(school.alice)
+    where = reverse("assignment-detail", args=[capstone.pk])
+
+    def picker(html: str) -> list[str]:
+        chosen = html.split('id="handin-before"')[1].split("</select>")[0]
+        return re.findall(r'value="([^"]+)"', chosen)
+
+    newest = client.get(where).content.decode()
+    assert len(picker(newest)) == 20 and str(old_before.pk) not in newest
+    assert "?page=2#your-runs" in newest
+    second = client.get(where, {"page": 2}).content.decode()
+    assert str(old_before.pk) in picker(second) and str(old_after.pk) in picker(second)
+    assert "Newer runs" in second and "Older runs" not in second
+    by_seed = client.get(where, {"seed": 7}).content.decode()
+    assert sorted(picker(by_seed)) == sorted([str(old_before.pk), str(old_after.pk)])
+    bad = client.get(where, {"seed": "seven"})
+    assert bad.status_code == 200 and "Enter a whole number." in bad.content.decode()
+    assert len(picker(bad.content.decode())) == 20  # the newest page, the filter said why

@@ -190,6 +190,13 @@ MATRIX = [
         TEACHER_ACTION,
     ),
     (
+        "set sections",
+        "post",
+        lambda w: r("class-sections", w.school.class_a.pk),
+        lambda w: {f"section-{w.school.alice.pk}": "A"},
+        TEACHER_ACTION,
+    ),
+    (
         "new assignment",
         "get",
         lambda w: r("assignment-new", w.school.class_a.pk) + "?lab=drain",
@@ -409,7 +416,8 @@ def test_it_covers_every_url_of_the_site():
         "run-json", "run-csv", "run-numbers",
         "run-label", "run-rerun", "run-compare", "lab-draft", "run-keep",
         "class-list", "class-new", "class-join",
-        "class-detail", "student-add", "student-remove", "assignment-new", "assignment-edit",
+        "class-detail", "student-add", "student-remove", "class-sections", "assignment-new",
+        "assignment-edit",
         "assignment-detail", "assignment-run", "assignment-submit", "extension-set",
         "gradebook", "gradebook-csv", "class-export", "class-archive", "submission-detail",
         "assignment-results", "assignment-results-projector", "assignment-results-csv",

@@ -134,6 +134,8 @@ def test_no_page_has_a_critical_or_serious_axe_violation(site):
         reverse("class-accounts", args=[classroom.pk]),
         f"{reverse('assignment-new', args=[classroom.pk])}?lab=drain",
         assignment.get_absolute_url(),
+        reverse("assignment-results", args=[assignment.pk]),
+        reverse("assignment-results-projector", args=[assignment.pk]),
     ]
     # axe finds what the issue found: an unnamed select, and the old link colour on grey.
     guard = site.page()
