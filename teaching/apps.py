@@ -23,9 +23,12 @@ class TeachingConfig(AppConfig):
 
         post_save.connect(on_submission_saved, sender=Submission, dispatch_uid="submission-digest")
 
-        from teaching.class_predictions import predictions_panel
-        from teaching.class_results import EXTRA_PANELS
+        from teaching.class_predictions import predictions_panel, predictions_signature
+        from teaching.class_results import EXTRA_PANELS, SIGNATURE_PARTS
 
-        # The class results page shows the class's predictions against its runs.
+        # The class results page shows the class's predictions against its runs (and its
+        # cached copy is rebuilt when they change).
         if predictions_panel not in EXTRA_PANELS:
             EXTRA_PANELS.append(predictions_panel)
+        if predictions_signature not in SIGNATURE_PARTS:
+            SIGNATURE_PARTS.append(predictions_signature)

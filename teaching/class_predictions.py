@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import Count, Max
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -20,6 +21,7 @@ from labs.catalogue.prediction import Prompt, is_right
 from labs.catalogue.predictions import prompts_for
 from labs.runs.predictions import Prediction
 from teaching.class_results import ClassResults
+from teaching.models import Assignment
 
 
 @dataclass
@@ -43,6 +45,16 @@ class PromptResults:
     @property
     def question(self) -> str:
         return _(self.prompt.question)
+
+
+def predictions_signature(assignment: Assignment) -> list[Any]:
+    """What the panel shows can change by (`teaching.class_results.SIGNATURE_PARTS`): the
+    number of predictions on the assignment's handed-in runs and the latest made. One
+    query; the cached page and the projector move with it."""
+    found = Prediction.objects.filter(run__submissions__assignment=assignment).aggregate(
+        n=Count("pk"), last=Max("created_at")
+    )
+    return [found["n"], found["last"]]
 
 
 def predictions_panel(results: ClassResults) -> dict[str, Any] | None:

@@ -419,3 +419,19 @@ def test_the_teacher_sets_sections_that_the_results_page_filters_on(client, smal
     assert school.class_a.memberships.get(student__username="fara").section == "B"
     client.post(where, {f"section-{ids['fara']}": ""})  # empty: out of any section
     assert school.class_a.memberships.get(student__username="fara").section == ""
+
+
+def test_a_new_prediction_on_a_hand_in_rebuilds_the_cached_page(client, small_class):
+    """The predictions panel moves the signature through SIGNATURE_PARTS."""
+    from labs.runs.predictions import Prediction
+    from teaching.class_views import signature
+
+    assignment = small_class.assignment_a
+    client.force_login(small_class.teacher)
+    where = url("assignment-results", assignment.pk)
+    before = signature(assignment)
+    assert "Predictions against the runs" not in client.get(where).content.decode()
+    run_id = Submission.objects.filter(assignment=assignment).values_list("run_id", flat=True)[0]
+    Prediction.objects.create(run_id=run_id, figure="peak_backlog", value=300)
+    assert signature(assignment) != before
+    assert "Predictions against the runs" in client.get(where).content.decode()
