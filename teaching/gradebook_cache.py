@@ -1,4 +1,5 @@
-"""The gradebook's table, rendered once per class and language until something in it changes.
+"""The gradebook's table (and its CSV), made once per class and language until something in it
+changes.
 
 A class of 100 × 20 renders 2,000 cells (most of a second of CPU); a teacher reloading it
 while marking would pay that each time. The rendered table is kept in Django's shared cache
@@ -75,6 +76,24 @@ def table(request: HttpRequest, classroom: Classroom) -> SafeString:
         )
         cache.set(key, html, timeout=_lifetime(classroom, now))
     return mark_safe(html)  # noqa: S308 - our own template's output
+
+
+def csv_bytes(request: HttpRequest, classroom: Classroom) -> bytes:
+    """The gradebook's CSV (`gradebook_csv.gradebook_table`), from the cache when it is
+    current: kept like the table, per class version (English only, so not per language;
+    per host, as its run links are absolute)."""
+    from labs.web.exports import csv_response
+    from teaching.gradebook_csv import gradebook_table
+
+    host = hashlib.sha1(request.build_absolute_uri("/").encode()).hexdigest()[:12]
+    key = f"gradebook:csv:{RENDERING}:{site()}:{classroom.pk}:{version(classroom.pk)}:{host}"
+    body = cache.get(key)
+    if body is None:
+        now = timezone.now()
+        header, rows = gradebook_table(build_gradebook(classroom, now), request)
+        body = csv_response("-", header, rows).content
+        cache.set(key, body, timeout=_lifetime(classroom, now))
+    return body
 
 
 def _lifetime(classroom: Classroom, now: datetime) -> int:

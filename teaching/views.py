@@ -31,7 +31,6 @@ from labs.catalogue.units import get_unit
 from labs.roles import is_teacher
 from labs.runs.models import Run
 from labs.web import run_extras
-from labs.web.exports import csv_response
 from labs.web.forms import LabForm
 from labs.web.htmx import HtmxHttpRequest, SignedInRequest
 from labs.web.presenters import present_run
@@ -58,7 +57,6 @@ from teaching.forms import (
     SubmitForm,
 )
 from teaching.gradebook import build_gradebook, hand_in, standing_of, summary_of
-from teaching.gradebook_csv import gradebook_table
 from teaching.handin import (
     FeedbackForm,
     PairSubmitForm,
@@ -561,9 +559,12 @@ def gradebook_csv(request: HtmxHttpRequest, class_id: int) -> HttpResponse:
     """The gradebook as CSV: one row per student, eleven columns per assignment."""
     classroom, role = classroom_for(request.user, class_id)
     require_teacher_of(role, _("Only the class's teacher can export the gradebook."))
-    header, rows = gradebook_table(build_gradebook(classroom, timezone.now()), request)
     filename = f"gradebook-{slugify(classroom.name) or classroom.pk}.csv"
-    return csv_response(filename, header, rows)
+    response = HttpResponse(
+        gradebook_cache.csv_bytes(request, classroom), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 @login_required

@@ -84,3 +84,17 @@ def test_a_cell_carries_its_links_version_score_and_words_in_the_readers_languag
             translation.gettext("%(passed)s of %(total)s criteria") % {"passed": 0, "total": 4},
         ]
     assert all(w in marathi for w in words) and "checks and feedback" not in marathi
+
+
+def test_the_csv_is_kept_until_a_cell_changes(client, school, frozen):
+    frozen(DUE.replace(year=DUE.year - 1))
+    client.force_login(school.teacher)
+    url = reverse("gradebook-csv", args=[school.class_a.pk])
+    first = client.get(url).content.decode()
+    with CaptureQueriesContext(connection) as captured:
+        again = client.get(url)
+    assert again.content.decode() == first and again["Content-Type"].startswith("text/csv")
+    assert not any("teaching_submission" in q["sql"] for q in captured)  # from the cache
+    hand_in(school.assignment_a, school.alice, finished_run(school.alice), None, DUE)
+    handed = client.get(url).content.decode()
+    assert handed != first and "/runs/" in handed  # the hand-in's run link, at once
