@@ -24,7 +24,7 @@ KEY = "s" * 30 + "Zq7-Pw2_xR9mT4vB8nL3cJ6yH1sD5fG0"
 FONT = "vendor/noto-sans-devanagari-5.3.0/noto-sans-devanagari-devanagari-400-normal.woff2"
 ASSETS = [
     "vendor/htmx-2.0.11.min.js",
-    "vendor/plotly-lab-4.1.1.min.js",
+    "vendor/plotly-lab-4.1.1-3.min.js",
     "labs/charts.js",
     "labs/forms.js",
     "labs/site.css",

@@ -41,7 +41,7 @@ def test_it_answers_404_for_an_unknown_unit_or_lab(client, db):
 def test_it_serves_the_vendored_assets_locally(client, db):
     html = client.get(reverse("lab-detail", args=["drain"])).content.decode()
     assert "/static/vendor/htmx-2.0.11.min.js" in html
-    assert "/static/vendor/plotly-lab-4.1.1.min.js" in html
+    assert "/static/vendor/plotly-lab-4.1.1-3.min.js" in html
     assert "https://" not in html.split("<body")[0]
 
 

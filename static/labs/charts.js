@@ -261,11 +261,11 @@
       })();
     });
   }
-  // Once a page that leads to a chart has loaded, fetch plotly.js while nothing else is.
+  // Once a page that leads to a chart has loaded (everything it shows is there, so the
+  // link is idle), fetch plotly.js: a student pressing Run at once waits for the rest only.
   function fetchSoon() {
     if (window.Plotly || !document.querySelector(".lab-panel, [data-plotly-soon]")) return;
-    var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); };
-    idle(function () { withPlotly(function () {}); }, { timeout: 3000 });
+    setTimeout(function () { withPlotly(function () {}); }, 0);
   }
   function purgeCharts(root) {
     if (!window.Plotly || !root || !root.querySelectorAll) return;
