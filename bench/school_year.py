@@ -82,7 +82,7 @@ class School:
         from django.contrib.auth import get_user_model
 
         from labs.runs.models import Run
-        from teaching.models import Membership, Submission, SubmissionVersion
+        from teaching.models import Membership, Submission, SubmissionDigest, SubmissionVersion
 
         user = get_user_model().objects.create(
             username=f"s{classroom.pk}-{s}", password=self.password, first_name=f"Student {s}"
@@ -112,6 +112,15 @@ class School:
                 feedback="Good." if a % 2 else "",
             )
             for a, assignment in enumerate(self.assignments[classroom.pk])
+        )
+        # The digest the site keeps on every hand-in's save (bulk_create sends no signal).
+        SubmissionDigest.objects.bulk_create(
+            SubmissionDigest(
+                submission=sub,
+                figures=self.results[sub.run.seed % ASSIGNMENTS].data["summary"],
+                seed=sub.run.seed,
+            )
+            for sub in subs
         )
         SubmissionVersion.objects.bulk_create(
             SubmissionVersion(

@@ -98,3 +98,25 @@ def test_the_csv_is_kept_until_a_cell_changes(client, school, frozen):
     hand_in(school.assignment_a, school.alice, finished_run(school.alice), None, DUE)
     handed = client.get(url).content.decode()
     assert handed != first and "/runs/" in handed  # the hand-in's run link, at once
+
+
+def test_a_hand_in_is_graded_from_its_digest_or_without_one_from_its_run(school):
+    from django.utils import timezone
+
+    from teaching.gradebook import build_gradebook
+    from teaching.models import SubmissionDigest
+
+    sub = Submission.objects.create(
+        assignment=school.assignment_a, student=school.alice, run=finished_run(school.alice)
+    )
+    cell = lambda: next(  # noqa: E731
+        c for row in build_gradebook(school.class_a, timezone.now()).rows for c in row.cells
+        if c.submission is not None
+    )  # fmt: skip
+    from_digest = cell()
+    assert from_digest.figures == sub.run.result["summary"] and from_digest.passed > 0
+    SubmissionDigest.objects.filter(submission=sub).update(figures={"peak_backlog": -1})
+    assert cell().figures == {"peak_backlog": -1}  # the digest is what is read
+    SubmissionDigest.objects.filter(submission=sub).delete()
+    without = cell()
+    assert without.figures == sub.run.result["summary"] and without.passed == from_digest.passed
