@@ -264,6 +264,10 @@ LAB_MAX_ACTIVE_RUNS_PER_USER = env_int("LAB_MAX_ACTIVE_RUNS_PER_USER", 4, low=1,
 LAB_MAX_ACTIVE_EXPERIMENTS_PER_USER = env_int(
     "LAB_MAX_ACTIVE_EXPERIMENTS_PER_USER", 2, low=1, high=20
 )
+# A student's experiments take turns on the heavy workers, one running at a time, so one
+# student's two long experiments never hold every heavy process (labs/runs/turns.py).
+# Off: work-conserving, first come first served (a site with one student at a time).
+LAB_EXPERIMENT_TURNS = env_bool("LAB_EXPERIMENT_TURNS", True)
 # A worker's hold on a run; renewed every quarter of it. A killed worker's run is noticed
 # (failed or taken over) this many seconds after its last renewal.
 LAB_LEASE_S = env_int("LAB_LEASE_S", 20, low=2, high=600)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F
@@ -28,7 +29,10 @@ TURN_WAIT_S = 2
 
 
 def other_experiment_running(run_id) -> bool:
-    """Whether the run is an experiment whose owner has another experiment running now."""
+    """Whether the run is an experiment whose owner has another experiment running now
+    (always False with `LAB_EXPERIMENT_TURNS` off)."""
+    if not settings.LAB_EXPERIMENT_TURNS:
+        return False
     row = Run.objects.filter(pk=run_id).values("owner_id", "lab").first()
     if row is None or row["owner_id"] is None or row["lab"] not in experiment_slugs():
         return False
@@ -53,6 +57,8 @@ def wait_for_turn(run: Run, send_again: Callable[[], object]) -> bool:
     same moment by two worker processes exactly one is given back (the same lock the caps
     take when runs are made). Quick runs never come here (one query for them: the claim).
     """
+    if not settings.LAB_EXPERIMENT_TURNS:
+        return False
     if run.owner_id is None or run.lab not in experiment_slugs():
         return False
     with transaction.atomic():
