@@ -536,7 +536,15 @@ def _assignment_page(request, assignment, role, *, status=200, **extra) -> HttpR
     else:
         context["extensions"] = assignment.extensions.select_related("student")
         context["extension_form"] = ExtensionForm(assignment=assignment)
-        context["n_submitted"] = assignment.submissions.count()
+        handed_in = in_natural_order(
+            assignment.submissions.select_related("student").only(
+                "run_id", "student__username", "student__first_name", "student__last_name"
+            ),
+            user=lambda sub: sub.student,
+        )
+        context["n_submitted"] = len(handed_in)
+        # Two students' runs side by side, picked from the hand-ins (not typed into a URL).
+        context["compare_choices"] = handed_in
     context.update(extra)
     return render(request, "teaching/assignment.html", context, status=status)
 

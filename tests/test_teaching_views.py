@@ -7,6 +7,7 @@ import io
 from datetime import timedelta
 
 from django.urls import reverse
+from django.utils import timezone
 
 from labs.runs.models import Run
 from teaching.models import Assignment, Classroom, Extension, Membership, Submission
@@ -453,3 +454,51 @@ def test_it_reruns_a_submitted_run_and_gets_the_same_summary(
     done = client.get(response["Location"], **HX)
     assert done.status_code == 286
     assert "Same result:" in done.content.decode()
+
+
+def test_the_home_page_lists_a_students_assignments_with_due_date_and_hand_in(
+    client, school, frozen
+):
+    frozen(BEFORE)
+    second = Assignment.objects.create(
+        classroom=school.class_a, title="Second one", lab="drain", due_at=DUE + 48 * HOUR
+    )
+    Extension.objects.create(assignment=second, student=school.alice, due_at=DUE + 72 * HOUR)
+    Submission.objects.create(
+        assignment=school.assignment_a, student=school.alice, run=finished_run(school.alice)
+    )
+    client.force_login(school.alice)
+    html = client.get(reverse("home")).content.decode()
+    mine = html.split('id="my-assignments-title"')[1].split("</section>")[0]
+    # Not handed in first, each linked, with its due date (her extension counts).
+    assert mine.index("Second one") < mine.index(school.assignment_a.title)
+    assert f'href="{second.get_absolute_url()}"' in mine
+    assert f'href="{school.assignment_a.get_absolute_url()}"' in mine
+    assert "not handed in yet" in mine and "handed in</span>" in mine
+    extended = (DUE + 72 * HOUR).astimezone(timezone.get_current_timezone())
+    assert f"due {extended:%-d %b, %H:%M}" in mine
+    assert school.assignment_b.title not in html  # another class's
+    school.class_a.archived_at = BEFORE
+    school.class_a.save()
+    assert "my-assignments" not in client.get(reverse("home")).content.decode()
+
+
+def test_a_teacher_compares_two_students_runs_picked_from_the_hand_ins(client, school, frozen):
+    frozen(BEFORE)
+    carol = make_user("carol")
+    Membership.objects.create(classroom=school.class_a, student=carol)
+    runs = {}
+    for student in (school.alice, carol):
+        runs[student] = finished_run(student)
+        Submission.objects.create(
+            assignment=school.assignment_a, student=student, run=runs[student]
+        )
+    client.force_login(school.teacher)
+    html = client.get(school.assignment_a.get_absolute_url()).content.decode()
+    picker = html.split('class="compare-pick')[1].split("</form>")[0]
+    assert f'action="{reverse("run-compare")}"' in html and 'method="get"' in html
+    first, second = picker.split('id="compare-b"')
+    assert f'<option value="{runs[school.alice].id}" selected>alice' in first
+    assert f'<option value="{runs[carol].id}" selected>carol' in second
+    query = f"?run={runs[school.alice].id}&run={runs[carol].id}"
+    assert client.get(reverse("run-compare") + query).status_code == 200

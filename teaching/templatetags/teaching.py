@@ -6,9 +6,11 @@ and what a run had for it, in words (teaching.criteria_words)."""
 from __future__ import annotations
 
 from django import template
+from django.utils import timezone
 
 from teaching import criteria_words
 from teaching.challenge_runs import start_url, statuses_for
+from teaching.my_assignments import assignments_of
 from teaching.people import shown_username as _shown_username
 from teaching.unit_challenges import for_unit, get_challenge
 
@@ -18,6 +20,16 @@ register = template.Library()
 @register.filter
 def shown_username(user) -> str:
     return _shown_username(user)
+
+
+@register.inclusion_tag("teaching/my_assignments.html", takes_context=True)
+def my_assignments(context: template.Context) -> dict:
+    """A signed-in student's assignments, not handed in first, each with its due date."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"rows": []}
+    return {"rows": assignments_of(user, timezone.now())}
 
 
 @register.simple_tag
