@@ -90,13 +90,18 @@ def inline_svg(path: str, description: str) -> SafeString:
 
     An SVG shown through <img> cannot use the page's fonts, and the Marathi labels
     would fall back to whatever the phone has. `description` is its text alternative.
+    It is drawn at its own width, in a box that scrolls sideways on a phone.
     """
     found = finders.find(path)
     if not found:
         raise template.TemplateSyntaxError(f"No diagram at static/{path}")
     svg = Path(found).read_text(encoding="utf-8")
     label = f'<svg aria-label="{escape(description)}" '
-    return SafeString(svg.replace("<svg ", label, 1))
+    # Drawn at its own size, never shrunk: on a phone its 12-14 px labels were 7-9 px high.
+    # A narrow screen scrolls it sideways in its box (focusable, so a keyboard can too).
+    return SafeString(
+        f'<div class="scroll diagram-box" tabindex="0">{svg.replace("<svg ", label, 1)}</div>'
+    )
 
 
 @register.simple_tag

@@ -54,8 +54,21 @@ NUMBERING_JS = """() => Array.from(document.querySelectorAll("#self-check .quest
   }).filter(Boolean)"""
 
 
+# A lesson's diagram keeps its words readable on a phone: every label at least 12 CSS px
+# (scaled to the screen's width they were 7-9 px); a narrow screen scrolls it sideways.
+DIAGRAM_JS = """() => Array.from(document.querySelectorAll("figure.diagram svg")).flatMap((svg) => {
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return Array.from(svg.querySelectorAll("text")).map((t) => {
+    const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+    const words = JSON.stringify(t.textContent);
+    return px >= 11.99 ? "" : `diagram label ${words} is ${px.toFixed(1)} px`;
+  }).filter(Boolean).slice(0, 2);
+})"""
+
+
 def numbering(page) -> list[str]:
-    found = page.evaluate(NUMBERING_JS)
+    """The self-check's questions numbered on their own lines, and the diagrams readable."""
+    found = page.evaluate(NUMBERING_JS) + page.evaluate(DIAGRAM_JS)
     return found if page.locator("#self-check .questions > li").count() else ["no self-check"]
 
 
