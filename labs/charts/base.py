@@ -50,6 +50,13 @@ COLORS = {
 }
 
 
+# A moment's note (`vline`) is marked so `figure` can place it once the x span is known;
+# the mark is taken off before the figure leaves.
+MOMENT = "_moment"
+MOMENT_Y = 0.92
+MOMENT_STEP = 0.16  # how far down the next note goes when two moments are close
+
+
 def _t(text: str) -> str:
     """`text` in the reader's language ('' stays '': gettext('') is the catalogue's header)."""
     return gettext(text) if text else text
@@ -171,7 +178,15 @@ def figure(
 ) -> dict[str, Any]:
     """A figure dict with the site's layout; the keyword options cover what labs vary."""
     layout: dict[str, Any] = {
-        "title": {"text": _t(title)},
+        # From the top down: a title that wraps on a phone (charts.js widens the top margin
+        # for its lines) stays above the plot, off its notes and ticks.
+        "title": {
+            "text": _t(title),
+            "yref": "container",
+            "y": 1,
+            "yanchor": "top",
+            "pad": {"t": 12},
+        },
         "height": height,
         "font": {"family": FONT},
         "margin": {"l": 60, "r": 20, "t": 50, "b": 50},
@@ -190,6 +205,7 @@ def figure(
         layout["yaxis"]["exponentformat"] = "none"  # 0.001, not 1m (which reads as metres)
     if x_category:
         layout["xaxis"]["type"] = "category"
+        layout["xaxis"]["automargin"] = True  # the last group's words stay inside the chart
     if x_whole:  # counts of things: no tick at 1.5 copies
         layout["xaxis"]["dtick"] = 1
     if y_ticks:
@@ -205,12 +221,38 @@ def figure(
     if barmode:
         layout["barmode"] = barmode
     span = None if x_category else data_span(traces)
+    place_notes(layout.get("annotations", []), span)
     if span and (annotations or any("lines" in t.get("mode", "") for t in traces)):
         # Plotly widens an automatic range to fit notes written in data coordinates: on a
         # phone a note's text is wide in data units and an axis ran far past its data
         # (a time line, or the retry storm's bars with their pointers).
         layout["xaxis"]["range"] = list(span)
     return {"data": traces, "layout": layout}
+
+
+def place_notes(notes: list[dict[str, Any]], span: tuple[float, float] | None) -> None:
+    """Keep notes inside the chart and off each other: a note in the right half of the x
+    span reads leftwards from its point (else it ran off the chart's right edge), a
+    pointer's note leans away from the nearer side, and the notes of moments close in time
+    step down the chart instead of piling up (a live run's switches)."""
+    moments = sorted((n for n in notes if n.pop(MOMENT, False)), key=lambda n: n["x"])
+    if span is None:
+        return
+    lo, hi = span
+    middle, near = (lo + hi) / 2, (hi - lo) * 0.3
+    level, last_x = 0, None
+    for note in moments:
+        if note["x"] > middle:
+            note["xanchor"] = "right"
+        close = last_x is not None and note["x"] - last_x < near
+        level = (level + 1) % 4 if close else 0
+        note["y"] = MOMENT_Y - level * MOMENT_STEP
+        last_x = note["x"]
+    for note in notes:
+        if note.get("showarrow") and note.get("xref") == "x" and isinstance(note["x"], int | float):
+            right = note["x"] > middle
+            note["xanchor"] = "right" if right else "left"
+            note["ax"] = -abs(note.get("ax", 40)) if right else abs(note.get("ax", 40))
 
 
 def data_span(traces: Sequence[Mapping[str, Any]], axis: str = "x") -> tuple[float, float] | None:
@@ -250,6 +292,8 @@ def window(
         "opacity": 0.08,
         "line": {"width": 0},
     }
+    # Inside the plot, at its top: above it, the note sat on the last line of a title that
+    # wraps on a phone.
     note = {
         "x": (x0 + x1) / 2,
         "y": 1,
@@ -257,7 +301,8 @@ def window(
         "yref": "paper",
         "text": _t(label),
         "showarrow": False,
-        "yanchor": "bottom",
+        "yanchor": "top",
+        "bgcolor": "rgba(255,255,255,0.85)",
     }
     return shape, note
 
@@ -303,7 +348,7 @@ def hline(
         "y": math.log10(y) if y_log else y,
         "xref": "paper",
         "yref": "y",
-        "text": _t(label),
+        "text": _two_lines(_t(label)),
         "showarrow": False,
         "xanchor": "right",
         "yanchor": "bottom",
@@ -341,15 +386,32 @@ def vline(x: float, label: str, color: str = GREY) -> tuple[dict[str, Any], dict
     }
     note = {
         "x": x,
-        "y": 0.92,
+        "y": MOMENT_Y,
         "xref": "x",
         "yref": "paper",
-        "text": _t(label),
+        "text": _two_lines(_t(label)),
         "showarrow": False,
         "xanchor": "left",
         "bgcolor": "rgba(255,255,255,0.85)",
+        MOMENT: True,
     }
     return shape, note
+
+
+def _two_lines(text: str, most: int = 24) -> str:
+    """A long note broken before its bracket, or at the space nearest its middle: on a
+    phone a note one line long ran past the chart's edge."""
+    if len(text) <= most or "<br>" in text:
+        return text
+    at = text.find(" (")
+    if at <= 0 and len(text) <= most + 8:
+        return text
+    if at <= 0:
+        spaces = [i for i, c in enumerate(text) if c == " "]
+        if not spaces:
+            return text
+        at = min(spaces, key=lambda i: abs(i - len(text) / 2))
+    return f"{text[:at]}<br>{text[at + 1 :]}"
 
 
 def right_axis(fig: dict[str, Any], title: str, *, y_range: Sequence[float] | None = None) -> None:

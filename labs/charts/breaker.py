@@ -67,7 +67,7 @@ def timeline(result: Mapping[str, Any]) -> dict[str, Any]:
         x0, x1 = position - 0.5, position + length - 0.5
         shapes.append(band(x0, x1, 0.7, 1.3, STATE_COLOURS[state], opacity=0.6))
         if length >= 3:
-            notes.append(_label((x0 + x1) / 2, LANES["breaker"], state))
+            notes.append(_label(x0, x1, LANES["breaker"], state))
         position += length
     position = 0
     for healthy, stretch in groupby(s["dependency_ok"]):
@@ -76,7 +76,8 @@ def timeline(result: Mapping[str, Any]) -> dict[str, Any]:
         shapes.append(band(x0, x1, -0.3, 0.3, OK if healthy else FAILED, opacity=0.35))
         notes.append(
             _label(
-                (x0 + x1) / 2,
+                x0,
+                x1,
                 LANES["service"],
                 gettext("up") if healthy else gettext("down"),
             )
@@ -101,8 +102,13 @@ def timeline(result: Mapping[str, Any]) -> dict[str, Any]:
     return fig
 
 
-def _label(x: float, y: float, text: str) -> dict[str, Any]:
-    return {"x": x, "y": y, "xref": "x", "yref": "y", "text": text, "showarrow": False}
+def _label(x0: float, x1: float, y: float, text: str) -> dict[str, Any]:
+    """A stretch's word, centred on it; the first stretch's starts at its left end, or on a
+    phone it ran left past the axis onto the lane's name."""
+    note = {"x": (x0 + x1) / 2, "y": y, "xref": "x", "yref": "y", "text": text}
+    if x0 < 0:
+        note.update(x=x0, xanchor="left")
+    return {**note, "showarrow": False}
 
 
 def comparison(result: Mapping[str, Any]) -> dict[str, Any]:

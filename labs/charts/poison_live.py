@@ -18,10 +18,12 @@ LINES = (
 
 def counts(result: Mapping[str, Any]) -> dict[str, Any]:
     rows = result["tables"]["counts"]["rows"]
-    labels = [f"maxReceiveCount {r[0]}" for r in rows]
+    # The setting's name once, as the axis's title; each bar group is its value (on a phone
+    # "maxReceiveCount 5" under every group turned sideways into the legend).
+    labels = [str(r[0]) for r in rows]
     return figure(
         title=gettext_noop("Made, parked and received, for each maxReceiveCount"),
-        x_title="",
+        x_title="maxReceiveCount",
         y_title=gettext_noop("messages / receives"),
         traces=[
             bar(
@@ -65,7 +67,9 @@ def _parts(samples: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 "xref": "x",
                 "yref": "paper",
                 "xanchor": "left",
-                "yanchor": "bottom",
+                # Inside the plot: above it, a phone's wrapped title ran into the note.
+                "yanchor": "top",
+                "bgcolor": "rgba(255,255,255,0.85)",
                 "text": f"maxReceiveCount {mr}",
                 "showarrow": False,
             }
