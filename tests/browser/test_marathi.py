@@ -182,7 +182,7 @@ def refused_input(page) -> None:
     form.locator("input[type=number]").first.fill("99999999")
     # Run sits in the bar beside the form (it submits the form by its `form` attribute).
     page.locator(".lab-bar button[type=submit].run").first.click()
-    page.locator("form.lab-form .error").first.wait_for()
+    page.locator("form.lab-form .error:not([hidden])").first.wait_for()
 
 
 def unanswered_selfcheck(page) -> None:
