@@ -15,7 +15,8 @@ from tests.base import make_user
 pytestmark = [pytest.mark.redis, pytest.mark.django_db]
 
 
-def make_run(owner, queue, *, status="queued", age_s=0.0, ran_s=None, took_s=None, **fields):
+def make_run(owner, queue, *, status="queued", age_s=0.0, ran_s=None, took_s=None, lab="drain",
+             **fields):  # fmt: skip
     now = timezone.now()
     created = now - timedelta(seconds=age_s)
     extra = {}
@@ -24,7 +25,7 @@ def make_run(owner, queue, *, status="queued", age_s=0.0, ran_s=None, took_s=Non
         extra["finished_at"] = extra["started_at"] + timedelta(seconds=ran_s)
         extra["attempts"] = 1
     return Run.objects.create(
-        owner=owner, lab="drain", params={}, seed=1, queue=queue, status=status,
+        owner=owner, lab=lab, params={}, seed=1, queue=queue, status=status,
         created_at=created, **extra, **fields,
     )  # fmt: skip
 
@@ -48,6 +49,22 @@ def test_depth_and_oldest_age_count_only_the_runs_that_need_a_worker(own_queues)
     # What every other process reads is what was sampled.
     assert telemetry_store.snapshot()["queues"][quick]["depth"] == 2
     assert telemetry_store.samples()[-1]["q"][quick][:2] == [2, snap["queues"][quick]["oldest_s"]]
+
+
+def test_an_experiment_waiting_for_its_owners_other_one_is_not_the_sites_backlog(own_queues):
+    """Turns (labs.runs.turns): Alice's second experiment waits for her first, not for a
+    worker, so it must not make the heavy queue look old to the admission of everyone."""
+    _, heavy = own_queues
+    alice, bob = make_user("alice"), make_user("bob")
+    lease = timezone.now() + timedelta(seconds=30)
+    make_run(alice, heavy, lab="trapped-live", status="running", lease_expires_at=lease)
+    make_run(alice, heavy, lab="trapped-live", age_s=200.0)  # her turn has not come
+    make_run(bob, heavy, lab="trapped-live", age_s=4.0)
+
+    snap = telemetry.Sampler().tick()
+
+    assert snap["queues"][heavy]["depth"] == 1
+    assert snap["queues"][heavy]["oldest_s"] == pytest.approx(4.0, abs=0.5)
 
 
 def test_runs_in_and_out_are_counted_once_and_give_percentiles_and_failures(own_queues):

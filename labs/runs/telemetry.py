@@ -35,6 +35,7 @@ from django.utils import timezone
 
 from labs.runs import telemetry_store as store
 from labs.runs.models import Run
+from labs.runs.turns import waiting_for_their_turn
 
 logger = logging.getLogger(__name__)
 
@@ -137,6 +138,7 @@ class Sampler:
         rows = (
             Run.objects.filter(status=Run.Status.QUEUED, same_as__isnull=True)
             .exclude(queue="")
+            .exclude(waiting_for_their_turn())
             .values("queue")
             .annotate(n=Count("pk"), oldest=Min("created_at"))
         )

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from labs.runs.admission import experiment_slugs
@@ -46,6 +46,22 @@ def other_experiment_running(run_id) -> bool:
         .exclude(pk=run_id)
         .exists()
     )
+
+
+def waiting_for_their_turn() -> Q:
+    """Queued experiments whose owner has another experiment running: they wait for their
+    owner, not for a worker, so the site's backlog figures (and the admission that reads
+    them) leave them out: one student's second experiment must not make the heavy queue
+    look old to everyone else."""
+    if not settings.LAB_EXPERIMENT_TURNS:
+        return Q(pk__in=[])
+    running = Run.objects.filter(
+        owner_id=OuterRef("owner_id"),
+        lab__in=experiment_slugs(),
+        status=Run.Status.RUNNING,
+        lease_expires_at__gt=timezone.now(),
+    ).exclude(pk=OuterRef("pk"))
+    return Q(status=Run.Status.QUEUED, lab__in=experiment_slugs()) & Q(Exists(running))
 
 
 def wait_for_turn(run: Run, send_again: Callable[[], object]) -> bool:
