@@ -16,4 +16,3 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """
     template = "403_csrf.html#csrf-words" if getattr(request, "htmx", False) else "403_csrf.html"
     return render(request, template, status=403)
-
