@@ -58,7 +58,9 @@ def test_every_grid_the_form_accepts_the_model_runs(monkeypatch):
             continue
         accepted += 1
         try:
-            model.phase_map(seed=5, **filled.params())
+            # The runner's own box (ten seeds) is not the model's: it repeats the model.
+            grid = {k: v for k, v in filled.params().items() if k != "ten_seeds"}
+            model.phase_map(seed=5, **grid)
         except ValueError as exc:
             pytest.fail(f"the form accepted {changes} but the model refused: {exc}")
     assert accepted > 10 and refused > 10  # both sides of the line were tried

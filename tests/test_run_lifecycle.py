@@ -43,7 +43,8 @@ def test_quick_labs_and_heavy_work_go_to_different_queues(settings):
     trapped = get_lab("trapped-service")
     assert queue_for(trapped, trapped.defaults()) == "q-quick"
     phase = get_lab("phase-map")
-    assert queue_for(phase, phase.defaults()) == "q-heavy"
+    assert queue_for(phase, phase.defaults()) == "q-quick"  # one lean map: under a second
+    assert queue_for(phase, phase.defaults() | {"ten_seeds": True}) == "q-heavy"
     poison = get_lab("poison-live")
     assert queue_for(poison, poison.defaults()) == "q-heavy"
 
@@ -53,7 +54,7 @@ def test_a_run_is_published_to_its_queue_and_remembers_it(
 ):
     settings.LAB_QUEUE, settings.LAB_HEAVY_QUEUE = "q-quick", "q-heavy"
     client.force_login(people.alice)
-    run = press("phase-map", seed=3)
+    run = press("phase-map", seed=3, ten_seeds="on")
     assert run.queue == "q-heavy"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.charts.base import FAILED, GREY, OK, figure, line, markers, vline
+from labs.charts.base import FAILED, FAST_FAIL, GREY, OK, figure, line, markers, vline
 from labs.text import gettext, gettext_noop, num
 from labs.text import gettext as _
 
@@ -145,6 +145,60 @@ def threshold(result: Mapping[str, Any]) -> dict[str, Any]:
     )
 
 
+def seed_share(result: Mapping[str, Any], plane: int) -> dict[str, Any]:
+    """The 10-seed view: per cell, the share of seeds that left it trapped, its count as text."""
+    g, counts = result["tables"]["grid"], result["tables"]["seed_counts"]
+    spikes, durations = g["spike_rps"], g["duration_s"]
+    n = len(counts["seeds"])
+    trapped = counts["trapped"][plane]  # [duration][spike]
+    heat = {
+        "type": "heatmap",
+        "x": spikes,
+        "y": durations,
+        "z": [[round(100 * k / n) for k in row] for row in trapped],
+        "zmin": 0,
+        "zmax": 100,
+        "colorscale": [[0, OK], [0.5, FAST_FAIL], [1, FAILED]],
+        # No colour bar: it squeezes the map off a phone, and every cell says its count.
+        "showscale": False,
+        "xgap": 2,
+        "ygap": 2,
+        "name": "seeds",
+        "showlegend": False,
+        # The count in every cell, so the colour is never the only sign.
+        "text": [[f"{k}/{n}" for k in row] for row in trapped],
+        "texttemplate": "%{text}",
+        "hovertext": [
+            [
+                gettext("%(spike)s/s for %(s)s s: trapped in %(k)s of %(n)s seeds")
+                % {"spike": num(spike), "s": num(duration), "k": num(k), "n": num(n)}
+                for spike, k in zip(spikes, row, strict=True)
+            ]
+            for duration, row in zip(durations, trapped, strict=True)
+        ],
+        "hoverinfo": "text",
+    }
+    title = gettext("Trapped in how many of %(n)s seeds (%(first)s–%(last)s)") % {
+        "n": num(n),
+        "first": counts["seeds"][0],
+        "last": counts["seeds"][-1],
+    }
+    if len(g["base_rps"]) > 1:
+        title += " " + gettext("Normal load %(rate)s/s.") % {"rate": num(g["base_rps"][plane])}
+    fig = figure(
+        title=title,
+        x_title=gettext_noop("spike size (new requests per second)"),
+        y_title=gettext_noop("spike duration (s)"),
+        traces=[heat],
+        hovermode="closest",
+    )
+    fig["layout"]["yaxis"].pop("rangemode")
+    return fig
+
+
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     planes = range(len(result["tables"]["grid"]["base_rps"]))
-    return [*(grid(result, i) for i in planes), threshold(result)]
+    maps = [grid(result, i) for i in planes]
+    if "seed_counts" in result["tables"]:
+        maps += [seed_share(result, i) for i in planes]
+    return [*maps, threshold(result)]

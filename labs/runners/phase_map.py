@@ -2,6 +2,12 @@
 
 Each cell is one run of the trapped service with every control off. The grid's params
 come from the model's specs; a few client and service params apply to every run.
+
+"Also run 10 seeds" repeats the whole map with the next nine seeds in the same run and
+counts, cell by cell, how many of the ten left the service trapped: a cell near the border
+(a spike at about the service's capacity) can go either way, and one seed hides that. The
+map does not take the catalogue's 20-seed spread (`labs.catalogue.spread`): its figure is a
+count per cell, not one number, and ten maps are what its cost bound lets through.
 """
 
 from __future__ import annotations
@@ -10,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.interface.figures import Figure
-from labs.interface.params import params_from_specs
+from labs.interface.params import Param, params_from_specs
 from labs.interface.progress import Progress
 from labs.runners.capstone_rules import phase_map_errors, with_limits
 from labs.runners.common import model_errors
@@ -19,14 +25,26 @@ from labs.sim.capstone import cost as capstone_cost
 from labs.sim.capstone.phase_map import PhaseMapParams
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 from labs.sim.capstone.trapped_params import TrappedParams
-from labs.text import gettext, gettext_noop, num
+from labs.text import SEED_MAX, gettext, gettext_noop, num
 
 # trapped_service params the form offers for every run of the map.
 SHARED = ("workers", "client_timeout_ms", "max_attempts")
 # How the catalogue runs this lab (read by `Lab.from_runner`).
 USES_SEED = True
 DEFAULT_SEED = CAPSTONE_SEED
-TIME_LIMIT_S = 60  # up to 400 runs of the service
+TIME_LIMIT_S = 60  # up to 400 runs of the service, or ten maps within the cost bound
+SEEDS = 10  # the maps "Also run 10 seeds" draws
+TEN_SEEDS = Param(
+    "ten_seeds",
+    gettext_noop("Also run 10 seeds"),
+    "bool",
+    False,
+    gettext_noop(
+        "Ticked: the same map is drawn again with the next 9 seeds, and a second map shows "
+        "how often each cell was trapped."
+    ),
+    group=gettext_noop("Randomness"),  # beside the seed (labs.web.forms)
+)
 
 LAYOUT = (
     (
@@ -67,7 +85,7 @@ LAYOUT = (
 _SPECS = LAB_PARAM_SPECS["phase_map"] + tuple(
     spec for spec in LAB_PARAM_SPECS["trapped_service"] if spec["name"] in SHARED
 )
-PARAMS = with_limits(params_from_specs(_SPECS, LAYOUT), "phase_map")
+PARAMS = (*with_limits(params_from_specs(_SPECS, LAYOUT), "phase_map"), TEN_SEEDS)
 _GRID = {spec["name"] for spec in LAB_PARAM_SPECS["phase_map"]}
 
 
@@ -90,9 +108,132 @@ def check(params: Mapping[str, Any]) -> dict[str, str]:
     return model_errors(TrappedParams, biggest)
 
 
+def seeds_from(seed: int) -> list[int]:
+    """The student's seed and the next nine, wrapping below SEED_MAX."""
+    return [(seed + i) % (SEED_MAX + 1) for i in range(SEEDS)]
+
+
 def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
-    """Sweep the grid; the page's progress bar moves after every run."""
-    return phase_map(seed=seed, on_progress=progress.update, **params)
+    """Sweep the grid; the page's progress bar moves after every run.
+
+    With `ten_seeds` ticked, the grid is swept for ten seeds and the result is the first
+    seed's map with `tables["seed_counts"]`: per cell, in how many seeds it stayed trapped.
+    """
+    own = {k: v for k, v in params.items() if k != TEN_SEEDS.name}
+    if not params.get(TEN_SEEDS.name):
+        return phase_map(seed=seed, on_progress=progress.update, **own)
+    seeds = seeds_from(seed)
+    maps = []
+    for i, s in enumerate(seeds):
+
+        def moved(done: int, total: int, before: int = i) -> None:
+            progress.update(before * total + done, len(seeds) * total)
+
+        maps.append(phase_map(seed=s, on_progress=moved, **own))
+        if progress.should_stop():
+            break  # the task marks the run stopped; the counts say how many maps they cover
+    result = maps[0]
+    result["tables"]["seed_counts"] = {
+        "seeds": seeds[: len(maps)],
+        "trapped": trapped_counts(maps),
+    }
+    return result
+
+
+def trapped_counts(maps: list[dict[str, Any]]) -> list[list[list[int]]]:
+    """[base][duration][spike]: in how many of `maps` the cell stayed trapped."""
+    grids = [m["tables"]["grid"]["recovered"] for m in maps]
+    return [
+        [
+            [sum(not g[b][d][x] for g in grids) for x in range(len(line))]
+            for d, line in enumerate(plane)
+        ]
+        for b, plane in enumerate(grids[0])
+    ]
+
+
+def noisy_cells(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The cells trapped in some seeds but not all, closest to an even split first."""
+    counts = (result.get("tables") or {}).get("seed_counts")
+    if not counts:
+        return []
+    g, n = result["tables"]["grid"], len(counts["seeds"])
+    capacity = result["summary"]["capacity_rps"]
+    cells = [
+        {
+            "base": base,
+            "spike": spike,
+            "duration": duration,
+            "trapped": k,
+            "seeds": n,
+            "load": round(100 * spike / capacity) if capacity else None,
+        }
+        for base, plane in zip(g["base_rps"], counts["trapped"], strict=True)
+        for duration, line in zip(g["duration_s"], plane, strict=True)
+        for spike, k in zip(g["spike_rps"], line, strict=True)
+        if 0 < k < n
+    ]
+    return sorted(cells, key=lambda c: (abs(2 * c["trapped"] - n), c["spike"], c["duration"]))
+
+
+def _at_capacity(cell: Mapping[str, Any]) -> bool:
+    return 98 <= cell["load"] <= 102
+
+
+def ten_seeds_words(result: Mapping[str, Any]) -> list[str]:
+    """What the 10 seeds showed, from this run's counts; nothing without them."""
+    counts = (result.get("tables") or {}).get("seed_counts")
+    if not counts:
+        return []
+    n, noisy = len(counts["seeds"]), noisy_cells(result)
+    several_bases = len(result["tables"]["grid"]["base_rps"]) > 1
+    if not noisy:
+        return [
+            gettext(
+                "Over %(n)s seeds every cell came out the same each time: on this grid, "
+                "chance decides nothing."
+            )
+            % {"n": num(n)}
+        ]
+    lines = [
+        gettext(
+            "Over %(n)s seeds, %(cells)s cells were trapped in some seeds and not in others: "
+            "there one seed's map shows luck, not a rule."
+        )
+        % {"n": num(n), "cells": num(len(noisy))}
+    ]
+    # The three closest to an even split, and a spike at the capacity itself if any.
+    at_capacity = [c for c in noisy if _at_capacity(c)][:1]
+    shown = noisy[:3] + [c for c in at_capacity if c not in noisy[:3]]
+    for cell in shown:
+        words = {
+            "spike": num(cell["spike"]),
+            "s": num(cell["duration"]),
+            "k": num(cell["trapped"]),
+            "n": num(n),
+            "load": num(cell["load"]),
+            "base": num(cell["base"]),
+        }
+        if several_bases:
+            line = gettext(
+                "%(spike)s/s for %(s)s s on a normal load of %(base)s/s: trapped in %(k)s of "
+                "%(n)s seeds (the spike is %(load)s%% of capacity)."
+            )
+        else:
+            line = gettext(
+                "%(spike)s/s for %(s)s s: trapped in %(k)s of %(n)s seeds (the spike is "
+                "%(load)s%% of capacity)."
+            )
+        lines.append(line % words)
+    for cell in at_capacity:
+        lines.append(
+            gettext(
+                "At %(load)s%% of capacity a spike adds no queue on average: whether the random "
+                "gaps between requests pile up one timeout's worth of queue is chance alone."
+            )
+            % {"load": num(cell["load"])}
+        )
+    return lines
 
 
 def headline(result: Mapping[str, Any]) -> list[str]:
@@ -132,7 +273,7 @@ def headline(result: Mapping[str, Any]) -> list[str]:
             )
             % {"small": num(small), "large": num(large)}
         )
-    return lines
+    return [*lines, *ten_seeds_words(result)]
 
 
 FIGURES = (
@@ -163,5 +304,11 @@ FIGURES = (
 )
 
 
-# The bound on a run's worker time, checked against the budget before it is queued.
-cost = capstone_cost.phase_map_cost
+def cost(params: Mapping[str, Any]) -> capstone_cost.Cost:
+    """The bound on a run's worker time, checked against the budget before it is queued:
+    one map's, or ten times it with the 10 seeds (over the budget, the form refuses and
+    marks the fields that set it, the box among them)."""
+    one = capstone_cost.phase_map_cost(params)
+    if not params.get(TEN_SEEDS.name):
+        return one
+    return capstone_cost.Cost(one.seconds * SEEDS, (*one.drivers, TEN_SEEDS.name))

@@ -18,15 +18,26 @@ from typing import Any
 # Worst-case seconds of one core per simulated attempt, per model (measured, rounded up).
 SECONDS_PER_ATTEMPT = {
     "trapped": 2.5e-6,
-    "phase_map": 3.5e-6,
+    # A phase map's cells are lean runs (no ledger, no per-answer waits). Measured on the
+    # loaded 2-core VM (load 18-19, CPU seconds by `time.process_time`, worst of 3 seeds,
+    # docs/benchmarks.md "The phase map's cost bound, calibrated"): 0.095-0.10 µs per
+    # counted attempt for grids of 1-10 workers, up to 0.26 µs when 1,000 workers face
+    # 15,000-20,000 requests/s with a 10 ms timeout (every cell trapped, the worst corner
+    # found; 0.28-0.30 µs at the busiest moments). 0.6 µs is twice that corner and six times
+    # a default map's, and still lets ten default maps (the 10-seed view) fit a 10 s budget.
+    "phase_map": 0.6e-6,
 }
 # Seconds per simulated read or job for the two single-queue models. A read's worst is a
 # cold cache whose every read starts a fetch of its own: 3.3-4.4 µs of CPU on the loaded
 # 2-core VM (docs/benchmarks.md), so 8 µs leaves room.
 SECONDS_PER_READ = 8.0e-6
 SECONDS_PER_JOB = 4.0e-6
-# A phase map also pays a fixed price per grid cell (a model built, a series kept).
-SECONDS_PER_CELL = 0.004
+# A phase map also pays per grid cell (a model built, a series kept) and per simulated
+# second of each cell: 400 cells of 600 s and almost no requests took 0.33 s (about 1 µs a
+# cell-second once its attempts are counted), 400 cells of 20 s took 0.03 s (0.07 ms a
+# cell); the bound takes twice the one and four times the other.
+SECONDS_PER_CELL = 0.0003
+SECONDS_PER_CELL_SECOND = 2.0e-6
 
 
 @dataclass(frozen=True)
@@ -96,9 +107,8 @@ def phase_map_cost(params: Mapping[str, Any]) -> Cost:
         for spike in spikes
     )
     cells = len(spikes) * len(durations) * len(bases)
-    seconds = (
-        requests * attempts_per_call(params) * SECONDS_PER_ATTEMPT["phase_map"]
-        + cells * SECONDS_PER_CELL
+    seconds = requests * attempts_per_call(params) * SECONDS_PER_ATTEMPT["phase_map"] + cells * (
+        SECONDS_PER_CELL + horizon * SECONDS_PER_CELL_SECOND
     )
     return Cost(
         seconds,
