@@ -34,12 +34,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.machine import describe  # noqa: E402
+from labs.runners.capstone_rules import grid_requests  # noqa: E402
 from labs.sim.capstone.cost import (  # noqa: E402
     Cost,
     cold_cache_cost,
     phase_map_cost,
     trapped_cost,
 )
+from labs.sim.capstone.phase_map import MAX_GRID_REQUESTS  # noqa: E402
 
 TRAPPED_WORST = {
     "workers": 1,
@@ -98,7 +100,14 @@ def cases(budget_s: float) -> list[tuple[str, str, dict[str, Any], Callable[...,
         return {"offered_rps": 1000, "horizon_s": horizon}
 
     t = largest_within(budget_s, trapped, trapped_cost, 10, 3600)
-    g = largest_within(budget_s, grid, phase_map_cost, 1, 20)
+
+    def grid_cost(p: dict) -> Cost:
+        # The model's own cap on a grid's requests comes first (the form refuses past it).
+        if grid_requests(p) > MAX_GRID_REQUESTS:
+            return Cost(float("inf"), ())
+        return phase_map_cost(p)
+
+    g = largest_within(budget_s, grid, grid_cost, 1, 20)
     c = largest_within(budget_s, cache, cold_cache_cost, 5, 1000)
     return [
         (
