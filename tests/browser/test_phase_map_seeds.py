@@ -1,5 +1,6 @@
 """The phase map's 10-seed view in a real browser: ticked, run, drawn beside the one-seed
-map at 1280 px, and its permalink on a 390 px phone, with no words drawn over others."""
+map at 1280 px, and its permalink on a 390 px phone, with no words drawn over others and no
+serious axe finding (the permalink in Marathi too)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from tests.browser.pages import (
     wait_charts_drawn,
     wait_finished,
 )
+from tests.browser.test_accessibility import violations
 
 
 def test_the_ten_seed_map_is_drawn_beside_the_one_seed_map(site):
@@ -40,4 +42,10 @@ def test_the_ten_seed_map_is_drawn_beside_the_one_seed_map(site):
     problems = [f"{WIDE} px: {p}" for c in wide for p in chart_problems(c)]
     problems += [f"{PHONE} px: {p}" for c in narrow for p in chart_problems(c)]
     assert not problems, "\n".join(problems)
+    found = violations(page, None) + violations(phone, None)
+    phone.context.add_cookies([{"name": "django_language", "value": "mr", "url": site.url}])
+    found += violations(phone, permalink(page))
+    assert "अडकली" in phone.locator(".run-body").inner_text()
+    shot(phone, f"phase-map-ten-seeds-mr-{PHONE}")
+    assert not found, "\n".join(found)
     assert not site.seen.errors, "\n".join(site.seen.errors)
