@@ -163,17 +163,20 @@
     }
     memory.now = { text: text, data: data };
   }
+  // The faint lines are one grey, dotted, and one legend entry ("before") says what they
+  // are; each one's own name shows on hover. A legend of every line twice would crowd a
+  // phone's chart onto its notes and axes.
+  var FAINT = "#6e7781";
   function faint(memory) {
     if (!memory || !memory.before) return [];
-    return lines(memory.before).map(function (t) {
-      var color = (t.line && t.line.color) || (t.marker && t.marker.color) || "#6e7781";
-      if (Array.isArray(color)) color = "#6e7781";
+    return lines(memory.before).map(function (t, i) {
+      var name = (t.name || "") + " (" + memory.word + ")";
       return {
         type: "scatter", x: t.x, y: t.y, xaxis: t.xaxis, yaxis: t.yaxis,
-        mode: t.mode || "lines", name: (t.name || "") + " (" + memory.word + ")",
-        line: { color: color, width: 1.5, dash: "dot", shape: t.line && t.line.shape },
-        marker: { color: color, size: 4 }, opacity: 0.45,
-        showlegend: t.showlegend !== false, legendgroup: "before", hoverinfo: "x+y+name",
+        mode: t.mode || "lines", name: memory.word, showlegend: i === 0, legendgroup: "before",
+        line: { color: FAINT, width: 1.5, dash: "dot", shape: t.line && t.line.shape },
+        marker: { color: FAINT, size: 4 }, opacity: 0.6,
+        hovertemplate: "%{x}, %{y}<extra>" + name.replace(/</g, "&lt;") + "</extra>",
       };
     });
   }
@@ -215,15 +218,19 @@
   // A drawn chart whose JSON was replaced by a new result's (drafts.js): drawn again on
   // the same element, so it changes in place rather than flashing blank.
   function redraw(box) {
+    box.classList.add("redrawing"); // until its words are measured and moved clear
     withPlotly(function () {
       var plot = box.querySelector(".plot");
       if (!plot || !box.isConnected) return;
       var fig = figureOf(box, plot), memory = memoryOf(box);
       if (memory) remember(memory, fig.data);
-      window.Plotly.react(plot, traces(memory, fig.data), fig.layout, fig.config);
-      declutter(plot);
-      showClear(box);
-      box.dispatchEvent(new CustomEvent("chart:drawn", { bubbles: true }));
+      // Measured once the new layout is drawn (react may finish a frame later).
+      window.Plotly.react(plot, traces(memory, fig.data), fig.layout, fig.config).then(function () {
+        declutter(plot);
+        box.classList.remove("redrawing");
+        showClear(box);
+        box.dispatchEvent(new CustomEvent("chart:drawn", { bubbles: true }));
+      });
     });
   }
   function clearBefore(panel) {

@@ -141,6 +141,9 @@
       old.replaceWith(body);
     } else {
       area.prepend(body);
+      // The page before any run showed the lesson's values "in production": the run's
+      // body now shows its own.
+      results.querySelectorAll(":scope > .in-production").forEach(function (d) { d.remove(); });
     }
     compare(panel, body);
     window.htmx.process(body);

@@ -1,0 +1,129 @@
+"""A lab that answers as its controls move: a slider's move re-runs the lab and the charts
+change in place, the previous lines left faint; a refused value says why and runs nothing;
+Run still works without JavaScript; a real-queue experiment waits for Run."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from accounts.models import Profile
+from labs.runs.models import Run
+from tests.base import make_user
+from tests.browser.conftest import PHONE, WIDE, shot
+from tests.browser.pages import chart_problems, charts, open_lab, run_button
+
+TRACES = "() => Array.from(document.querySelector('.results figure.chart .plot').data, t => t.name)"
+FAINT = (
+    "() => document.querySelector('.results figure.chart .plot').data"
+    ".filter(t => t.legendgroup === 'before').map(t => t.hovertemplate)"
+)
+
+
+def drafts_posted(page) -> list[str]:
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url) if r.url.endswith("/draft/") else None)
+    return posted
+
+
+def landed(page, after: str = "") -> str:
+    """Wait for a draft's finished body (another than `after`) with its charts drawn."""
+    page.wait_for_function(
+        """(after) => { const b = document.querySelector('.results .run-body');
+           return b && b.id !== after && b.matches('.status-succeeded.draft') && Array.from(
+             b.querySelectorAll('figure.chart')).every(f => f.matches('.drawn:not(.redrawing)'));
+           }""",
+        arg=after,
+    )
+    return page.locator(".results .run-body").get_attribute("id")
+
+
+def no_chart_problems(page) -> None:
+    drawn = charts(page)
+    assert drawn and all(c["drawn"] for c in drawn)
+    problems = [p for c in drawn for p in chart_problems(c)]
+    assert not problems, "\n".join(problems)
+
+
+def test_a_keyboard_slider_move_reruns_drain_and_redraws_in_place_with_the_before_lines(site):
+    page = site.page(make_user("asha"), width=WIDE)
+    posted = drafts_posted(page)
+    open_lab(page, site, "drain")
+    page.locator("input.slider[data-for=id_per_worker]").focus()
+    page.keyboard.press("ArrowRight")  # 100 → 110 jobs/s
+    first = landed(page)
+    plot = page.locator(".results figure.chart .plot").first
+    plot.evaluate("p => { p.dataset.mark = 'kept'; }")
+    page.keyboard.press("ArrowRight")  # 110 → 120
+    landed(page, after=first)
+    # The same chart element, drawn again: the new lines and the previous ones, faint.
+    assert plot.evaluate("p => p.dataset.mark") == "kept"
+    names = page.evaluate(TRACES)
+    assert "before" in names and "done" in names, names  # one legend entry for the faint ones
+    assert any("done (before)" in hover for hover in page.evaluate(FAINT))
+    changed = page.locator(".what-changed").inner_text()
+    assert "Jobs one worker finishes per second 110 → 120" in changed, changed
+    assert "Peak backlog" in changed
+    assert len(posted) == 2  # one run per settled value
+    assert page.locator(".lab-bar .key-figure strong").inner_text().strip()
+    no_chart_problems(page)
+    shot(page, f"drafts-drain-{WIDE}")
+    # The bar's button clears the before lines, by keyboard too.
+    clear = page.locator("[data-clear-before]")
+    clear.focus()
+    page.keyboard.press("Enter")
+    expect(clear).to_be_hidden()
+    assert page.evaluate(FAINT) == [] and "before" not in page.evaluate(TRACES)
+    assert Run.objects.filter(draft=True).count() == 2 and not Run.objects.filter(draft=False)
+
+    # A real-queue experiment has Run alone: nothing on its page posts a draft.
+    open_lab(page, site, "poison-live")
+    assert page.locator("[data-auto-run], .auto-run").count() == 0
+    assert run_button(page).is_visible()
+    assert not site.seen.errors, "\n".join(site.seen.errors)
+
+
+def test_on_a_phone_in_marathi_a_refused_value_says_why_and_runs_nothing(site):
+    ravi = make_user("ravi")
+    Profile.objects.update_or_create(user=ravi, defaults={"language": "mr"})
+    page = site.page(ravi, width=PHONE, height=780)
+    posted = drafts_posted(page)
+    open_lab(page, site, "trapped-service")
+    page.fill("#id_base_rps", "90")
+    first = landed(page)
+    no_chart_problems(page)
+    page.fill("#id_base_rps", "0")  # below its bound: refused by the server
+    message = page.locator("#id_base_rps_error")
+    expect(message).to_be_visible()
+    assert message.inner_text().strip(), "the refusal says why"
+    assert "has-error" in page.locator(".field:has(#id_base_rps)").get_attribute("class")
+    assert page.locator(".results .run-body").get_attribute("id") == first  # nothing ran
+    assert Run.objects.count() == 1 and len(posted) == 2
+    page.fill("#id_base_rps", "85")
+    landed(page, after=first)
+    expect(message).to_be_hidden()
+    assert page.locator(".what-changed strong").inner_text().strip() == "काय बदलले:"
+    assert "आधी" in page.evaluate(TRACES)
+    assert all(hover.endswith("(आधी)</extra>") for hover in page.evaluate(FAINT))
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE
+    no_chart_problems(page)
+    shot(page, f"drafts-trapped-service-{PHONE}-mr")
+    # The refusal is a 422 the page shows in place (Chromium logs it); nothing else failed.
+    assert [e for e in site.seen.errors if "422" not in e] == []
+
+
+def test_without_javascript_run_still_runs_and_no_draft_is_made(site):
+    context = site.chromium.new_context(
+        java_script_enabled=False, viewport={"width": WIDE, "height": 900}
+    )
+    site.contexts.append(context)
+    context.add_cookies([site.session_cookie(make_user("nina"))])
+    page = context.new_page()
+    site.seen.watch(page)
+    open_lab(page, site, "drain")
+    page.fill("#id_per_worker", "150")
+    run_button(page).click()
+    # The run's page refreshes itself (<noscript> meta refresh) until the run is done.
+    page.locator(".run-body.status-succeeded").wait_for(timeout=60_000)
+    run = Run.objects.get()
+    assert not run.draft and run.params["per_worker"] == 150
+    assert not site.seen.errors, "\n".join(site.seen.errors)
