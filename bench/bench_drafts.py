@@ -105,12 +105,22 @@ def one_student(base: str, username: str, drags: int, steps: int) -> dict[str, d
             page.on("request", count)
             page.goto(f"{base}/labs/{lab}/")
             page.evaluate(PROBE)
-            slider = page.locator("details.group[open] input.slider").first
+            # The longest track in view (a 6-position one would reach its end in two drags).
+            sliders = page.locator("details.group[open] input.slider")
+            longest = max(
+                range(sliders.count()), key=lambda i: int(sliders.nth(i).get_attribute("max") or 0)
+            )
+            slider = sliders.nth(longest)
             slider.focus()
-            at, top = int(slider.input_value()), int(slider.get_attribute("max") or 0)
-            key = "ArrowRight" if at + drags * steps <= top else "ArrowLeft"
+            top = int(slider.get_attribute("max") or 0)
+            key = "ArrowRight"
             times, refused, per_settle = [], 0, []
             for _ in range(drags):
+                at = int(slider.input_value())
+                if key == "ArrowRight" and at + steps > top:
+                    key = "ArrowLeft"
+                elif key == "ArrowLeft" and at - steps < 0:
+                    key = "ArrowRight"
                 before = page.evaluate(
                     "() => (document.querySelector('.results .run-body') || {}).id || ''"
                 )

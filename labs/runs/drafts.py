@@ -57,17 +57,22 @@ def start_draft(user, lab: Lab, params: dict[str, Any], seed: int) -> Run:
 def replace_waiting(user) -> int:
     """Delete the user's drafts still queued that no other run waits on.
 
-    A conditional DELETE: a draft a worker has just claimed is running, not queued, and
-    stays (it counts against the caps until it ends); its task finds no row and stops.
+    One conditional DELETE, its condition checked by the database as it deletes: a draft
+    a worker claims meanwhile is running, not queued, and stays (it counts against the
+    caps until it ends; other runs may wait on it: `result_store.running_twin`); a deleted
+    one's task finds no row and stops. Not `QuerySet.delete()`, which reads the rows first
+    and then deletes them by key: a draft claimed in between went too, and a run that had
+    just begun to wait on it failed its foreign key (bench/bench_drafts.py, PostgreSQL).
+    Nothing else points at a queued draft, so there is nothing to cascade.
     """
     followed = Run.objects.filter(same_as=OuterRef("pk"))
     waiting = Run.objects.filter(owner=user, draft=True, status=Run.Status.QUEUED)
     ids = list(waiting.filter(~Exists(followed)).values_list("pk", flat=True)[:20])
     if not ids:
         return 0
-    return (
-        Run.objects.filter(pk__in=ids, status=Run.Status.QUEUED).delete()[1].get(Run._meta.label, 0)
-    )
+    still = Run.objects.filter(pk__in=ids, draft=True, status=Run.Status.QUEUED)
+    still = still.filter(~Exists(followed))
+    return still._raw_delete(still.db)
 
 
 def keep(run: Run) -> bool:
