@@ -53,7 +53,7 @@ COLORS = {
 # A moment's note (`vline`) is marked so `figure` can place it once the x span is known;
 # the mark is taken off before the figure leaves.
 MOMENT = "_moment"
-MOMENT_Y = 0.92
+MOMENT_Y = 0.8  # below a marked window's note, which sits at the top
 MOMENT_STEP = 0.16  # how far down the next note goes when two moments are close
 
 
@@ -178,14 +178,14 @@ def figure(
 ) -> dict[str, Any]:
     """A figure dict with the site's layout; the keyword options cover what labs vary."""
     layout: dict[str, Any] = {
-        # From the top down: a title that wraps on a phone (charts.js widens the top margin
-        # for its lines) stays above the plot, off its notes and ticks.
+        # Hung from the chart's top, whatever the lines a phone wraps it into (charts.js
+        # widens the top margin for them): centred in the margin, it ran down onto the notes.
         "title": {
             "text": _t(title),
             "yref": "container",
             "y": 1,
             "yanchor": "top",
-            "pad": {"t": 12},
+            "pad": {"t": 24},
         },
         "height": height,
         "font": {"family": FONT},
@@ -206,6 +206,9 @@ def figure(
     if x_category:
         layout["xaxis"]["type"] = "category"
         layout["xaxis"]["automargin"] = True  # the last group's words stay inside the chart
+        # Under everything, at the chart's foot: a category's words may wrap or turn on a
+        # phone, and a legend placed at a fraction of the plot's height landed on them.
+        layout["legend"].update(yref="container", y=0, yanchor="bottom")
     if x_whole:  # counts of things: no tick at 1.5 copies
         layout["xaxis"]["dtick"] = 1
     if y_ticks:
@@ -231,19 +234,22 @@ def figure(
 
 
 def place_notes(notes: list[dict[str, Any]], span: tuple[float, float] | None) -> None:
-    """Keep notes inside the chart and off each other: a note in the right half of the x
-    span reads leftwards from its point (else it ran off the chart's right edge), a
-    pointer's note leans away from the nearer side, and the notes of moments close in time
-    step down the chart instead of piling up (a live run's switches)."""
+    """Keep notes inside the chart and off each other: a moment's note in the right third of
+    the x span reads leftwards from its line (else it ran off the chart's right edge), in
+    the middle third it is centred on it; a pointer's note leans away from the nearer side;
+    the notes of moments close in time step down the chart instead of piling up (a live
+    run's switches)."""
     moments = sorted((n for n in notes if n.pop(MOMENT, False)), key=lambda n: n["x"])
     if span is None:
         return
     lo, hi = span
-    middle, near = (lo + hi) / 2, (hi - lo) * 0.3
+    middle, near, third = (lo + hi) / 2, (hi - lo) * 0.3, (hi - lo) / 3
     level, last_x = 0, None
     for note in moments:
-        if note["x"] > middle:
+        if note["x"] > hi - third:
             note["xanchor"] = "right"
+        elif note["x"] > lo + third:
+            note["xanchor"] = "center"  # in the middle third, neither side has room on a phone
         close = last_x is not None and note["x"] - last_x < near
         level = (level + 1) % 4 if close else 0
         note["y"] = MOMENT_Y - level * MOMENT_STEP

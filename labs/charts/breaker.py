@@ -131,7 +131,7 @@ def comparison(result: Mapping[str, Any]) -> dict[str, Any]:
     ]
     return figure(
         title=gettext_noop("Calls by outcome for each breaker setting"),
-        x_title=gettext_noop("setting"),
+        x_title="",  # each group names its setting; a title here sat on the turned words
         y_title=gettext_noop("calls"),
         traces=[
             bar(

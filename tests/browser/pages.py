@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 RUN_TIMEOUT_MS = 150_000  # a live lab takes seconds; a loaded 2-core machine, much longer
@@ -20,7 +21,7 @@ CHARTS_JS = """
   const out = {
     drawn: !!(layout && plot.querySelector(".main-svg")),
     title: (layout && layout.title && layout.title.text) || "",
-    box: {left: box.left, right: box.right, top: box.top},
+    box: {left: box.left, right: box.right, top: box.top, bottom: box.bottom},
     titleBox: titleBox && {left: titleBox.left, right: titleBox.right, top: titleBox.top,
                            bottom: titleBox.bottom},
     toolbar: barBox && barBox.width > 0 && {left: barBox.left, right: barBox.right,
@@ -31,10 +32,11 @@ CHARTS_JS = """
   if (!out.drawn) return out;
   // Words drawn on the chart that must not sit on one another.
   const kinds = [
+    ["title", ".g-gtitle text"],
     ["legend", ".legend .bg"], ["axis title", ".g-xtitle text, .g-x2title text, "
       + ".g-ytitle text, .g-y2title text, .g-y3title text"],
     ["note", ".annotation-text-g text"], ["bar label", ".bartext"],
-    ["tick", ".ytick text, .y2tick text, .y3tick text"],
+    ["tick", ".xaxislayer-above text, .yaxislayer-above text"],
   ];
   for (const [kind, selector] of kinds) {
     plot.querySelectorAll(selector).forEach((node) => {
@@ -45,6 +47,11 @@ CHARTS_JS = """
       }
     });
   }
+  // Each numeric axis's step between ticks, as Plotly chose it.
+  out.steps = Object.keys(layout).filter((key) => /^[xy]axis\\d*$/.test(key)
+    && layout[key].type === "linear" && layout[key].tickmode !== "array"
+    && layout[key].visible !== false && typeof layout[key].dtick === "number")
+    .map((key) => ({name: key, dtick: layout[key].dtick}));
   for (const key of Object.keys(layout)) {
     if (!/^xaxis\\d*$/.test(key)) continue;
     const ax = layout[key];
@@ -119,7 +126,24 @@ def charts(page) -> list[dict[str, Any]]:
 
 
 def chart_problems(chart: dict[str, Any]) -> list[str]:
-    return x_range_problems(chart) + title_problems(chart) + overlap_problems(chart)
+    return (
+        x_range_problems(chart)
+        + title_problems(chart)
+        + overlap_problems(chart)
+        + tick_step_problems(chart)
+    )
+
+
+def tick_step_problems(chart: dict[str, Any]) -> list[str]:
+    """Ticks a reader can count along: a step of 1, 2, 2.5 or 5 times a power of ten (an
+    axis synced to another's grid stepped 5.15, 10.31, 15.46...)."""
+    problems = []
+    for axis in chart.get("steps", []):
+        step = axis["dtick"]
+        scale = 10 ** math.floor(math.log10(step)) if step > 0 else 1
+        if not any(math.isclose(step / scale, m, rel_tol=1e-6) for m in (1, 2, 2.5, 5, 10)):
+            problems.append(f"{chart['title']!r} {axis['name']}: ticks every {step:.6g}")
+    return problems
 
 
 def overlaps(a: dict[str, float], b: dict[str, float], slack: float = 1.0) -> bool:
@@ -131,21 +155,27 @@ def overlaps(a: dict[str, float], b: dict[str, float], slack: float = 1.0) -> bo
     )
 
 
+# Words that may sit close to their own kind: a legend's entries, the axes' titles, ticks.
+SAME_KIND_MAY_TOUCH = ("legend", "axis title", "tick")
+
+
 def overlap_problems(chart: dict[str, Any]) -> list[str]:
-    """No words on a chart drawn over other words: the legend, the axes' titles, the notes
-    and the bars' labels each keep clear of the others."""
+    """No words on a chart drawn over other words: the title, the legend, the axes' titles
+    and ticks, the notes and the bars' labels each keep clear of the others; no note or tick
+    is cut at the chart's sides."""
     labels = chart["labels"]
+    box = chart["box"]
     problems = [
-        f"{chart['title']!r}: tick {t['text']!r} is cut at the chart's left edge"
+        f"{chart['title']!r}: {t['kind']} {t['text']!r} is cut at the chart's"
+        f" {'left' if t['left'] < box['left'] - 1 else 'right'} edge"
         for t in labels
-        if t["kind"] == "tick" and t["left"] < chart["box"]["left"] - 1
+        if t["kind"] in ("tick", "note")
+        and (t["left"] < box["left"] - 1 or t["right"] > box["right"] + 1)
     ]
     for i, a in enumerate(labels):
         for b in labels[i + 1 :]:
-            if a["kind"] == b["kind"] and a["kind"] in ("legend", "axis title", "tick"):
+            if a["kind"] == b["kind"] and a["kind"] in SAME_KIND_MAY_TOUCH:
                 continue
-            if "tick" in (a["kind"], b["kind"]) and "axis title" not in (a["kind"], b["kind"]):
-                continue  # a tick label only needs to keep clear of an axis's title
             if overlaps(a, b):
                 problems.append(
                     f"{chart['title']!r}: {a['kind']} {a['text']!r} is drawn over"
