@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from tests.browser.pages import charts, words_problems
 from tests.glossary import glossary
 
 # What a page shows, read in the browser: <details> opened, code left out, chart words added.
@@ -133,6 +134,7 @@ class Crawled:
     english: list[str] = field(default_factory=list)
     too_wide: list[str] = field(default_factory=list)
     boxes: list[str] = field(default_factory=list)  # elements whose Marathi shows as boxes
+    charts: list[str] = field(default_factory=list)  # chart words drawn over others, or cut
 
 
 def latin_runs(text: str, typed: frozenset[str] = frozenset()) -> list[str]:
@@ -195,6 +197,8 @@ def english_on(text: str) -> list[str]:
 
 
 def read(page, name: str) -> Crawled:
+    # The charts' words are measured before the page's <details> are opened to read them.
+    chart_words = [p for c in charts(page) if c["drawn"] for p in words_problems(c)]
     width = page.evaluate("() => document.documentElement.scrollWidth")
     too_wide = page.evaluate(TOO_WIDE_JS) if width > page.viewport_size["width"] else []
     boxes = page.evaluate(NO_DEVANAGARI_FONT_JS)
@@ -203,4 +207,5 @@ def read(page, name: str) -> Crawled:
     crawled.english = english_on(text)
     crawled.too_wide = too_wide
     crawled.boxes = boxes
+    crawled.charts = chart_words
     return crawled

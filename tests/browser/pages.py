@@ -184,6 +184,12 @@ def overlap_problems(chart: dict[str, Any]) -> list[str]:
     return problems
 
 
+def words_problems(chart: dict[str, Any]) -> list[str]:
+    """What a reader sees of a chart's words (a crawl that only reads): its title and every
+    label clear of each other and of the sides."""
+    return title_problems(chart) + overlap_problems(chart)
+
+
 def title_problems(chart: dict[str, Any]) -> list[str]:
     """A chart's title must fit inside the chart (not cut at its sides) and stay clear of
     the chart's toolbar."""

@@ -35,7 +35,14 @@ TYPED = frozenset({"asha", "tara", "many"})
 # Pages read on a wide screen too, where each chart has Plotly's toolbar (its buttons' labels
 # are what a screen reader says): the labs the issue re-reads, and a real-queue experiment.
 WIDE = 1280
-WIDE_PAGES = ("breaker", "degradation", "trapped-service", "phase-map", "poison-live")
+WIDE_PAGES = (
+    "breaker",
+    "degradation",
+    "trapped-service",
+    "phase-map",
+    "poison-live",
+    "trapped-live",
+)
 # Finished experiments whose result page shows the queue panel (a kept dead-letter queue).
 KEPT_QUEUES = ("poison-live", "retries-live")
 PARKED = ["pdf-3", "pdf-5", "pdf-7"]
@@ -340,13 +347,21 @@ def test_a_marathi_reader_sees_no_english_and_no_page_wider_than_a_phone(phone_b
         for c in pages
         if c.boxes
     ]
-    assert not (english or wide or boxes), (
+    drawn_over = [
+        f"{who} {c.name}: {problem}"
+        for who, pages in seen.items()
+        for c in pages
+        for problem in c.charts
+    ]
+    assert not (english or wide or boxes or drawn_over), (
         "English on a Marathi page:\n"
         + "\n".join(english)
         + f"\nwider than a {PHONE} px phone:\n"
         + "\n".join(wide)
         + "\nMarathi in a font with no Devanagari (empty boxes):\n"
         + "\n".join(boxes)
+        + "\nchart words drawn over each other or cut:\n"
+        + "\n".join(drawn_over)
     )
 
 
