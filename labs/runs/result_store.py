@@ -163,8 +163,15 @@ def settle_followers_of(leader) -> int:
     (so its result's reference is known): one UPDATE, no look-up of the leader."""
     from labs.runs.models import Run
 
-    now = timezone.now()
-    return Run.objects.filter(same_as=leader, status=Run.Status.QUEUED).update(
+    waiting = Run.objects.filter(same_as=leader, status=Run.Status.QUEUED)
+    return waiting.update(**_succeeded_like(leader, timezone.now()))
+
+
+def _succeeded_like(leader, now) -> dict:
+    """A follower's fields once its leader succeeded: its stored result, referenced."""
+    from labs.runs.models import Run
+
+    return dict(
         status=Run.Status.SUCCEEDED,
         **leader.result_fields(),  # the stored result, referenced: never copied
         started_at=now,
@@ -191,15 +198,7 @@ def settle_followers(leader_ids) -> int:
     for leader in leaders.only(*fields):
         waiting = Run.objects.filter(same_as=leader, status=Run.Status.QUEUED)
         if leader.status == Run.Status.SUCCEEDED:
-            settled += waiting.update(
-                status=Run.Status.SUCCEEDED,
-                **leader.result_fields(),  # the stored result, referenced: never copied
-                started_at=now,
-                finished_at=now,
-                error="",
-                error_code="",
-                error_args={},
-            )
+            settled += waiting.update(**_succeeded_like(leader, now))
         else:
             settled += waiting.update(
                 status=Run.Status.FAILED,
