@@ -94,15 +94,23 @@
       var notes = plot.querySelectorAll(".annotation");
       var labels = Array.prototype.map.call(plot.querySelectorAll(".bartext"), rect);
       var placed = [];
+      // A note is lifted clear of what it lands on, but never above the plot's top, where
+      // the chart's title hangs (a phone's two-line Marathi title met a lifted note there):
+      // then it goes below instead.
+      var plotTop = plot.getBoundingClientRect().top + size.t;
       notes.forEach(function (note) {
         var index = Number(note.getAttribute("data-index"));
         var b = rect(note.querySelector(".annotation-text-g text") || note);
-        var lift = 0;
+        var lift = 0, drop = 0;
         labels.concat(placed).forEach(function (other) {
-          if (overlap(b, other)) lift = Math.max(lift, b.bottom - other.top + 2);
+          if (overlap(b, other)) {
+            lift = Math.max(lift, b.bottom - other.top + 2);
+            drop = Math.max(drop, other.bottom - b.top + 2);
+          }
         });
-        if (lift) {
-          var shift = (plot._fullLayout.annotations[index].yshift || 0) + lift;
+        var move = b && lift && b.top - lift < plotTop ? -drop : lift;
+        if (move) {
+          var shift = (plot._fullLayout.annotations[index].yshift || 0) + move;
           update["annotations[" + index + "].yshift"] = shift;
         }
         placed.push(b);
