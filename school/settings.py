@@ -223,6 +223,8 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": CACHE_REDIS_URL,
         "TIMEOUT": 3600,
+        # Two sites (or a site and a test session) on one Redis keep their entries apart.
+        "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", ""),
         # A slow or absent cache is skipped (the page is rendered), not waited on.
         "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
     }

@@ -11,6 +11,9 @@ import pytest
 # The queue figures and the workers' beats of this test session, apart from the site's
 # and other checkouts' on the shared Redis (a worker process started by a test inherits it).
 os.environ.setdefault("TELEMETRY_PREFIX", f"test-telemetry-{uuid.uuid4().hex[:8]}")
+# Its own cache keys too: Redis outlives a session, and a fragment another session cached
+# under the same run number or form values would be served in this one.
+os.environ.setdefault("CACHE_KEY_PREFIX", f"test-{uuid.uuid4().hex[:8]}")
 
 NO_DATABASE_DIRS = ("sim", "experiments")
 # A test reaches the database only through one of these (pytest-django refuses any other
@@ -64,6 +67,21 @@ def _telemetry_of_this_session():
             r.delete(*keys)
     except redis.RedisError:
         pass  # no Redis in this session: nothing was written
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _cache_keys_of_this_session():
+    """This process's cache under the session's prefix (settings were read before this file)."""
+    from django.conf import settings
+
+    if not settings.configured:
+        yield
+        return
+    from django.test.utils import override_settings
+
+    default = settings.CACHES["default"] | {"KEY_PREFIX": os.environ["CACHE_KEY_PREFIX"]}
+    with override_settings(CACHES=settings.CACHES | {"default": default}):
+        yield
 
 
 @pytest.fixture(autouse=True)
