@@ -299,6 +299,13 @@ LAB_SWEEP_EVERY_S = env_int("LAB_SWEEP_EVERY_S", 2, low=1, high=3600)
 LAB_POLLS_PER_S = env_int("LAB_POLLS_PER_S", 100, low=1, high=100000)
 # Unnamed, unsubmitted runs older than this many days are deleted by the sweeper.
 LAB_PRUNE_AFTER_DAYS = env_int("LAB_PRUNE_AFTER_DAYS", 30, low=1, high=3650)
+# A Run press (or a draft) on the quick queue waits up to this long for its run to end and
+# then answers with the chart itself, no poll (labs.runs.ended): a quick simulation takes a
+# worker 20–100 ms. 0 turns it off. A waiting press holds a web thread, not a core, and at
+# most LAB_PRESS_WAITERS threads of each web process wait at once (of WEB_THREADS, 4), so
+# under a class's burst the others answer at once and their pages poll.
+LAB_PRESS_WAIT_S = env_int("LAB_PRESS_WAIT_MS", 600, low=0, high=5000) / 1000
+LAB_PRESS_WAITERS = env_int("LAB_PRESS_WAITERS", 2, low=0, high=64)
 # Drafts (runs started by moving a control, labs.runs.drafts) that nobody kept are deleted
 # by the sweeper this many minutes after they were made.
 LAB_DRAFT_KEEP_MIN = env_int("LAB_DRAFT_KEEP_MIN", 60, low=1, high=10080)

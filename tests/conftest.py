@@ -70,8 +70,9 @@ def _telemetry_of_this_session():
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _cache_keys_of_this_session():
-    """This process's cache under the session's prefix (settings were read before this file)."""
+def _settings_of_this_session():
+    """This process's cache under the session's prefix (settings were read before this
+    file), and presses that do not wait for their runs."""
     from django.conf import settings
 
     if not settings.configured:
@@ -80,7 +81,9 @@ def _cache_keys_of_this_session():
     from django.test.utils import override_settings
 
     default = settings.CACHES["default"] | {"KEY_PREFIX": os.environ["CACHE_KEY_PREFIX"]}
-    with override_settings(CACHES=settings.CACHES | {"default": default}):
+    # No press waits for its run (labs.runs.ended) unless a test with a real worker asks:
+    # most tests publish to no worker, and each press would wait out the whole moment.
+    with override_settings(CACHES=settings.CACHES | {"default": default}, LAB_PRESS_WAIT_S=0):
         yield
 
 

@@ -155,3 +155,28 @@ def test_a_run_whose_worker_is_killed_is_queued_again_and_leaves_no_keys(
     finally:
         stop_worker(proc)
         forget_queue(queue)
+
+
+def test_a_quick_press_answers_with_its_chart_without_a_poll(client, worker, settings):
+    """The POST itself carries the finished chart when the run ends within the wait
+    (labs.runs.ended); with no wait it answers with a run still to be polled."""
+    _proc, log = worker
+    alice = make_user("alice")
+    client.force_login(alice)
+    url = reverse("lab-detail", args=["drain"])
+    first = client.post(url, GOOD, HTTP_HX_REQUEST="true")  # the worker warms up on this one
+    wait_for(Run.objects.get(owner=alice), {"succeeded"}, log)
+
+    settings.LAB_PRESS_WAIT_S = 5  # generous: a loaded machine, not the production 0.6 s
+    answer = client.post(url, GOOD | {"per_worker": "101"}, HTTP_HX_REQUEST="true")
+    answer = answer.content.decode()
+    run = Run.objects.get(owner=alice, params__per_worker=101)
+    assert run.status == "succeeded" and run.same_as_id is None  # computed, not stored
+    assert "status-succeeded" in answer and 'class="chart"' in answer
+    assert f'hx-get="{run.get_absolute_url()}"' not in answer  # nothing left to poll
+
+    settings.LAB_PRESS_WAIT_S = 0
+    answer = client.post(url, GOOD | {"per_worker": "102"}, HTTP_HX_REQUEST="true")
+    answer = answer.content.decode()
+    assert "status-queued" in answer and "hx-get=" in answer
+    assert first.status_code == 200

@@ -36,10 +36,15 @@ class RunRefused(Exception):
 def check_broker(timeout_s: float = 1.0) -> None:
     """Raise RunnerOffline unless Redis answers a PING within `timeout_s`."""
     try:
-        _broker_client(settings.CELERY_BROKER_URL, timeout_s).ping()
+        broker_client(timeout_s).ping()
     except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
         logger.warning("the broker at %s does not answer: %s", broker_address(), exc)
         raise RunnerOffline(failures.said("offline", {}, "")) from exc
+
+
+def broker_client(timeout_s: float = 1.0) -> redis.Redis:
+    """This process's client of the broker's Redis."""
+    return _broker_client(settings.CELERY_BROKER_URL, timeout_s)
 
 
 @functools.cache

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 import labs.runs.heartbeat  # noqa: F401 - every worker that loads the tasks beats
 from labs.catalogue.entries import get_lab
-from labs.runs import kept_queue, result_store
+from labs.runs import ended, kept_queue, result_store
 from labs.runs.draining import end_drain, hold_drain
 from labs.runs.execution import ParamsRefused, run_lab
 from labs.runs.lease import LeaseKeeper, lease_s
@@ -70,6 +70,7 @@ def _execute(self, run_id: str) -> str:
     if lab is None:
         run.mark_failed("unknown_lab")
         result_store.settle_followers([run.pk])
+        ended.announce([run.pk])
         return "failed"
     queue = run.queue or settings.LAB_HEAVY_QUEUE
     if wait_for_turn(
@@ -108,11 +109,13 @@ def _succeeded(run: Run, result: dict | None = None, *, same_as: Run | None = No
         result_store.settle_followers_of(run)
     else:  # ended meanwhile by someone else (the sweeper): settle as it ended
         result_store.settle_followers([run.pk])
+    ended.announce([run.pk])  # a press waiting on it (or on a follower) answers now
 
 
 def _failed(run: Run, lab, code: str, **args) -> str:
     run.mark_failed(code, **args)
     result_store.settle_followers([run.pk])
+    ended.announce([run.pk])
     if lab.kind == "experiment":
         _clean_keys(run.pk)  # a failed run keeps nothing, not even its DLQ
     return "failed"

@@ -62,7 +62,8 @@ def lab_worker(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator
     log = tmp_path_factory.mktemp("worker") / "worker.log"
     with django_db_blocker.unblock():
         proc = spawn_worker(queue, log)
-    with override_settings(LAB_QUEUE=queue, LAB_HEAVY_QUEUE=queue):
+    # A press waits for its quick run as in production (labs.runs.ended): a real worker is here.
+    with override_settings(LAB_QUEUE=queue, LAB_HEAVY_QUEUE=queue, LAB_PRESS_WAIT_S=0.6):
         yield log
     stop_worker(proc)
     forget_queue(queue)

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from labs.catalogue.entries import get_lab
-from labs.runs import drafts
+from labs.runs import drafts, ended
 from labs.runs.dispatch import RunRefused
 from labs.runs.execution import choose_seed
 from labs.runs.models import Run
@@ -64,6 +64,7 @@ def lab_draft(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             status = exc.status
     body = ""
     if run is not None:
+        run = ended.as_it_ends(run)  # a quick run usually ends in the moment it may wait
         if run.is_finished:
             body = finished_fragment(request, run, lab)
         else:

@@ -16,6 +16,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from labs.catalogue.entries import get_lab, labs_for_unit
 from labs.catalogue.units import UNITS, get_unit
+from labs.runs import ended
 from labs.web import fragment_cache, run_extras
 from labs.web.forms import LabForm
 from labs.web.htmx import HtmxHttpRequest
@@ -23,6 +24,7 @@ from labs.web.presenters import present_run, production_for
 from labs.web.responses import login_needed
 from labs.web.start import run_from_form
 from labs.web.try_next import initial_from_query
+from labs.web.views.runs import finished_fragment
 
 
 @require_GET
@@ -65,14 +67,15 @@ def lab_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if run is not None and not request.htmx:
         return redirect(run)
 
-    context = {
-        "lab": lab,
-        "form": form,
-        "run": run,
-        "view": present_run(run, lab) if run else None,
-        "unit": get_unit(lab.unit),
-    }
+    context = {"lab": lab, "form": form, "run": run, "unit": get_unit(lab.unit)}
     if run is not None:
+        # A quick run usually ends while the press waits a moment: answer with its chart.
+        run = context["run"] = ended.as_it_ends(run)
+        if run.is_finished and lab.kind == "sim":
+            context["run_body"] = finished_fragment(request, run, lab)
+            context["view"] = present_run(run, lab, charts=False)
+        else:
+            context["view"] = present_run(run, lab)
         context["fields_html"] = valid_fields_html(lab, form)
         context["controls"] = run_extras.panel_for(run, request.user)
     template = "labs/lab.html#lab-panel" if request.htmx else "labs/lab.html"
