@@ -19,8 +19,8 @@ from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_noop
 
-from labs.runs import drafts
 from labs.runs.models import Run
+from labs.web.keeping import keep_shown
 from lessons.models import Attempt, latest_attempts
 from teaching.challenge_runs import challenges_met
 from teaching.criteria import Check, Criterion, evaluate, pair_summary, passes
@@ -225,7 +225,7 @@ def hand_in(assignment: Assignment, student, run: Run, before: Run | None, now: 
     """
     for handed in (run, before):
         if handed is not None:
-            drafts.keep(handed)
+            keep_shown(handed, student)
     if not Submission.objects.filter(assignment=assignment, student=student).exists():
         try:
             with transaction.atomic():

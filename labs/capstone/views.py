@@ -34,6 +34,7 @@ from labs.runs.dispatch import RunRefused
 from labs.runs.models import Run
 from labs.web.forms import LabForm
 from labs.web.htmx import HtmxHttpRequest
+from labs.web.keeping import keep_shown
 from labs.web.predict import take_guesses
 from labs.web.responses import login_needed, run_page
 
@@ -261,11 +262,17 @@ def _analysis_context(request: HtmxHttpRequest, before: Run, after: Run) -> dict
 
 
 def _report_runs(request: HtmxHttpRequest, before_id, after_id) -> tuple[Run, Run]:
-    """Both runs, if this user may open both and both are of the report's lab; else 404."""
+    """Both runs, if this user may open both and both are of the report's lab; else 404.
+
+    A report compares its two runs and its link and downloads name them: a draft of the
+    reader's among them is kept (`labs.web.keeping`; nothing is written for other runs).
+    """
     runs = Run.objects.visible_to(request.user).filter(lab__in=reports.LABS)
     before, after = get_object_or_404(runs, pk=before_id), get_object_or_404(runs, pk=after_id)
     if before.lab != after.lab:
         raise Http404(_("A report compares two runs of one lab."))
+    for run in (before, after):
+        keep_shown(run, request.user)
     return before, after
 
 

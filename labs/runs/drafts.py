@@ -12,7 +12,8 @@ server's. What differs:
   a slider cannot fill the queue; drafts count against the caps like any run;
 - drafts are not in the student's history, and the sweeper deletes them
   `LAB_DRAFT_KEEP_MIN` after they were made (`prune_drafts`), unless kept: naming,
-  handing in, re-running or pressing "Keep this run" makes one an ordinary run (`keep`).
+  comparing, downloading, handing in, re-running or pressing "Keep this run" makes one an
+  ordinary run (`keep`, through `labs.web.keeping.keep_shown`).
 """
 
 from __future__ import annotations
@@ -76,12 +77,17 @@ def replace_waiting(user) -> int:
 
 
 def keep(run: Run) -> bool:
-    """Make a draft an ordinary run (in the history, pruned like any run); True if it was one."""
+    """Make a draft an ordinary run (in the history, pruned like any run).
+
+    True only for the call that changed the row: two requests keeping one draft at once
+    both leave it kept, and one of them says so. The web's actions go through
+    `labs.web.keeping.keep_shown` (owner only, and the cached body forgotten).
+    """
     if not run.draft:
         return False
-    Run.objects.filter(pk=run.pk, draft=True).update(draft=False)
+    changed = Run.objects.filter(pk=run.pk, draft=True).update(draft=False)
     run.draft = False
-    return True
+    return changed == 1
 
 
 def prunable_drafts(now=None):

@@ -24,9 +24,9 @@ from labs.runs import drafts, ended
 from labs.runs.dispatch import RunRefused
 from labs.runs.execution import choose_seed
 from labs.runs.models import Run
-from labs.web import fragment_cache
 from labs.web.forms import LabForm
 from labs.web.htmx import HtmxHttpRequest
+from labs.web.keeping import keep_shown
 from labs.web.presenters import present_run
 from labs.web.responses import login_needed
 from labs.web.views.runs import finished_fragment
@@ -77,10 +77,15 @@ def lab_draft(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def run_keep(request: HtmxHttpRequest, run_id) -> HttpResponse:
-    """Keep a draft: it joins the history and is no longer deleted after the hour."""
+    """Keep a draft: it joins the history and is no longer deleted after the hour.
+
+    The "Keep this run" button posts here, and so does a chart's PNG download on a draft
+    (keep.js), which wants no page back: 204.
+    """
     run = get_object_or_404(Run.objects.defer("own_result", "progress"), pk=run_id)
     if run.owner_id != request.user.pk:
         raise Http404(_("No such run, or it is not yours to see."))
-    if drafts.keep(run):
-        fragment_cache.forget(run.pk)  # its body said it was a draft
+    keep_shown(run, request.user)
+    if request.htmx:
+        return HttpResponse(status=204)
     return redirect(run)

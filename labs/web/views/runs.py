@@ -21,7 +21,6 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
 from labs.catalogue.entries import LABS, get_lab
-from labs.runs import drafts
 from labs.runs.dispatch import RunRefused, start_run
 from labs.runs.models import Run
 from labs.web import fragment_cache
@@ -33,6 +32,7 @@ from labs.web.forms import (
     RunLabelForm,
 )
 from labs.web.htmx import HtmxHttpRequest, SignedInRequest
+from labs.web.keeping import keep_shown
 from labs.web.presenters import (
     RunView,
     present_charts,
@@ -138,6 +138,7 @@ def run_json(request: HtmxHttpRequest, run_id) -> JsonResponse:
     """The saved run as JSON: parameters, seed, status, timings and result. A download with
     a file name, as the CSV is (not a page of raw text in the tab)."""
     run = get_object_or_404(Run.objects.visible_to(request.user), pk=run_id)
+    keep_shown(run, request.user)  # a file that names the run: it stays
     response = JsonResponse(
         {
             "id": str(run.id),
@@ -228,10 +229,11 @@ def run_label(request: HtmxHttpRequest, run_id) -> HttpResponse:
     status = 200
     if form.is_valid():
         form.save()
-        drafts.keep(run)  # a named draft is one the student wants to find again
-        # The body does not show the name today; forget it anyway, so a template that
-        # starts to show it can never serve the old one.
-        fragment_cache.forget(run.pk)
+        # A named draft is one the student wants to find again. The body does not show
+        # the name today; forget it anyway, so a template that starts to show it can
+        # never serve the old one.
+        if not keep_shown(run, request.user):
+            fragment_cache.forget(run.pk)
         if not request.htmx:
             messages.success(request, _("Saved the run's name and note."))
             return redirect(run)
@@ -255,6 +257,7 @@ def run_csv(request: HtmxHttpRequest, run_id) -> HttpResponse:
             status=409,
             content_type="text/plain; charset=utf-8",
         )
+    keep_shown(run, request.user)  # a file that names the run: it stays
     columns, rows = series_rows(run.result)
     return csv_response(f"{download_name(run)}.csv", columns, rows)
 
@@ -271,8 +274,7 @@ def run_rerun(request: HtmxHttpRequest, run_id) -> HttpResponse:
         again = start_run(request.user, lab, original.params, original.seed)
     except RunRefused as exc:
         return run_page(request, original, status=exc.status, rerun_error=exc.message)
-    if original.owner_id == request.user.pk:
-        drafts.keep(original)  # compared with its re-run: both stay
+    keep_shown(original, request.user)  # compared with its re-run: both stay
     query = urlencode([("run", original.pk), ("run", again.pk)])
     return redirect(f"{reverse('run-compare')}?{query}")
 
@@ -288,6 +290,8 @@ def run_compare(request: HtmxHttpRequest) -> HttpResponse:
     if not form.is_valid():
         return render(request, "labs/compare.html", {"form": form}, status=400)
     a, b = form.cleaned_data["run"]
+    for run in (a, b):
+        keep_shown(run, request.user)  # the comparison's link names both: they stay
     lab = get_lab(a.lab)
     comparison = compare_runs(a, b, lab)
     context = {"form": form, "lab": lab, "cmp": comparison}

@@ -1,0 +1,36 @@
+// A draft (a run the lab started as its controls moved: labs/runs/drafts.py) is kept when
+// the student takes a file of it. A JSON or CSV download is kept by the server as it is
+// served (labs/web/keeping.py); a chart's PNG is made here in the browser, so its toolbar
+// button posts the draft's keep URL (data-keep-url on the run's body). Either way the
+// body stops saying it is a draft: the run is in the student's runs now.
+(function () {
+  function csrf() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; }
+    catch (e) { return ""; }
+  }
+  function kept(body, url) {
+    body.classList.remove("draft");
+    body.removeAttribute("data-keep-url");
+    body.querySelectorAll(".draft-note").forEach(function (note) { note.remove(); });
+    // The run's own page offers a "Keep this run" button: it has nothing left to do.
+    document.querySelectorAll("form.keep-draft").forEach(function (form) {
+      if (form.getAttribute("action") === url) form.remove();
+    });
+  }
+  function keep(body) {
+    var url = body.dataset.keepUrl;
+    fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "X-CSRFToken": csrf(), "HX-Request": "true" },
+    }).then(function (response) { if (response.ok) kept(body, url); });
+  }
+  // Before Plotly's own handler, which starts the PNG: the PNG button is the first of
+  // every chart's toolbar (charts.js: CONFIG.modeBarButtons).
+  document.addEventListener("click", function (event) {
+    var body = event.target.closest && event.target.closest(".run-body[data-keep-url]");
+    if (!body) return;
+    if (event.target.closest(".modebar-group:first-child > .modebar-btn:first-child")) keep(body);
+    else if (event.target.closest("a[href$='.csv'], a[href$='.json']")) kept(body, body.dataset.keepUrl);
+  }, true);
+})();
