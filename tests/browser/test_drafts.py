@@ -1,6 +1,7 @@
-"""A lab that answers as its controls move: a slider's move re-runs the lab and the charts
-change in place, the previous lines left faint; a refused value says why and runs nothing;
-Run still works without JavaScript; a real-queue experiment waits for Run."""
+"""A lab that answers as its controls move: a slider's move (by keyboard or dragged with the
+mouse) re-runs the lab and the charts change in place, the previous lines left faint; a
+refused value says why and runs nothing; Run still works without JavaScript; a real-queue
+experiment waits for Run; a chart's PNG of a draft keeps it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from accounts.models import Profile
 from labs.runs.models import Run
 from tests.base import make_user
 from tests.browser.conftest import PHONE, WIDE, shot
-from tests.browser.pages import chart_problems, charts, open_lab, run_button
+from tests.browser.pages import chart_problems, charts, open_lab, reveal, run_button
 
 TRACES = "() => Array.from(document.querySelector('.results figure.chart .plot').data, t => t.name)"
 FAINT = (
@@ -126,4 +127,96 @@ def test_without_javascript_run_still_runs_and_no_draft_is_made(site):
     page.locator(".run-body.status-succeeded").wait_for(timeout=60_000)
     run = Run.objects.get()
     assert not run.draft and run.params["per_worker"] == 150
+    assert not site.seen.errors, "\n".join(site.seen.errors)
+
+
+# The thumb is 16 px wide: its centre runs from 8 px in to 8 px before the track's end.
+THUMB_PX = 16
+
+
+def drag(page, field: str, by: float) -> tuple[str, str]:
+    """Drag `field`'s slider with the mouse, from its thumb by `by` of the track's length
+    (down on the thumb, a few moves, up); the box's value before and after."""
+    slider = page.locator(f"input.slider[data-for=id_{field}]")
+    reveal(page, f"#id_{field}")
+    slider.scroll_into_view_if_needed()
+    was = page.input_value(f"#id_{field}")
+    box = slider.bounding_box()
+    assert box, "the slider is drawn"
+    at = float(slider.input_value()) / float(slider.get_attribute("max"))
+    run = box["width"] - THUMB_PX
+    x, y = box["x"] + THUMB_PX / 2 + run * at, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + run * by, y, steps=8)
+    page.mouse.up()
+    now = page.input_value(f"#id_{field}")
+    assert now != was, f"the drag moved {field}"
+    return was, now
+
+
+DRAWN_IS_SHOWN = """() => {
+  // Every chart's own lines (not the faint ones) are the shown body's result.
+  return Array.from(document.querySelectorAll('.results .run-body figure.chart')).every(f => {
+    const fig = JSON.parse(f.querySelector("script[type='application/json']").textContent);
+    const own = f.querySelector('.plot').data.filter(t => t.legendgroup !== 'before');
+    return own.length === fig.data.length && own.every(
+      (t, i) => JSON.stringify(t.y) === JSON.stringify(fig.data[i].y));
+  });
+}"""
+
+
+def label_of(page, field: str) -> str:
+    """A field's words, as "What changed" names it (the label without its code name)."""
+    return page.locator(f"#id_{field}_label").evaluate("l => l.firstChild.textContent.trim()")
+
+
+def dragged_and_redrawn(page, field: str, first: str, by: float) -> str:
+    """Drag `field` after the run `first` landed: the chart follows, the run before stays
+    faint behind it, and "What changed" names the field, from and to."""
+    plot = page.locator(".results figure.chart .plot").first
+    plot.evaluate("p => { p.dataset.mark = 'same'; }")
+    was, now = drag(page, field, by)
+    second = landed(page, after=first)
+    assert plot.evaluate("p => p.dataset.mark") == "same"  # redrawn in place, not swapped
+    assert page.evaluate(DRAWN_IS_SHOWN), "the charts draw the new result"
+    assert page.evaluate(FAINT), "the previous run stays, faint"
+    shown = Run.objects.get(pk=second.removeprefix("run-"))
+    assert str(shown.params[field]) in (now, str(float(now)))
+    changed = page.locator(".what-changed").inner_text()
+    assert f"{label_of(page, field)} {was} → {now}" in changed, changed
+    return second
+
+
+def test_a_mouse_drag_reruns_drain_and_its_png_keeps_the_draft(site):
+    page = site.page(make_user("mira"), width=WIDE)
+    open_lab(page, site, "drain")
+    drag(page, "per_worker", 0.1)
+    first = landed(page)
+    second = dragged_and_redrawn(page, "per_worker", first, 0.15)
+    no_chart_problems(page)
+    # A chart's PNG is made in the browser: its toolbar button keeps the draft (keep.js).
+    kept = second.removeprefix("run-")
+    assert Run.objects.get(pk=kept).draft
+    chart = page.locator(".results figure.chart").first
+    chart.hover()
+    with page.expect_download():
+        chart.locator(".modebar-btn").first.click()
+    expect(page.locator(".results .run-body .draft-note")).to_have_count(0)
+    assert not Run.objects.get(pk=kept).draft
+    assert Run.objects.filter(draft=False).count() == 1
+    assert not site.seen.errors, "\n".join(site.seen.errors)
+
+
+def test_a_mouse_drag_on_a_phone_in_marathi_reruns_trapped_service(site):
+    ravi = make_user("rohan")
+    Profile.objects.update_or_create(user=ravi, defaults={"language": "mr"})
+    page = site.page(ravi, width=PHONE, height=780)
+    open_lab(page, site, "trapped-service")
+    drag(page, "workers", 0.1)
+    first = landed(page)
+    dragged_and_redrawn(page, "workers", first, 0.1)
+    assert page.locator(".what-changed strong").inner_text().strip() == "काय बदलले:"
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE
+    no_chart_problems(page)
     assert not site.seen.errors, "\n".join(site.seen.errors)
