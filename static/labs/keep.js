@@ -25,12 +25,22 @@
       headers: { "X-CSRFToken": csrf(), "HX-Request": "true" },
     }).then(function (response) { if (response.ok) kept(body, url); });
   }
-  // Before Plotly's own handler, which starts the PNG: the PNG button is the first of
-  // every chart's toolbar (charts.js: CONFIG.modeBarButtons).
+  // A download link (in the body, or among the run page's facts above it) names its run:
+  // the server keeps it as it answers. A chart's PNG button is the first of its toolbar
+  // (charts.js: CONFIG.modeBarButtons); seen while capturing, before Plotly starts the PNG.
+  var DOWNLOAD = /\/runs\/([0-9a-f-]{36})\.(csv|json)$/;
   document.addEventListener("click", function (event) {
-    var body = event.target.closest && event.target.closest(".run-body[data-keep-url]");
-    if (!body) return;
-    if (event.target.closest(".modebar-group:first-child > .modebar-btn:first-child")) keep(body);
-    else if (event.target.closest("a[href$='.csv'], a[href$='.json']")) kept(body, body.dataset.keepUrl);
+    if (!event.target.closest) return;
+    var link = event.target.closest("a[href]");
+    var file = link && DOWNLOAD.exec(link.pathname);
+    if (file) {
+      var named = document.getElementById("run-" + file[1]);
+      if (named && named.dataset.keepUrl) kept(named, named.dataset.keepUrl);
+      return;
+    }
+    var body = event.target.closest(".run-body[data-keep-url]");
+    if (body && event.target.closest(".modebar-group:first-child > .modebar-btn:first-child")) {
+      keep(body);
+    }
   }, true);
 })();

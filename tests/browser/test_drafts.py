@@ -205,6 +205,15 @@ def test_a_mouse_drag_reruns_drain_and_its_png_keeps_the_draft(site):
     expect(page.locator(".results .run-body .draft-note")).to_have_count(0)
     assert not Run.objects.get(pk=kept).draft
     assert Run.objects.filter(draft=False).count() == 1
+    # The first draft's own page: its JSON download keeps it, and the page says so.
+    older = first.removeprefix("run-")
+    page.goto(f"{site.url}/runs/{older}/")
+    offer = page.locator("form.keep-draft")
+    expect(offer).to_be_visible()
+    with page.expect_download():
+        page.locator(".run-facts a", has_text="JSON").click()
+    expect(offer).to_have_count(0)
+    assert not Run.objects.get(pk=older).draft
     assert not site.seen.errors, "\n".join(site.seen.errors)
 
 
