@@ -229,6 +229,27 @@ def test_it_names_and_notes_my_run(client, people):
     assert htmx.status_code == 422 and "at most 80 characters" in htmx.content.decode()
 
 
+def test_naming_a_run_never_writes_back_what_a_worker_saved_meanwhile(
+    client, people, monkeypatch
+):
+    """A worker ends the run between the view's read and its save: the name goes in, the
+    worker's status stays."""
+    from labs.web import forms
+
+    run = Run.objects.create(owner=people.alice, lab="drain", params=GOOD, seed=0)
+    real = forms.RunLabelForm.is_valid
+
+    def worker_ends_it_meanwhile(self):
+        Run.objects.filter(pk=run.pk).update(status=Run.Status.FAILED, error="done elsewhere")
+        return real(self)
+
+    monkeypatch.setattr(forms.RunLabelForm, "is_valid", worker_ends_it_meanwhile)
+    client.force_login(people.alice)
+    client.post(reverse("run-label", args=[run.id]), {"name": "Mine", "note": ""})
+    run.refresh_from_db()
+    assert (run.name, run.status, run.error) == ("Mine", "failed", "done elsewhere")
+
+
 def test_it_lets_only_the_owner_name_a_run(client, school):
     from teaching.models import Submission
 

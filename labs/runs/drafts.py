@@ -109,4 +109,10 @@ def prune_drafts(now=None, batch: int = 1000) -> int:
     if not ids:
         return 0
     with transaction.atomic():
-        return Run.objects.filter(pk__in=ids, draft=True).delete()[1].get(Run._meta.label, 0)
+        # Locked first (PostgreSQL): a draft kept while it is collected for deletion waits,
+        # and one kept just before is no longer a draft here. Without the lock, `delete()`
+        # reads the rows, then deletes them by key: a draft kept in between went too.
+        doomed = Run.objects.select_for_update().filter(pk__in=ids, draft=True)
+        locked = list(doomed.values_list("pk", flat=True))
+        deleted = Run.objects.filter(pk__in=locked, draft=True).delete()[1]
+        return deleted.get(Run._meta.label, 0)

@@ -228,7 +228,9 @@ def run_label(request: HtmxHttpRequest, run_id) -> HttpResponse:
     form = RunLabelForm(request.POST, instance=run)
     status = 200
     if form.is_valid():
-        form.save()
+        # Only these two columns: a worker may be saving the run's status and result in
+        # this very moment, and a whole-row save would write back the ones read above.
+        form.save(commit=False).save(update_fields=["name", "note"])
         # A named draft is one the student wants to find again. The body does not show
         # the name today; forget it anyway, so a template that starts to show it can
         # never serve the old one.
