@@ -229,9 +229,7 @@ def test_it_names_and_notes_my_run(client, people):
     assert htmx.status_code == 422 and "at most 80 characters" in htmx.content.decode()
 
 
-def test_naming_a_run_never_writes_back_what_a_worker_saved_meanwhile(
-    client, people, monkeypatch
-):
+def test_naming_a_run_never_writes_back_what_a_worker_saved_meanwhile(client, people, monkeypatch):
     """A worker ends the run between the view's read and its save: the name goes in, the
     worker's status stays."""
     from labs.web import forms
