@@ -20,7 +20,7 @@ from labs.sim.capstone import cost as capstone_cost
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 from labs.sim.capstone.trapped_params import TrappedParams
 from labs.text import gettext, gettext_noop, listed, ngettext, num
-from labs.words.drain_gaps import gap_words
+from labs.words.drain_gaps import gap_reasons, gap_words
 from labs.words.recovery_controls import controls_on
 
 # How the catalogue runs this lab (read by `Lab.from_runner`).
@@ -281,11 +281,16 @@ def _drain(result: Mapping[str, Any], at: float) -> str:
         guess = gettext("the estimate said it would never drain")
     else:
         guess = gettext("the estimate said it would drain in %(t)s") % {"t": _s(est)}
-    if actual is None:
+    said_here: tuple[str, ...] = ()
+    if actual is None and any(r["why"] == "never-drained" for r in gap_reasons(result) or ()):
+        # Said once, here, not again in the reasons' brackets.
+        outcome = gettext("it never drained: admitted work stayed at or above useful capacity")
+        said_here = ("never-drained",)
+    elif actual is None:
         outcome = gettext("it did not drain")
     else:
         outcome = gettext("it drained in %(t)s") % {"t": _s(actual)}
-    gap = gap_words(result)
+    gap = gap_words(result, leave_out=said_here)
     why = f" ({gap})" if gap else ""
     return f"{start}: {guess}; {outcome}{why}."
 

@@ -99,16 +99,25 @@ def _read_back(gap: str) -> list[dict[str, Any]] | None:
     return reasons
 
 
-def gap_words(result: Mapping[str, Any]) -> str:
+def gap_words(result: Mapping[str, Any], leave_out: tuple[str, ...] = ()) -> str:
     """Why the drain estimate missed, in one line; "" when it held.
 
-    A result saved before the reasons were kept has only the English `drain_gap`: it is
-    read back into reasons when it can be, else said as one sentence or shown as saved.
+    `leave_out` names reasons the caller has already said in its own sentence. A result
+    saved before the reasons were kept has only the English `drain_gap`: it is read back
+    into reasons when it can be, else said as one sentence or shown as saved.
     """
+    reasons = gap_reasons(result)
+    if reasons is None:
+        gap = result["summary"].get("drain_gap") or ""
+        return gettext(gap) if gap else ""
+    return "; ".join(_reason(r) for r in reasons if r["why"] not in leave_out)
+
+
+def gap_reasons(result: Mapping[str, Any]) -> list[Mapping[str, Any]] | None:
+    """The drain's reasons as kept (or read back from an older result's English); None
+    when an older result's sentence cannot be read back."""
     reasons = result.get("tables", {}).get("drain_reasons")
     if reasons is None:
         gap = result["summary"].get("drain_gap") or ""
-        reasons = _read_back(gap) if gap else None
-        if reasons is None:
-            return gettext(gap) if gap else ""
-    return "; ".join(_reason(r) for r in reasons)
+        return _read_back(gap) if gap else []
+    return reasons
