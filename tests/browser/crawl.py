@@ -135,6 +135,16 @@ class Crawled:
     too_wide: list[str] = field(default_factory=list)
     boxes: list[str] = field(default_factory=list)  # elements whose Marathi shows as boxes
     charts: list[str] = field(default_factory=list)  # chart words drawn over others, or cut
+    squeezed: list[str] = field(default_factory=list)  # a run's facts in a sliver of a phone
+
+
+# On a phone a run's facts (its parameters above all) get the screen's width: labels in a
+# column beside them left the values a few characters wide, broken inside every name.
+SQUEEZED_FACTS_JS = """
+() => innerWidth > 560 ? [] : Array.from(document.querySelectorAll('.run-facts dd'))
+  .filter((d) => d.getBoundingClientRect().width < innerWidth * 0.6)
+  .map((d) => `${d.previousElementSibling.textContent.trim()}: ${Math.round(d.getBoundingClientRect().width)} px`)
+"""
 
 
 def latin_runs(text: str, typed: frozenset[str] = frozenset()) -> list[str]:
@@ -208,4 +218,5 @@ def read(page, name: str) -> Crawled:
     crawled.too_wide = too_wide
     crawled.boxes = boxes
     crawled.charts = chart_words
+    crawled.squeezed = page.evaluate(SQUEEZED_FACTS_JS)
     return crawled

@@ -353,7 +353,13 @@ def test_a_marathi_reader_sees_no_english_and_no_page_wider_than_a_phone(phone_b
         for c in pages
         for problem in c.charts
     ]
-    assert not (english or wide or boxes or drawn_over), (
+    squeezed = [
+        f"{who} {c.name}: {', '.join(c.squeezed)}"
+        for who, pages in seen.items()
+        for c in pages
+        if c.squeezed
+    ]
+    assert not (english or wide or boxes or drawn_over or squeezed), (
         "English on a Marathi page:\n"
         + "\n".join(english)
         + f"\nwider than a {PHONE} px phone:\n"
@@ -362,6 +368,8 @@ def test_a_marathi_reader_sees_no_english_and_no_page_wider_than_a_phone(phone_b
         + "\n".join(boxes)
         + "\nchart words drawn over each other or cut:\n"
         + "\n".join(drawn_over)
+        + "\na run's facts squeezed into a sliver of the phone:\n"
+        + "\n".join(squeezed)
     )
 
 
