@@ -5,6 +5,8 @@ experiment waits for Run; a chart's PNG of a draft keeps it."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 from accounts.models import Profile
@@ -96,7 +98,8 @@ def test_on_a_phone_in_marathi_a_refused_value_says_why_and_runs_nothing(site):
     message = page.locator("#id_base_rps_error")
     expect(message).to_be_visible()
     assert message.inner_text().strip(), "the refusal says why"
-    assert "has-error" in page.locator(".field:has(#id_base_rps)").get_attribute("class")
+    # Marked once the out-of-band messages have settled (drafts.js), a moment after they show.
+    expect(page.locator(".field:has(#id_base_rps)")).to_have_class(re.compile(r"\bhas-error\b"))
     assert page.locator(".results .run-body").get_attribute("id") == first  # nothing ran
     assert Run.objects.count() == 1 and len(posted) == 2
     page.fill("#id_base_rps", "85")
