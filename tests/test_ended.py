@@ -60,3 +60,23 @@ def test_no_wait_beyond_the_waiters_a_process_allows(settings):
 def test_no_wait_when_turned_off(settings):
     settings.LAB_PRESS_WAITERS = 2
     assert not ended.wait_for_end(str(uuid.uuid4()), lambda: pytest.fail("asked"), 0)
+
+
+@pytest.mark.django_db
+def test_the_task_says_so_for_a_run_deleted_while_queued():
+    """A replaced draft's task finds no row: a press waiting on it is told at once."""
+    import redis
+    from django.conf import settings
+
+    from labs.runs.tasks import execute_run
+
+    gone = str(uuid.uuid4())
+    pubsub = redis.Redis.from_url(settings.CELERY_BROKER_URL).pubsub()
+    pubsub.subscribe(ended.CHANNEL)
+    try:
+        assert pubsub.get_message(timeout=2)["type"] == "subscribe"
+        assert execute_run.apply(args=(gone,)).get() == "missing"
+        heard = pubsub.get_message(timeout=2)
+        assert heard is not None and heard["data"].decode() == gone
+    finally:
+        pubsub.close()

@@ -60,6 +60,9 @@ def _execute(self, run_id: str) -> str:
     if run is None:
         held = Run.objects.filter(pk=run_id).only("status", "lease_expires_at").first()
         if held is None:
+            # Deleted while queued (a draft replaced by a newer one): a press still waiting
+            # on it stops waiting now rather than at the end of its moment.
+            ended.announce([run_id])
             return "missing"
         lease_ends = held.lease_expires_at
         if held.status == Run.Status.RUNNING and lease_ends and lease_ends > timezone.now():
