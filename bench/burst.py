@@ -37,7 +37,8 @@ the goal is within ±1 s. With `--vary-seed` every press needs a worker (a real 
 from __future__ import annotations
 
 import argparse
-import http.cookiejar
+import contextlib
+import http.client
 import json
 import os
 import platform
@@ -51,7 +52,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
@@ -60,6 +60,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pyspy  # noqa: E402 - bench/pyspy.py, beside this file
+
 PASSWORD = "bench-password-123"  # noqa: S105 - throwaway accounts in a throwaway database
 TRIGGER_DELAY = re.compile(r'hx-trigger="[^"]*?(?:delay:|every )(\d+(?:\.\d+)?)(ms|s)')
 
@@ -70,38 +73,51 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):  # noqa: ANN002, ANN003
-        return None
-
-
 class Student:
-    """One browser: a cookie jar, a CSRF token, and the site's address."""
+    """One browser: its cookies, a CSRF token, and one kept-alive connection to the site
+    (as a browser keeps one between its polls: gunicorn keeps it 5 s, polls come every
+    2 s at most). Until 4 Dec 2026 every request opened a connection of its own, which
+    cost the site a connect and a close per poll that no browser makes it pay."""
 
     def __init__(self, base: str, username: str) -> None:
         self.base, self.username = base, username
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(self.jar), NoRedirect()
-        )
+        self.address = urllib.parse.urlsplit(base)
+        self.cookies: dict[str, str] = {}
+        self.connection: http.client.HTTPConnection | None = None
 
     def _csrf(self) -> str:
-        return next(c.value or "" for c in self.jar if c.name == "csrftoken")
+        return self.cookies.get("csrftoken", "")
 
     def request(self, path: str, data: dict | None = None, htmx: bool = False):
         body = urllib.parse.urlencode(data, doseq=True).encode() if data is not None else None
-        req = urllib.request.Request(self.base + path, data=body)
-        req.add_header("Accept-Encoding", "identity")
+        headers = {"Accept-Encoding": "identity"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if body is not None:
-            req.add_header("X-CSRFToken", self._csrf())
-            req.add_header("Referer", self.base + path)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["X-CSRFToken"] = self._csrf()
+            headers["Referer"] = self.base + path
         if htmx:
-            req.add_header("HX-Request", "true")
-        try:
-            with self.opener.open(req, timeout=120) as resp:
-                return resp.status, dict(resp.headers), resp.read().decode()
-        except urllib.error.HTTPError as exc:
-            return exc.code, dict(exc.headers), exc.read().decode(errors="replace")
+            headers["HX-Request"] = "true"
+        for attempt in (1, 2):  # a connection the server closed meanwhile: once more
+            if self.connection is None:
+                self.connection = http.client.HTTPConnection(
+                    self.address.hostname, self.address.port, timeout=120
+                )
+            try:
+                self.connection.request("POST" if body else "GET", path, body, headers)
+                resp = self.connection.getresponse()
+                text = resp.read().decode(errors="replace")
+                break
+            except (http.client.HTTPException, ConnectionError, OSError):
+                self.connection.close()
+                self.connection = None
+                if attempt == 2:
+                    raise
+        for cookie in resp.headers.get_all("Set-Cookie") or []:
+            name, _, rest = cookie.partition("=")
+            self.cookies[name.strip()] = rest.split(";", 1)[0]
+        return resp.status, dict(resp.headers), text
 
     def log_in(self) -> None:
         self.request("/accounts/login/")
@@ -140,9 +156,13 @@ def next_delay_s(fragment: str) -> float:
 RUN_ID = re.compile(r'id="run-([0-9a-f-]{36})"')
 
 
-def press_run(student: Student, lab: str, form: dict, barrier: threading.Barrier) -> Timing:
+def press_run(
+    student: Student, lab: str, form: dict, barrier: threading.Barrier, *, record: bool = True
+) -> Timing:
     """Press Run as the page does (an htmx POST that answers with the run's fragment), then
-    poll as the fragment says until the chart is there (a 286)."""
+    poll as the fragment says until the chart is there (a 286). `record`: then read the
+    run's record for its queue and run times (a request the page does not make; left out
+    where the site's CPU per press is measured)."""
     barrier.wait()
     started = time.perf_counter()
     status, _, fragment = student.request(f"/labs/{lab}/", form, htmx=True)
@@ -164,6 +184,8 @@ def press_run(student: Student, lab: str, form: dict, barrier: threading.Barrier
             return Timing(time.perf_counter() - started, 0, 0, False, f"poll HTTP {status}")
     total = time.perf_counter() - started
     shown_at = time.time()
+    if not record:
+        return Timing(total, 0, 0, False, post_s=post_s, polls=polls)
     _, _, raw = student.request(run_path.rstrip("/") + ".json")
     run = json.loads(raw)
     if run["status"] != "succeeded":
@@ -321,10 +343,14 @@ class Site:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def sessions(self) -> set[str]:
+        """The process sessions of the site's programs (each started its own)."""
+        return {str(proc.pid) for proc in self.procs}
+
     def cpu_s(self) -> float:
         """CPU seconds used so far by every process of the site (web, workers, sweeper):
         they all run in the session each started process leads (`start_new_session`)."""
-        sessions = {str(proc.pid) for proc in self.procs}
+        sessions = self.sessions()
         return sum(cpu for sid, cpu in _processes() if sid in sessions)
 
     def __exit__(self, *exc: object) -> None:
@@ -585,6 +611,8 @@ def main() -> None:
     )
     parser.add_argument("--page", help="also: --page-students open this path at once")
     parser.add_argument("--page-students", type=int, default=50)
+    parser.add_argument("--py-spy", metavar="DIR", help="profile the site's processes (py-spy)")
+    parser.add_argument("--py-spy-bin", default="py-spy", help="the py-spy binary")
     parser.add_argument(
         "--sequential",
         type=int,
@@ -593,6 +621,24 @@ def main() -> None:
         "(own seeds), for the site's CPU per computed press with nothing else going on",
     )
     args = parser.parse_args()
+
+    def profiled(site: Site | None, name: str):
+        """py-spy on the site's processes for the body, its top functions printed after."""
+        if not args.py_spy or site is None:
+            return contextlib.nullcontext()
+        out = Path(args.py_spy)
+
+        @contextlib.contextmanager
+        def recorded():
+            with pyspy.recording(site.sessions(), out, name, args.py_spy_bin):
+                yield
+            print(f"\n[{site.label}] where the site's CPU went ({name}, py-spy):\n")
+            print(pyspy.top(out, name))
+
+        return recorded()
+
+    if args.py_spy and not pyspy.available(args.py_spy_bin):
+        parser.error(f"--py-spy: {args.py_spy_bin} does not run, or may not attach (ptrace)")
     if args.goals29:
         args.vary_seed = True
         args.page = args.page or LESSON_PAGE
@@ -650,11 +696,13 @@ def main() -> None:
             print(f"\n[{bench_site.label}] site CPU while idle: {1000 * idle_s:.0f} ms/s")
             if args.sequential:
                 one = classes[bench_site.label][0]
-                cpu_before, started = bench_site.cpu_s(), time.perf_counter()
-                for i in range(args.sequential):
-                    form = lab_form("trapped-service", 50_000 + i + int(started) % 10_000 * 100)
-                    press_run(one, "trapped-service", form, threading.Barrier(1))
-                wall = time.perf_counter() - started
+                with profiled(bench_site, "sequential"):
+                    cpu_before, started = bench_site.cpu_s(), time.perf_counter()
+                    for i in range(args.sequential):
+                        seed = 50_000 + i + int(started) % 10_000 * 100
+                        form = lab_form("trapped-service", seed)
+                        press_run(one, "trapped-service", form, threading.Barrier(1), record=False)
+                    wall = time.perf_counter() - started
                 cpu = bench_site.cpu_s() - cpu_before - idle_s * wall
                 print(
                     f"one student, {args.sequential} computed presses in a row: "
@@ -668,7 +716,8 @@ def main() -> None:
                 since = time.time()
                 running = next((s for s in sites if s.label == label), None)
                 cpu_before = running.cpu_s() if running else 0.0
-                timings = burst(classes[label][:n], lab, args.vary_seed)
+                with profiled(running, f"{lab}-{n}"):
+                    timings = burst(classes[label][:n], lab, args.vary_seed)
                 print(f"\n[{label}]", end="")
                 report(lab, n, timings)
                 if running:
