@@ -225,11 +225,11 @@
   }
   // A drawn chart whose JSON was replaced by a new result's (drafts.js): drawn again on
   // the same element, so it changes in place rather than flashing blank.
-  function redraw(box) {
+  function redraw(box, then) {
     box.classList.add("redrawing"); // until its words are measured and moved clear
     withPlotly(function () {
       var plot = box.querySelector(".plot");
-      if (!plot || !box.isConnected) return;
+      if (!plot || !box.isConnected) return then && then();
       var fig = figureOf(box, plot), memory = memoryOf(box);
       if (memory) remember(memory, fig.data);
       // Measured once the new layout is drawn (react may finish a frame later).
@@ -238,14 +238,31 @@
         box.classList.remove("redrawing");
         showClear(box);
         box.dispatchEvent(new CustomEvent("chart:drawn", { bubbles: true }));
+        if (then) then();
       });
     });
+  }
+  // Several charts of one new result, one per task, the one the student is looking at
+  // first: all in one task, the chart in view waited for every chart below it.
+  function redrawAll(boxes) {
+    var middle = window.innerHeight / 2;
+    var queue = Array.prototype.slice.call(boxes).sort(function (a, b) {
+      return away(a) - away(b);
+    });
+    function away(box) {
+      var r = box.getBoundingClientRect();
+      return r.bottom < 0 || r.top > window.innerHeight ? 1e6 + Math.abs(r.top - middle) : r.top;
+    }
+    (function next() {
+      var box = queue.shift();
+      if (box) redraw(box, function () { setTimeout(next, 0); });
+    })();
   }
   function clearBefore(panel) {
     Object.keys(shown).forEach(function (k) {
       if (k.indexOf(panel.id + ":") === 0) shown[k].before = null;
     });
-    panel.querySelectorAll(".results figure.chart.drawn").forEach(redraw);
+    redrawAll(panel.querySelectorAll(".results figure.chart.drawn"));
   }
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-clear-before]");
@@ -310,7 +327,7 @@
   window.matchMedia("print").addEventListener("change", fitToPage);
   window.addEventListener("beforeprint", fitToPage);
   window.addEventListener("afterprint", fitToPage);
-  window.labCharts = { draw: drawCharts, redraw: redraw, purge: purgeCharts };
+  window.labCharts = { draw: drawCharts, redraw: redraw, redrawAll: redrawAll, purge: purgeCharts };
   document.addEventListener("DOMContentLoaded", function () { drawCharts(document); });
   window.addEventListener("load", fetchSoon);
   document.addEventListener("htmx:beforeSwap", function (event) { purgeCharts(event.detail.target); });

@@ -147,7 +147,7 @@
     }
     compare(panel, body);
     window.htmx.process(body);
-    moved.forEach(window.labCharts.redraw);
+    window.labCharts.redrawAll(moved);
     window.labCharts.draw(body);
     showKeyFigure(panel, body);
     status(panel, false);
