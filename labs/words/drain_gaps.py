@@ -9,7 +9,7 @@ headline uses it too.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from labs.sim.capstone.summary import GAP_ENGLISH
@@ -113,7 +113,7 @@ def gap_words(result: Mapping[str, Any], leave_out: tuple[str, ...] = ()) -> str
     return "; ".join(_reason(r) for r in reasons if r["why"] not in leave_out)
 
 
-def gap_reasons(result: Mapping[str, Any]) -> list[Mapping[str, Any]] | None:
+def gap_reasons(result: Mapping[str, Any]) -> Sequence[Mapping[str, Any]] | None:
     """The drain's reasons as kept (or read back from an older result's English); None
     when an older result's sentence cannot be read back."""
     reasons = result.get("tables", {}).get("drain_reasons")

@@ -143,7 +143,10 @@ class Crawled:
 SQUEEZED_FACTS_JS = """
 () => innerWidth > 560 ? [] : Array.from(document.querySelectorAll('.run-facts dd'))
   .filter((d) => d.getBoundingClientRect().width < innerWidth * 0.6)
-  .map((d) => `${d.previousElementSibling.textContent.trim()}: ${Math.round(d.getBoundingClientRect().width)} px`)
+  .map((d) => {
+    const label = d.previousElementSibling.textContent.trim();
+    return `${label}: ${Math.round(d.getBoundingClientRect().width)} px`;
+  })
 """
 
 
