@@ -241,7 +241,7 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 3
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # With acks_late a task whose worker died is delivered again once this passes.
 # It must be longer than the longest lab run (each lab's time_limit_s, at most 115 s for
-# trapped-live, plus the 15 s to the hard limit).
+# trapped-live and 125 s for an experiment's 20 seeds, plus the 15 s to the hard limit).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT_S", 300, low=120, high=86400),
     "socket_connect_timeout": 3,

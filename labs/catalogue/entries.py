@@ -983,6 +983,8 @@ LABS: tuple[Lab, ...] = (
             "payment. Time runs four times faster than in the model (set below)."
         ),
         charts=trapped_live_charts.build,
+        # 20 seeds of a live run would hold a heavy worker for about half an hour.
+        seeds_twin="trapped-service",
         in_production=production_calls.trapped,
         try_next=(
             TryNext(

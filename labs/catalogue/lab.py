@@ -6,12 +6,19 @@ so the runners and charts never need the list to describe themselves.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from labs.catalogue.advice import Production, TryNext
-from labs.catalogue.spread import with_spread
+from labs.catalogue.spread import (
+    LIMIT_MARGIN_S,
+    OVER_SEEDS,
+    SEEDS,
+    time_limit_over_seeds,
+    with_spread,
+)
 from labs.experiments.limits import MAX_WALL_S
 from labs.interface.figures import Figure
 from labs.interface.live import LiveView
@@ -21,7 +28,7 @@ from labs.runners.experiment import ending_if_stopped
 
 Result = dict[str, Any]
 # An experiment stops itself at MAX_WALL_S of wall time; the margin covers start-up and cleanup.
-EXPERIMENT_TIME_LIMIT_S = int(MAX_WALL_S) + 15
+EXPERIMENT_TIME_LIMIT_S = int(MAX_WALL_S) + LIMIT_MARGIN_S
 Runner = Callable[[Mapping[str, Any], int, Progress], Result]
 
 
@@ -55,6 +62,9 @@ class Lab:
     # An upper bound on a run's worker time from its params (`labs.sim.capstone.cost.Cost`):
     # over the budget the form refuses; above `LAB_HEAVY_FROM_S` the run goes to the heavy queue.
     cost: Callable[[Mapping[str, Any]], Any] | None = None
+    # A random lab too long to run over 20 seeds names the simulated lab of the same model
+    # whose page offers them; its own page says so (tests/test_spread.py holds the rule).
+    seeds_twin: str = ""
 
     @classmethod
     def from_runner(cls, runner: Any, **entry: Any) -> Lab:
@@ -87,7 +97,7 @@ class Lab:
             ),
         }
         spread = getattr(runner, "SPREAD", None)
-        if spread is not None and kind == "sim" and declared["uses_seed"]:
+        if spread is not None and declared["uses_seed"]:
             declared = with_spread(declared, spread)
             more_charts = declared.pop("charts_after")
             lab_charts = entry["charts"]
@@ -97,6 +107,20 @@ class Lab:
             name = getattr(runner, "__name__", repr(runner))
             raise TypeError(f"{name} declares {', '.join(sorted(twice))} already")
         return cls(**declared, **entry)
+
+    def time_limit_for(self, params: Mapping[str, Any]) -> int:
+        """The run's time limit: the lab's own, except for an experiment's 20 seeds, which
+        run one after another and are held to their cost bound and a margin instead."""
+        if self.kind == "experiment" and params.get(OVER_SEEDS.name) and self.cost is not None:
+            return time_limit_over_seeds(self.time_limit_s, self.cost(params).seconds)
+        return self.time_limit_s
+
+    def over_seeds_minutes(self) -> int:
+        """How many minutes 20 seeds of the lesson's settings could hold a worker: the
+        figure the page of a lab too long for them gives (`seeds_twin`)."""
+        if self.cost is None:
+            return 0
+        return math.ceil(self.cost(self.defaults()).seconds * SEEDS / 60)
 
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}

@@ -7,10 +7,17 @@ carries every seed's headline figures (a table of their range), a band over time
 series, and a sentence saying whether the student's own seed is typical. It is one run
 like any other: validated, result-stored, and within the run budget (its cost bound is
 the lab's times the number of seeds).
+
+A real-queue experiment plays its seeds one after another in the one task, each under a
+namespace of its own inside the run's (`labs.runners.experiment.experiment_context`), so
+each starts from empty keys and the run's cleanup still finds them all; only the student's
+own seed keeps its DLQ for the queue panel. The live chart of one queue would mix twenty
+runs, so the page says "seed k of 20" instead (`labs.web.presenters`).
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -23,6 +30,12 @@ from labs.interface.spread import Spread
 from labs.text import SEED_MAX, gettext, gettext_noop, num, phrase, said
 
 SEEDS = 20
+# The longest a real experiment's 20 seeds may hold a heavy worker, whatever the budget is
+# set to: the task's time limit follows the bound (`time_limit_over_seeds`), and the
+# broker's visibility timeout (300 s) must stay above that limit.
+MAX_OVER_SEEDS_S = 110.0
+# Beyond its cost bound a run's time limit leaves this much, as an experiment's does.
+LIMIT_MARGIN_S = 15
 OVER_SEEDS = Param(
     "over_seeds",
     gettext_noop("Also run 20 seeds"),
@@ -66,12 +79,18 @@ def over_seeds(
         seeds = seeds_after(seed)
         results = []
         for i, s in enumerate(seeds):
-            results.append(run(own, s, _OneSeed(progress)))
-            progress.update(i + 1, len(seeds))
+            if i and progress.should_stop():
+                break  # out of time: the seeds done so far are the spread
+            progress.update(i, len(seeds))  # the page says "seed i + 1 of 20" meanwhile
+            results.append(run(own, s, _OneSeed(progress, i)))
+        progress.update(len(results), len(seeds))
         result = results[0]
+        if len(results) < len(seeds) and "stopped_early" in result["summary"]:
+            result["summary"]["stopped_early"] = True
+            result["summary"]["stop_reason"] = result["summary"]["stop_reason"] or "cancelled"
         result.setdefault("tables", {})
         result["tables"]["seed_spread"] = _table(results, figures)
-        result["tables"]["seed_spread_data"] = _data(results, seeds, spread)
+        result["tables"]["seed_spread_data"] = _data(results, seeds[: len(results)], spread)
         return result
 
     return run_maybe_over_seeds
@@ -79,12 +98,18 @@ def over_seeds(
 
 class _OneSeed:
     """One seed's progress inside the run: the outer loop reports the seeds as a whole, but
-    a cancelled run still stops in the middle of a seed."""
+    a cancelled run still stops in the middle of a seed.
 
-    run_key = None
+    An experiment reads two more things from it (`labs.runners.experiment`): `key_part`,
+    the seed's own namespace inside the run's, and `keeps_dlq`, true for the student's own
+    seed alone, whose DLQ the queue panel shows.
+    """
 
-    def __init__(self, outer: Progress) -> None:
+    def __init__(self, outer: Progress, index: int) -> None:
         self.outer = outer
+        self.run_key = outer.run_key
+        self.key_part = f"seed-{index}"
+        self.keeps_dlq = index == 0
 
     def update(self, done: int, total: int, live: dict[str, Any] | None = None) -> None:
         pass
@@ -129,7 +154,10 @@ def _data(results: list[dict[str, Any]], seeds: list[int], spread: Spread) -> di
         "seeds": seeds,
         "figure": spread.figure,
         "values": [r["summary"].get(spread.figure) for r in results],
+        "percent": spread.percent,
     }
+    if spread.expected:
+        data["expected"] = results[0]["summary"].get(spread.expected)
     if spread.x and spread.y:
         ys = [r["series"][spread.y] for r in results]
         length = min(len(y) for y in ys)
@@ -157,13 +185,14 @@ def typical_words(result: Mapping[str, Any], figure: Figure) -> list[str]:
         return []
     below = sum(1 for v in values if v < own)
     above = sum(1 for v in values if v > own)
+    shown = _percent if data.get("percent") else num
     words = {
         "figure": said(figure.label),
         "n": len(values),
-        "low": num(min(values)),
-        "high": num(max(values)),
-        "median": num(statistics.median(values)),
-        "own": num(own),
+        "low": shown(min(values)),
+        "high": shown(max(values)),
+        "median": shown(statistics.median(values)),
+        "own": shown(own),
     }
     if min(values) == max(values):
         return [
@@ -189,7 +218,36 @@ def typical_words(result: Mapping[str, Any], figure: Figure) -> list[str]:
             "Over %(n)s seeds, “%(figure)s” ranged from %(low)s to %(high)s (median %(median)s); "
             "your seed's %(own)s is among the lowest: do not read too much into it."
         )
-    return [line % words]
+    return [line % words, *_against_expected(data.get("expected"), values, own, shown)]
+
+
+def _percent(value: float) -> str:
+    return f"{value:.1%}"
+
+
+def _against_expected(
+    expected: Any, values: list[float], own: float, shown: Callable[[float], str]
+) -> list[str]:
+    """Whether chance alone explains the gap between the student's seed and the theory:
+    it does when the seeds' own range holds the expected value."""
+    if not _numeric(expected):
+        return []
+    words = {"expected": shown(expected), "own": shown(own)}
+    if min(values) <= expected <= max(values):
+        return [
+            gettext(
+                "The expected %(expected)s lies inside that range: your %(own)s differs from it "
+                "by chance alone, not because anything is wrong."
+            )
+            % words
+        ]
+    return [
+        gettext(
+            "The expected %(expected)s lies outside the range of every seed: a gap that "
+            "steady is not chance; something in these settings moves the figure."
+        )
+        % words
+    ]
 
 
 def spread_charts(result: Mapping[str, Any], key: Figure) -> list[dict[str, Any]]:
@@ -205,9 +263,13 @@ def with_spread(declared: dict[str, Any], spread: Spread) -> dict[str, Any]:
     if key is None:
         raise ValueError(f"SPREAD names {spread.figure!r}, which is not one of the lab's figures")
     headline, cost, check = declared["headline"], declared["cost"], declared["check"]
+    experiment = declared["kind"] == "experiment"
 
     def check_own(params: Mapping[str, Any]) -> dict[str, str]:
-        return check(without_seeds(params))
+        errors = check(without_seeds(params)) if check is not None else {}
+        if experiment and cost is not None and params.get(OVER_SEEDS.name) and not errors:
+            errors.update(_over_seeds_too_long(cost(without_seeds(params)).seconds))
+        return errors
 
     def headline_with_spread(result: Mapping[str, Any]) -> list[str]:
         return [*headline(result), *typical_words(result, key)]
@@ -225,5 +287,26 @@ def with_spread(declared: dict[str, Any], spread: Spread) -> dict[str, Any]:
         "run": over_seeds(declared["run"], spread, figures),
         "headline": headline_with_spread,
         "cost": cost_over_seeds if cost is not None else None,
-        "check": check_own if check is not None else None,
+        "check": check_own if check is not None or experiment else None,
     }
+
+
+def _over_seeds_too_long(one_s: float) -> dict[str, str]:
+    """An experiment's 20 seeds run one after another: refused when together they could
+    hold a worker longer than `MAX_OVER_SEEDS_S`, in words that say why it is twenty times."""
+    if one_s * SEEDS <= MAX_OVER_SEEDS_S:
+        return {}
+    return {
+        OVER_SEEDS.name: gettext(
+            "One run of these settings could take %(one)s s of real time, so 20 seeds could "
+            "take %(all)s s; 20 seeds may take at most %(most)s s. Untick it, or make one run "
+            "shorter with the fields that set how long it holds a worker."
+        )
+        % {"one": num(one_s), "all": num(round(one_s * SEEDS)), "most": num(MAX_OVER_SEEDS_S)}
+    }
+
+
+def time_limit_over_seeds(time_limit_s: int, bound_s: float) -> int:
+    """An experiment's 20-seed run's time limit: its bound (at most `MAX_OVER_SEEDS_S`) and
+    the margin, and never less than one run's own limit."""
+    return max(time_limit_s, math.ceil(bound_s) + LIMIT_MARGIN_S)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.charts.base import GREY, PALETTE, figure, line, markers
+from labs.charts.base import GREY, PALETTE, figure, hline, line, markers
 from labs.text import gettext_noop
 
 
@@ -13,20 +13,25 @@ def build(data: Mapping[str, Any], figure_label: str) -> list[dict[str, Any]]:
     """`data` is the result's `seed_spread_data`; `figure_label` names its key figure."""
     seeds = [str(s) for s in data["seeds"]]
     values = data["values"]
-    charts = [
-        figure(
-            title=figure_label,
-            x_title=gettext_noop("seed"),
-            y_title=figure_label,
-            traces=[
-                markers(seeds[1:], values[1:], gettext_noop("the next 19 seeds"), color=GREY),
-                markers(seeds[:1], values[:1], gettext_noop("your seed"), color=PALETTE[0]),
-            ],
-            x_category=True,
-            hovermode="closest",
-            height=260,
-        )
-    ]
+    expected = data.get("expected")
+    level = hline(expected, gettext_noop("expected")) if expected is not None else None
+    strip = figure(
+        title=figure_label,
+        x_title=gettext_noop("seed"),
+        y_title=figure_label,
+        traces=[
+            markers(seeds[1:], values[1:], gettext_noop("the next 19 seeds"), color=GREY),
+            markers(seeds[:1], values[:1], gettext_noop("your seed"), color=PALETTE[0]),
+        ],
+        shapes=[level[0]] if level else None,
+        annotations=[level[1]] if level else None,
+        x_category=True,
+        hovermode="closest",
+        height=260,
+    )
+    if data.get("percent"):
+        strip["layout"]["yaxis"]["tickformat"] = ".0%"
+    charts = [strip]
     band = data.get("band")
     if band:
         charts.append(

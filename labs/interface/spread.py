@@ -20,3 +20,7 @@ class Spread:
     y: str | None = None
     x_label: str = gettext_noop("second")  # the band's axis titles (msgids)
     y_label: str = ""
+    # A summary figure holding what theory expects of `figure` (the same for every seed):
+    # drawn as a level, and the sentence says whether the 20 seeds' range holds it.
+    expected: str | None = None
+    percent: bool = False  # `figure` is a share: said and drawn as a percentage

@@ -53,12 +53,17 @@ def experiment_context(
     """What an experiment takes from the site: live samples, stop, the run's namespaces.
 
     `keep`: copy the run's DLQ for the queue panel. `sample_interval_s` None leaves the
-    interval to the experiment.
+    interval to the experiment. One seed of a run over 20 (`labs.catalogue.spread`) says
+    which part of the run's namespace is its own (`key_part`), so each seed starts from
+    empty keys and the run's cleanup still finds them, and whether its DLQ is the one kept.
     """
     namespace = keep_dlq = None
     if progress.run_key:
         namespace = run_namespace(progress.run_key)
-        if keep:
+        part = getattr(progress, "key_part", None)
+        if part:
+            namespace = namespace.child(part)
+        if keep and getattr(progress, "keeps_dlq", True):
             keep_dlq = kept_namespace(progress.run_key)
     return ExperimentContext(
         on_sample=live_sampler(progress, keys, words),

@@ -11,6 +11,7 @@ from labs.interface.figures import Figure
 from labs.interface.live import QUEUE_KEYS
 from labs.interface.params import Param
 from labs.interface.progress import Progress
+from labs.interface.spread import Spread
 from labs.runners.common import table
 from labs.runners.experiment import (
     FOOTER_FIGURES,
@@ -28,6 +29,8 @@ MAX_WORST_S = 50.0
 KIND = "experiment"
 KEEPS_DLQ = True
 USES_SEED = True
+# Over 20 seeds: the share of first tries that worked, beside the 1 - p theory expects.
+SPREAD = Spread("first_try_ok_share", expected="expected_first_try_ok_share", percent=True)
 
 PARAMS = (
     Param(

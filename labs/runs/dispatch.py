@@ -172,12 +172,13 @@ def enqueue(run: Run, lab: Lab) -> None:
 
 def publish(run: Run, lab: Lab) -> bool:
     """Send `run`'s task to its queue now; if the broker refuses, fail the run saying so."""
+    limit_s = lab.time_limit_for(run.params)
     try:
         execute_run.apply_async(
             args=(str(run.pk),),
             queue=run.queue or settings.LAB_QUEUE,
-            soft_time_limit=lab.time_limit_s,
-            time_limit=hard_limit_for(lab.time_limit_s),
+            soft_time_limit=limit_s,
+            time_limit=hard_limit_for(limit_s),
         )
     except (OperationalError, redis.RedisError, OSError) as exc:
         logger.warning("could not enqueue run %s at %s: %s", run.pk, broker_address(), exc)

@@ -91,11 +91,12 @@ def _execute(self, run_id: str) -> str:
     if lab.kind == "experiment":
         # A run taken over from a dead worker starts from empty keys, not its leftovers.
         _clean_keys(run.pk)
+    limit_s = lab.time_limit_for(run.params)
     try:
-        with LeaseKeeper(run.pk), RunProgress(run, limit_s=lab.time_limit_s) as progress:
+        with LeaseKeeper(run.pk), RunProgress(run, limit_s=limit_s) as progress:
             result = run_lab(lab, run.params, run.seed, progress)
     except SoftTimeLimitExceeded:
-        return _failed(run, lab, "time_limit", limit_s=lab.time_limit_s)
+        return _failed(run, lab, "time_limit", limit_s=limit_s)
     except ParamsRefused as exc:
         # Checked before the runner starts; any other error, ValueError too, is the lab's bug.
         return _failed(run, lab, "refused", reasons=str(exc))

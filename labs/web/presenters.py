@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from labs.catalogue.advice import Snippet
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Verdict
+from labs.catalogue.spread import OVER_SEEDS, SEEDS
 from labs.experiments.error_words import error_words
 from labs.interface.figures import Figure
 from labs.runs import kept_caps, kept_queue, waiting
@@ -64,7 +65,10 @@ def present_run(run: Run, lab: Lab | None, *, charts: bool = True) -> RunView:
     elif run.status == Run.Status.RUNNING and run.progress:
         done, total = run.progress.get("done", 0), run.progress.get("total", 0)
         view.percent = int(100 * done / total) if total else None
-        if lab.live is not None:
+        if run.params.get(OVER_SEEDS.name):
+            # Twenty runs one after another: one queue's live chart would mix them all.
+            view.hint = _("Seed %(k)s of %(n)s") % {"k": min(done + 1, total or SEEDS), "n": SEEDS}
+        elif lab.live is not None:
             view.live = lab.live.present(run.progress.get("samples") or [], run.params)
     if not run.is_finished:
         view.poll_ms = waiting.poll_delay_ms(run)
