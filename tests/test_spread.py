@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from django.urls import reverse
 
 from labs.catalogue.entries import LABS, get_lab
 from labs.catalogue.spread import (
@@ -196,3 +197,25 @@ def test_a_running_experiment_over_seeds_says_which_seed_instead_of_one_queue_li
     view = present_run(run, lab)
     assert view.hint == shows
     assert (view.live is None) == over_seeds
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "so it offers no 20-seed view"),
+        ("mr", "म्हणून इथे 20 seeds चा फैलाव पाहता येत नाही"),
+    ],
+)
+def test_trapped_live_says_why_it_has_no_twenty_seeds_and_links_its_twin(
+    client, db, settings, language, words
+):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = client.get(reverse("lab-detail", args=["trapped-live"])).content.decode()
+    twin = reverse("lab-detail", args=["trapped-service"])
+    note = page[page.index('class="seeds-twin"') :].split("</p>")[0]
+    assert words in note and f'href="{twin}"' in note
+    assert f"{get_lab('trapped-live').over_seeds_minutes()} " in note
+    assert (
+        'class="seeds-twin"'
+        not in client.get(reverse("lab-detail", args=["retries-live"])).content.decode()
+    )
