@@ -242,3 +242,39 @@ def test_an_experiment_that_fails_keeps_no_keys(experiment, monkeypatch):
     assert execute_run.run(str(experiment.id)) == "failed"
     assert "RuntimeError: boom" in Run.objects.get(pk=experiment.pk).error
     assert experiment_keys(experiment.pk) == []
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_an_experiment_over_twenty_seeds_runs_each_under_the_runs_name_and_keeps_one_dlq(
+    people, published
+):
+    from labs.catalogue.entries import get_lab
+    from labs.experiments.dlq import open_kept
+    from labs.experiments.namespace import connect, kept_id, run_key_for, run_namespace
+    from labs.runs.dispatch import publish
+    from labs.runs.kept_queue import clean_run_keys, client
+
+    lab = get_lab("retries-live")
+    small = {"messages": 10, "workers": 2, "max_receives": 1, "base_s": 0.0, "cap_s": 0.0}
+    params = lab.defaults() | small | {"over_seeds": True}
+    lessons = lab.defaults() | {"over_seeds": True}
+    publish(Run.objects.create(owner=people.alice, lab=lab.slug, params=lessons, seed=3), lab)
+    # The lesson's 20 seeds are bounded at 96 s: their limit is that and the margin.
+    assert published[0]["soft_time_limit"] == 96 + 15 > lab.time_limit_s
+    run = Run.objects.create(owner=people.alice, lab=lab.slug, params=params, seed=3)
+    # A seed's keys as a killed first attempt leaves them: under the run's name, so cleaned.
+    r = connect(name="qlab-tests")
+    r.set(run_namespace(run_key_for(run.pk)).child("seed-7").key("q"), "x", ex=60)
+    r.close()
+    try:
+        assert execute_run.run(str(run.id)) == "succeeded"
+        run.refresh_from_db()
+        data = run.result["tables"]["seed_spread_data"]
+        assert data["seeds"] == list(range(3, 23))
+        kept = open_kept(client(), kept_id(run_key_for(run.pk)))
+        assert kept is not None and kept.dlq_depth() == run.result["summary"]["dlq"]
+        assert all("-dlq}:" in k for k in experiment_keys(run.pk))  # nothing but that DLQ
+    finally:
+        clean_run_keys(run.pk)
+    assert experiment_keys(run.pk) == []
