@@ -278,3 +278,24 @@ def test_an_experiment_over_twenty_seeds_runs_each_under_the_runs_name_and_keeps
     finally:
         clean_run_keys(run.pk)
     assert experiment_keys(run.pk) == []
+
+
+def test_an_experiment_given_back_for_its_turn_is_sent_again_with_its_time_limits(
+    experiment, monkeypatch, settings
+):
+    """Its owner has another experiment running: the message sent for later carries the
+    same limits as the first one (without them a stuck run would hold its worker)."""
+    from labs.runs.tasks import hard_limit_for
+
+    settings.LAB_EXPERIMENT_TURNS = True
+    Run.objects.create(
+        owner=experiment.owner, lab=experiment.lab, params=experiment.params, seed=2,
+        status=Run.Status.RUNNING, lease_expires_at=timezone.now() + timedelta(seconds=20),
+    )  # fmt: skip
+    sent = []
+    monkeypatch.setattr(execute_run, "apply_async", lambda **kw: sent.append(kw))
+    assert execute_run.run(str(experiment.pk)) == "waiting its turn"
+    limit_s = get_lab(experiment.lab).time_limit_for(experiment.params)
+    assert len(sent) == 1
+    assert sent[0]["soft_time_limit"] == limit_s
+    assert sent[0]["time_limit"] == hard_limit_for(limit_s)

@@ -80,7 +80,7 @@ def _execute(self, run_id: str) -> str:
         run,
         # Back of the heavy queue: other students' runs go first (labs.runs.turns). A fresh
         # message, so the waits never count against the retries of the database's outages.
-        lambda: execute_run.apply_async(args=(run_id,), queue=queue, countdown=TURN_WAIT_S),
+        lambda: _again_later(run_id, queue, lab.time_limit_for(run.params)),
     ):
         return "waiting its turn"
     stored = result_store.stored_run(run.result_key)
@@ -105,6 +105,18 @@ def _execute(self, run_id: str) -> str:
         return _failed(run, lab, "crashed", error=f"{type(exc).__name__}: {exc}")
     _succeeded(run, result)
     return "succeeded"
+
+
+def _again_later(run_id: str, queue: str, limit_s: int) -> None:
+    """The run's message once more, after the others' turns, with the limits it was sent
+    with (a message without them would let a stuck run hold its worker for good)."""
+    execute_run.apply_async(
+        args=(run_id,),
+        queue=queue,
+        countdown=TURN_WAIT_S,
+        soft_time_limit=limit_s,
+        time_limit=hard_limit_for(limit_s),
+    )
 
 
 def _succeeded(run: Run, result: dict | None = None, *, same_as: Run | None = None) -> None:
