@@ -72,6 +72,69 @@
     return extra;
   }
 
+  // A legend below the plot, placed in fractions of the plot's height, made Plotly draw a
+  // chart three to five times: once, again for each margin its legend pushed, and again
+  // for each move `declutter` made to take it off the x axis's title. Instead it hangs at
+  // the chart's foot (container coordinates) with the x axis's words given their own room
+  // (automargin), so Plotly itself keeps the two apart; and the bottom margin both need is
+  // reckoned here, from the legend's rows as Plotly lays them out, so nothing is pushed and
+  // the chart is drawn once. A reckoning short of the truth costs one more drawing (Plotly
+  // pushes the margin), never an overlap; one over it leaves a few pixels more below.
+  var AXIS_WORDS_PX = 44; // tick labels and the x axis's title, below the plot (42 measured)
+  var LEGEND_ROW_PX = 19; // a one-line entry: 12 px × 1.3, at least 16, plus 3 (Plotly's)
+  var LEGEND_PAD_PX = 10; // the legend's own padding, above and below its rows
+  var LEGEND_SYMBOL_PX = 40; // an entry's symbol and the gaps around it
+  var LEGEND_GAP_PX = 5;
+
+  function legendEntries(layout, traces) {
+    if (layout.showlegend === false) return null;
+    var names = [];
+    for (var i = 0; i < traces.length; i++) {
+      var t = traces[i];
+      if (t.legendgroup || (t.type && ["scatter", "bar", "box"].indexOf(t.type) < 0)) return null;
+      if (t.showlegend !== false && t.visible !== false) names.push(String(t.name || "trace " + i));
+    }
+    var shown = names.length > 1 || traces.some(function (t) { return t.showlegend === true; });
+    if (!shown) return [];
+    if (names.some(function (n) { return /<br>|\n/i.test(n); })) return null;
+    return names;
+  }
+  // Rows of a horizontal legend `room` pixels wide, as plotly.js's legend/draw.js packs them:
+  // all in one row if they fit, else in columns as wide as the widest entry.
+  function legendRows(names, room, family) {
+    measure.font = "12px " + (family || PLOTLY_FAMILY);
+    var widths = names.map(function (n) {
+      return LEGEND_SYMBOL_PX + measure.measureText(n.replace(/<[^>]+>/g, "")).width;
+    });
+    var total = widths.reduce(function (a, b) { return a + b; }, 0);
+    if (total + (names.length - 1) * LEGEND_GAP_PX < room) return 1;
+    var next = Math.max.apply(null, widths) + LEGEND_GAP_PX, x = 0, rows = 1;
+    names.forEach(function (n, i) {
+      if (i && next + x - LEGEND_GAP_PX >= room) { rows++; x = 0; }
+      x += next;
+    });
+    return rows;
+  }
+  function settleLegend(layout, traces, width) {
+    var legend = layout.legend;
+    var x = layout.xaxis || {};
+    width = layout.width || width;
+    if (!legend || legend.orientation !== "h" || legend.yref === "container" || !width) return;
+    if (!(typeof legend.y === "number" && legend.y < 0) || x.type === "category") return;
+    layout.legend = Object.assign({}, legend, { yref: "container", y: 0, yanchor: "bottom" });
+    layout.xaxis = Object.assign({}, x, { automargin: true });
+    var names = legendEntries(layout, traces);
+    if (!names || x.tickangle || x.side === "top") return; // Plotly makes the room itself
+    var margin = Object.assign({ l: 80, r: 80, b: 80 }, layout.margin);
+    var family = (legend.font && legend.font.family) || (layout.font && layout.font.family);
+    var rows = names.length ? legendRows(names, Math.max(width - margin.l - margin.r, 80), family) : 0;
+    var legendPx = rows ? rows * LEGEND_ROW_PX + LEGEND_PAD_PX : 0;
+    var titled = x.title && (typeof x.title === "string" || x.title.text);
+    var axisPx = titled ? AXIS_WORDS_PX : AXIS_WORDS_PX - TITLE_LINE_PX;
+    margin.b = Math.max(margin.b, axisPx + legendPx);
+    layout.margin = margin;
+  }
+
   function rect(node) { return node && node.getBoundingClientRect(); }
   function overlap(a, b) {
     return a && b && a.width && b.width && a.left < b.right - 1 && b.left < a.right - 1 &&
@@ -88,7 +151,7 @@
       if (!size || !size.h) return;
       var legend = rect(plot.querySelector(".legend .bg"));
       var title = rect(plot.querySelector(".g-xtitle text"));
-      if (overlap(legend, title)) {
+      if (overlap(legend, title) && plot._fullLayout.legend.yref === "paper") {
         update["legend.y"] = plot._fullLayout.legend.y - (title.bottom + 6 - legend.top) / size.h;
       }
       var notes = plot.querySelectorAll(".annotation");
@@ -97,10 +160,25 @@
       // A note is lifted clear of what it lands on, but never above the plot's top, where
       // the chart's title hangs (a phone's two-line Marathi title met a lifted note there):
       // then it goes below instead.
-      var plotTop = plot.getBoundingClientRect().top + size.t;
+      // A note half over the plot's left or right edge (a window's note centred near the
+      // start) is moved inside: past the edge it sat on the axis's tick labels.
+      var plotBox = plot.getBoundingClientRect();
+      var plotTop = plotBox.top + size.t, plotLeft = plotBox.left + size.l;
+      var plotRight = plotLeft + size.w;
       notes.forEach(function (note) {
         var index = Number(note.getAttribute("data-index"));
         var b = rect(note.querySelector(".annotation-text-g text") || note);
+        var push = 0;
+        if (b && b.width && b.width < size.w) {
+          if (b.left < plotLeft - 1 && b.right > plotLeft) push = plotLeft - b.left + 2;
+          else if (b.right > plotRight + 1 && b.left < plotRight) push = plotRight - b.right - 2;
+        }
+        if (push) {
+          var across = (plot._fullLayout.annotations[index].xshift || 0) + push;
+          update["annotations[" + index + "].xshift"] = across;
+          b = { left: b.left + push, right: b.right + push, top: b.top, bottom: b.bottom,
+                width: b.width, height: b.height };
+        }
         var lift = 0, drop = 0;
         labels.concat(placed).forEach(function (other) {
           if (overlap(b, other)) {
@@ -205,6 +283,7 @@
     var extra = fitTitle(fig.layout, width, toolbar);
     if (extra && plot.style.height) plot.style.height = fig.layout.height + "px";
     fig.config = Object.assign({ displayModeBar: toolbar ? "hover" : false }, CONFIG);
+    fig.width = width;
     return fig;
   }
   function drawOne(box) {
@@ -216,7 +295,9 @@
     if (wait) wait.remove();
     var fig = figureOf(box, plot), memory = memoryOf(box);
     if (memory) remember(memory, fig.data);
-    window.Plotly.newPlot(plot, traces(memory, fig.data), fig.layout, fig.config);
+    var all = traces(memory, fig.data);
+    settleLegend(fig.layout, all, fig.width);
+    window.Plotly.newPlot(plot, all, fig.layout, fig.config);
     declutter(plot);
     box.classList.add("drawn");
     showClear(box);
@@ -232,8 +313,10 @@
       if (!plot || !box.isConnected) return then && then();
       var fig = figureOf(box, plot), memory = memoryOf(box);
       if (memory) remember(memory, fig.data);
+      var all = traces(memory, fig.data);
+      settleLegend(fig.layout, all, fig.width);
       // Measured once the new layout is drawn (react may finish a frame later).
-      window.Plotly.react(plot, traces(memory, fig.data), fig.layout, fig.config).then(function () {
+      window.Plotly.react(plot, all, fig.layout, fig.config).then(function () {
         declutter(plot);
         box.classList.remove("redrawing");
         showClear(box);
