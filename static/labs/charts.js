@@ -4,7 +4,8 @@
 // fetched the first time a page has a chart to draw, or earlier, in idle time, once a page
 // that leads to a chart (a lab's form, a unit's page: [data-plotly-soon]) has loaded, so
 // that Run does not wait for it; never on other pages. Its URL comes from this script's
-// data-plotly attribute, and the browser keeps it.
+// data-plotly attribute, and the browser keeps it. A page opening with its charts far
+// below the screen fetches it at once but runs it only when a chart comes near.
 // Until it is drawn, a chart's box has the chart's height and says "Chart loading" (the
 // words from data-loading, in the page's language); charts are drawn one per task, so a
 // page with several answers a tap between two of them.
@@ -203,26 +204,48 @@
   var loadingWords = (script && script.dataset.loading) || "";
   var loading = null;
 
+  // plotly.js's bytes, fetched without running them (a page whose charts are all far down:
+  // they come from the browser's cache when a chart nears the screen).
+  var fetched = null;
+  function fetchPlotly() {
+    if (window.Plotly || fetched || loading || !plotlyUrl || !window.fetch) return;
+    fetched = window.fetch(plotlyUrl, { credentials: "same-origin" })
+      .then(function (answer) { return answer.arrayBuffer(); })
+      .catch(function () {});
+  }
   function withPlotly(then) {
     if (window.Plotly) { then(); return; }
     if (!plotlyUrl) return;
     if (!loading) {
       loading = [];
-      var tag = document.createElement("script");
-      tag.src = plotlyUrl;
-      tag.onload = function () { var waiting = loading; loading = null; waiting.forEach(function (f) { f(); }); };
-      document.head.appendChild(tag);
+      var run = function () {
+        var tag = document.createElement("script");
+        tag.src = plotlyUrl;
+        tag.onload = function () { var waiting = loading; loading = null; waiting.forEach(function (f) { f(); }); };
+        document.head.appendChild(tag);
+      };
+      // Never the same bytes twice over a slow link: the fetch in flight ends first.
+      if (fetched) fetched.then(run); else run();
     }
     loading.push(then);
   }
   // The chart's place, as tall as the chart will be, saying it is coming.
   function holdPlace(box, plot, fig) {
     if (plot.querySelector(".chart-wait") || box.classList.contains("drawn")) return;
-    if (!plot.style.height) plot.style.height = ((fig.layout && fig.layout.height) || 450) + "px";
+    if (!plot.style.height) placeHeight(box, plot, fig);
     var note = document.createElement("p");
     note.className = "chart-wait";
     note.textContent = loadingWords;
     plot.appendChild(note);
+  }
+  // As tall as it will be drawn: with the lines its title wraps into at this width, in the
+  // page's fonts (measured again once they have come).
+  function placeHeight(box, plot, fig) {
+    var layout = Object.assign({}, fig.layout);
+    layout.title = layout.title && Object.assign({}, layout.title);
+    var width = plot.clientWidth || box.clientWidth;
+    fitTitle(layout, width, width >= PHONE_PX);
+    plot.style.height = (layout.height || 450) + "px";
   }
   // "Before" lines: on a lab page that re-runs as its controls move (data-before-word on
   // the panel), each chart keeps the previous result's lines, faint and dotted, under the
@@ -353,7 +376,40 @@
     clearBefore(button.closest(".lab-panel"));
     button.hidden = true;
   });
-  function drawCharts(root) {
+  // The charts a page opens with are drawn as they come within a screen's height of the
+  // screen, and plotly.js is run for the first such chart: a phone's run page has its
+  // charts two or more screens down, and drawing them all at load (plotly.js's start, then
+  // a long task per chart) kept it from answering a tap for seconds. Until then a chart
+  // keeps its place, at its height, saying it is coming, so nothing below moves when it is
+  // drawn. Charts that come later (a run's answer after Run, a live reading every second, a
+  // draft's) are what the student waits for: drawn at once, near or not.
+  var NEAR = "100% 0px 100% 0px";
+  var near = [], drawing = false;
+  var watcher = window.IntersectionObserver ? new IntersectionObserver(function (seen) {
+    var come = seen.filter(function (e) { return e.isIntersecting; }).map(function (e) { return e.target; });
+    come.forEach(function (box) { watcher.unobserve(box); });
+    drawSoon(come);
+  }, { rootMargin: NEAR }) : null;
+  function isNear(box) {
+    var r = box.getBoundingClientRect(), h = window.innerHeight;
+    return (r.width > 0 || r.height > 0) && r.bottom >= -h && r.top <= 2 * h;
+  }
+  function drawSoon(boxes) {
+    if (!boxes.length) return;
+    boxes.forEach(function (box) { if (near.indexOf(box) < 0) near.push(box); });
+    withPlotly(function () {
+      registerLocale();
+      if (drawing) return;
+      drawing = true;
+      // One chart per task: the browser handles a tap or a key between two charts.
+      (function next() {
+        var box = near.shift();
+        if (box) drawOne(box);
+        if (near.length) setTimeout(next, 0); else drawing = false;
+      })();
+    });
+  }
+  function drawCharts(root, asNeared) {
     // A draft's answer waiting to land (drafts.js) is drawn where it lands, not here.
     var boxes = Array.prototype.filter.call(
       root.querySelectorAll("figure.chart:not(.drawn)"),
@@ -365,15 +421,26 @@
       var plot = box.querySelector(".plot");
       if (data && plot) holdPlace(box, plot, JSON.parse(data.textContent));
     });
-    withPlotly(function () {
-      registerLocale();
-      // One chart per task: the browser handles a tap or a key between two charts.
-      (function next() {
-        var box = boxes.shift();
-        if (!box) return;
-        drawOne(box);
-        if (boxes.length) setTimeout(next, 0);
-      })();
+    if (document.fonts) document.fonts.ready.then(function () {
+      boxes.forEach(function (box) {
+        var data = box.querySelector("script[type='application/json']");
+        var plot = box.querySelector(".plot");
+        if (data && plot && !box.classList.contains("drawn")) {
+          placeHeight(box, plot, JSON.parse(data.textContent));
+        }
+      });
+    });
+    var now = boxes.filter(function (box) { return !asNeared || !watcher || isNear(box); });
+    boxes.forEach(function (box) { if (now.indexOf(box) < 0) watcher.observe(box); });
+    if (now.length) drawSoon(now); else fetchPlotly();
+  }
+  // Everything on paper: a page printed draws the charts not yet reached.
+  function drawAll() {
+    if (!window.Plotly) return;
+    document.querySelectorAll("figure.chart:not(.drawn)").forEach(function (box) {
+      if (box.closest(".incoming")) return;
+      if (watcher) watcher.unobserve(box);
+      drawOne(box);
     });
   }
   // Once a page that leads to a chart has loaded (everything it shows is there, so the
@@ -383,7 +450,9 @@
     setTimeout(function () { withPlotly(function () {}); }, 0);
   }
   function purgeCharts(root) {
-    if (!window.Plotly || !root || !root.querySelectorAll) return;
+    if (!root || !root.querySelectorAll) return;
+    if (watcher) root.querySelectorAll("figure.chart:not(.drawn)").forEach(function (box) { watcher.unobserve(box); });
+    if (!window.Plotly) return;
     root.querySelectorAll("figure.chart.drawn .plot").forEach(function (plot) {
       window.Plotly.purge(plot);
     });
@@ -403,6 +472,7 @@
   // A chart is drawn to the screen's width; printed, the page is narrower (and back again).
   function fitToPage() {
     if (!window.Plotly) return;
+    drawAll();
     document.querySelectorAll("figure.chart.drawn .plot").forEach(function (plot) {
       window.Plotly.Plots.resize(plot);
     });
@@ -411,7 +481,7 @@
   window.addEventListener("beforeprint", fitToPage);
   window.addEventListener("afterprint", fitToPage);
   window.labCharts = { draw: drawCharts, redraw: redraw, redrawAll: redrawAll, purge: purgeCharts };
-  document.addEventListener("DOMContentLoaded", function () { drawCharts(document); });
+  document.addEventListener("DOMContentLoaded", function () { drawCharts(document, true); });
   window.addEventListener("load", fetchSoon);
   document.addEventListener("htmx:beforeSwap", function (event) { purgeCharts(event.detail.target); });
   document.addEventListener("htmx:afterSettle", function (event) {

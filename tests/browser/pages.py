@@ -109,11 +109,29 @@ def wait_finished(page, site) -> str:
     return status
 
 
+# charts.js draws a chart as it nears the screen: bring the first one not drawn there, as a
+# reader scrolling down would, until every chart in `selector` is drawn (`done` true of each).
+BRING_CHARTS_JS = """([selector, done]) => {
+  const left = Array.from(document.querySelectorAll(selector)).filter((f) => !f.matches(done));
+  if (window.__scrolledFrom === undefined) window.__scrolledFrom = window.scrollY;
+  if (left.length) {
+    left[0].scrollIntoView({block: "center"});
+    return false;
+  }
+  window.scrollTo(0, window.__scrolledFrom);
+  delete window.__scrolledFrom;
+  return true;
+}"""
+
+
+def bring_charts_drawn(page, selector: str = "figure.chart", done: str = ".drawn") -> None:
+    """Wait until every chart in `selector` is drawn, scrolling each into view in turn, then
+    scroll back to where the page was."""
+    page.wait_for_function(BRING_CHARTS_JS, arg=[selector, done], polling=100)
+
+
 def wait_charts_drawn(page) -> None:
-    page.wait_for_function(
-        "() => Array.from(document.querySelectorAll('figure.chart'))"
-        ".every((f) => f.classList.contains('drawn'))"
-    )
+    bring_charts_drawn(page)
 
 
 def permalink(page) -> str:

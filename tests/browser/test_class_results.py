@@ -8,6 +8,7 @@ import re
 from teaching.models import Membership, Submission
 from tests.base import DUE, finished_run, make_school, make_user
 from tests.browser.conftest import PHONE, WIDE, shot
+from tests.browser.pages import wait_charts_drawn
 
 STUDENTS = ["alice", "carl", "dina", "emil", "fara"]
 DRAWN = "figure.chart.drawn .plot .main-svg"
@@ -39,6 +40,7 @@ def test_the_teacher_sees_the_class_and_the_projector_takes_in_a_new_hand_in(sit
 
     page = site.page(school.teacher, width=WIDE)
     page.goto(url)
+    wait_charts_drawn(page)
     page.locator(DRAWN).nth(3).wait_for()
     page.select_option("#pick-student", "fara")
     widths = page.evaluate(
@@ -55,6 +57,7 @@ def test_the_teacher_sees_the_class_and_the_projector_takes_in_a_new_hand_in(sit
     assert page.locator("ul.smalls polyline").count() == 5
     page.set_viewport_size({"width": PHONE, "height": 800})
     page.goto(url)
+    wait_charts_drawn(page)
     page.locator(DRAWN).nth(3).wait_for()
     wide_enough(page, PHONE)
     shot(page, f"class-results-{PHONE}")
@@ -63,6 +66,7 @@ def test_the_teacher_sees_the_class_and_the_projector_takes_in_a_new_hand_in(sit
     marathi.context.add_cookies([{"name": "django_language", "value": "mr", "url": site.url}])
     marathi.goto(url)
     marathi.get_by_role("heading", name="वर्गाचे निकाल", exact=False).first.wait_for()
+    wait_charts_drawn(marathi)
     marathi.locator(DRAWN).nth(3).wait_for()
     wide_enough(marathi, PHONE)
     shot(marathi, f"class-results-mr-{PHONE}")
@@ -77,6 +81,7 @@ def test_the_teacher_sees_the_class_and_the_projector_takes_in_a_new_hand_in(sit
     projector.locator("#class-results .counts strong", has_text=re.compile("^6$")).wait_for(
         timeout=15_000
     )
+    wait_charts_drawn(projector)
     projector.locator(DRAWN).nth(3).wait_for()
     shot(projector, "class-results-projector-1280")
     assert not site.seen.errors, "\n".join(site.seen.errors)

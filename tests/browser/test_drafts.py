@@ -13,7 +13,14 @@ from accounts.models import Profile
 from labs.runs.models import Run
 from tests.base import make_user
 from tests.browser.conftest import PHONE, WIDE, shot
-from tests.browser.pages import chart_problems, charts, open_lab, reveal, run_button
+from tests.browser.pages import (
+    bring_charts_drawn,
+    chart_problems,
+    charts,
+    open_lab,
+    reveal,
+    run_button,
+)
 
 TRACES = "() => Array.from(document.querySelector('.results figure.chart .plot').data, t => t.name)"
 FAINT = (
@@ -32,11 +39,10 @@ def landed(page, after: str = "") -> str:
     """Wait for a draft's finished body (another than `after`) with its charts drawn."""
     page.wait_for_function(
         """(after) => { const b = document.querySelector('.results .run-body');
-           return b && b.id !== after && b.matches('.status-succeeded.draft') && Array.from(
-             b.querySelectorAll('figure.chart')).every(f => f.matches('.drawn:not(.redrawing)'));
-           }""",
+           return b && b.id !== after && b.matches('.status-succeeded.draft'); }""",
         arg=after,
     )
+    bring_charts_drawn(page, ".results .run-body figure.chart", ".drawn:not(.redrawing)")
     return page.locator(".results .run-body").get_attribute("id")
 
 

@@ -26,6 +26,7 @@ from labs.runs import kept_queue
 from tests.base import DUE, finished_run, make_user, stored_experiment_run
 from tests.browser.conftest import PHONE, chromium_path, shot
 from tests.browser.crawl import Crawled, latin_runs, read
+from tests.browser.pages import wait_charts_drawn
 from tests.live_helpers import keep_parked
 
 REPORT = os.environ.get("CRAWL_REPORT", "")
@@ -248,10 +249,7 @@ def crawl(browser, url: str, user, pages) -> list[Crawled]:
         page.wait_for_load_state("load")
         for act in actions:
             act(page)
-        page.wait_for_function(
-            "() => Array.from(document.querySelectorAll('figure.chart'))"
-            ".every((f) => f.classList.contains('drawn'))"
-        )
+        wait_charts_drawn(page)
         shot(page, f"mr-{user.username if user else 'visitor'}-{name.replace(' ', '-')}")
         seen.append(read(page, name))
         if REPORT:
@@ -283,6 +281,7 @@ def wide_charts(browser, url: str, user, runs) -> list[Crawled]:
     for slug in WIDE_PAGES:
         page.goto(f"{url}/runs/{runs[slug].id}/")
         page.locator("figure.chart.drawn .modebar-btn").first.wait_for(state="attached")
+        wait_charts_drawn(page)
         shot(page, f"mr-wide-run-{slug}")
         seen.append(read(page, f"run {slug} at {WIDE} px"))
     context.close()
