@@ -397,16 +397,20 @@
   function drawSoon(boxes) {
     if (!boxes.length) return;
     boxes.forEach(function (box) { if (near.indexOf(box) < 0) near.push(box); });
+    var started = !!window.Plotly;
     withPlotly(function () {
       registerLocale();
       if (drawing) return;
       drawing = true;
-      // One chart per task: the browser handles a tap or a key between two charts.
-      (function next() {
+      // One chart per task: the browser handles a tap or a key between two charts, and
+      // between plotly.js's start (its own long task) and the first chart. With plotly.js
+      // running already, the first is drawn at once (a live chart must not blink).
+      var next = function () {
         var box = near.shift();
         if (box) drawOne(box);
         if (near.length) setTimeout(next, 0); else drawing = false;
-      })();
+      };
+      if (started) next(); else setTimeout(next, 0);
     });
   }
   function drawCharts(root, asNeared) {
