@@ -27,7 +27,8 @@ the repository:
 
 `--before PATH` measures a second tree side by side, interleaved (e.g. main with the
 school-link commit reverted, `git worktree add`; link `.venv` into it and copy the compiled
-capstone loop so its runs cost the same), served without Brotli as it was; `--no-brotli`
+capstone loop so its runs cost the same), served without Brotli as it was (with it:
+`--before-brotli`, to compare a later change alone); `--no-brotli`
 adds this tree without Brotli, to see Brotli's own share. `LIGHTHOUSE_REPORTS=/some/dir`
 keeps Lighthouse's JSON reports.
 """
@@ -236,14 +237,17 @@ def measure(browser, site: Site, from_unit: bool, seed: int) -> dict[str, float]
 def lighthouse(tool: Path, site: Site) -> dict[str, float]:
     out = site.var / "lighthouse.json"
     cookie = f"{site.cookie['name']}={site.cookie['value']}"
-    subprocess.run(
-        [str(tool / "node_modules" / ".bin" / "lighthouse"), site.run_url,
-         "--only-categories=performance", "--quiet", "--output=json", f"--output-path={out}",
-         "--chrome-flags=--headless=new --no-sandbox",
-         f"--extra-headers={json.dumps({'Cookie': cookie})}"],
-        env={**os.environ, "CHROME_PATH": os.environ.get("CHROMIUM", "/usr/bin/chromium")},
-        check=True, timeout=600,
-    )  # fmt: skip
+    for attempt in range(3):  # Lighthouse now and then loses its trace (NO_NAVSTART)
+        done = subprocess.run(
+            [str(tool / "node_modules" / ".bin" / "lighthouse"), site.run_url,
+             "--only-categories=performance", "--quiet", "--output=json",
+             f"--output-path={out}", "--chrome-flags=--headless=new --no-sandbox",
+             f"--extra-headers={json.dumps({'Cookie': cookie})}"],
+            env={**os.environ, "CHROME_PATH": os.environ.get("CHROMIUM", "/usr/bin/chromium")},
+            check=attempt == 2, timeout=600,
+        )  # fmt: skip
+        if done.returncode == 0:
+            break
     report = json.loads(out.read_text())
     if keep := os.environ.get("LIGHTHOUSE_REPORTS"):  # a folder to keep the reports in
         shutil.copy(out, Path(keep) / f"{site.label.replace(' ', '-')}-{uuid.uuid4().hex[:4]}.json")
@@ -263,6 +267,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--before", type=Path, help="a second tree to measure side by side")
     parser.add_argument("--no-brotli", action="store_true", help="also this tree without Brotli")
+    parser.add_argument(
+        "--before-brotli", action="store_true", help="serve the --before tree with Brotli too"
+    )
     parser.add_argument("--lighthouse", type=Path, help="a folder with lighthouse npm-installed")
     args = parser.parse_args()
 
@@ -270,7 +277,7 @@ def main() -> None:
     if args.no_brotli:
         sites.append(Site("this tree, no Brotli", ROOT, brotli=False))
     if args.before:
-        sites.append(Site("before", args.before.resolve(), brotli=False))
+        sites.append(Site("before", args.before.resolve(), brotli=args.before_brotli))
     print(
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {platform.node()}: {os.cpu_count()} cores, "
         f"load average {os.getloadavg()[0]:.1f}; Chromium emulating {KBPS} kbit/s, "
