@@ -56,11 +56,11 @@ def said_filter(words: Any) -> Any:
 
 
 @register.simple_tag
-def auto_runs(lab: Any, user: Any, embedded: Any = False, action: Any = "") -> bool:
+def auto_runs(lab: Any, user: Any, action: Any = "") -> bool:
     """Whether this lab panel re-runs as its controls move: a signed-in student on the
-    lab's own page (`labs.runs.drafts.instant`), not a unit page's or an assignment's."""
+    lab's own page (`labs.runs.drafts.instant`), not an assignment's."""
     signed_in = getattr(user, "is_authenticated", False)
-    return bool(signed_in and not embedded and not action and lab and instant(lab))
+    return bool(signed_in and not action and lab and instant(lab))
 
 
 @register.simple_tag
