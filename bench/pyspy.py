@@ -106,7 +106,7 @@ STAGES = (
     ("lab_draft (", "web: a draft's POST"),
     ("lab_detail (", "web: the Run press (POST, its wait, the answer)"),
     ("run_detail (", "web: polls (and the final render)"),
-    ("__call__ (wsgi.py", "web: middleware, session, other pages"),
+    ("WSGIHandler.__call__ (", "web: middleware, sessions, other requests"),
     ("Sampler.tick (", "sweeper: the queue telemetry sampler"),
 )
 
