@@ -13,7 +13,7 @@ worker, the sweeper; `bench/burst.py`'s `Site`) on a database of the bench's own
    as a class told "drag it from 100 to 190" does; every third settle has an intermediate
    value posted 100 ms before, as a slow answer overtaken by a newer move), posting the
    form as drafts.js does and polling as the body says until its chart. Reported: last
-   change (the 150 ms debounce included) → chart, p50/p95/max; whether every settle got
+   change (the 100 ms debounce included) → chart, p50/p95/max; whether every settle got
    its chart; the posts refused and why; runs computed against answered by the store; the
    most runs any student had going at once (from the rows' own times); and a peer
    pressing Run on trapped-service every 2 s meanwhile (fair share: Run is not starved).
@@ -56,7 +56,7 @@ from bench.burst import (  # noqa: E402
 from bench.machine import describe  # noqa: E402
 
 LABS = ("drain", "backoff", "breaker", "availability", "trapped-service")
-DEBOUNCE_S = 0.15  # drafts.js's wait after the last change (0.25 until 4 Dec 2026)
+DEBOUNCE_S = 0.1  # drafts.js's wait after the last change (0.25 until 4 Dec 2026)
 
 # In the page: when the last key went down, and when each chart of the results was drawn.
 PROBE = """() => {

@@ -83,7 +83,9 @@ class Student:
         self.base, self.username = base, username
         self.address = urllib.parse.urlsplit(base)
         self.cookies: dict[str, str] = {}
-        self.connection: http.client.HTTPConnection | None = None
+        # One connection per thread: a bench may send two of one student's requests at once
+        # (an overtaken draft), as a browser would on two connections.
+        self._local = threading.local()
 
     def _csrf(self) -> str:
         return self.cookies.get("csrftoken", "")
@@ -100,18 +102,19 @@ class Student:
         if htmx:
             headers["HX-Request"] = "true"
         for attempt in (1, 2):  # a connection the server closed meanwhile: once more
-            if self.connection is None:
-                self.connection = http.client.HTTPConnection(
+            connection = getattr(self._local, "connection", None)
+            if connection is None:
+                connection = self._local.connection = http.client.HTTPConnection(
                     self.address.hostname, self.address.port, timeout=120
                 )
             try:
-                self.connection.request("POST" if body else "GET", path, body, headers)
-                resp = self.connection.getresponse()
+                connection.request("POST" if body else "GET", path, body, headers)
+                resp = connection.getresponse()
                 text = resp.read().decode(errors="replace")
                 break
             except (http.client.HTTPException, ConnectionError, OSError):
-                self.connection.close()
-                self.connection = None
+                connection.close()
+                self._local.connection = None
                 if attempt == 2:
                     raise
         for cookie in resp.headers.get_all("Set-Cookie") or []:

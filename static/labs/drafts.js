@@ -1,6 +1,6 @@
 // A lab that answers as its controls move (labs/web/views/drafts.py, labs/runs/drafts.py).
 //
-// About 150 ms after the last change of any control, if the form's values differ from the
+// About 100 ms after the last change of any control, if the form's values differ from the
 // last ones sent, the panel's hidden .auto-run element posts the form (hx-sync
 // "this:replace": a newer post aborts one still in flight). The answer is a draft run's
 // body, swapped into the hidden .incoming holder, and every field's message slot, swapped
@@ -11,7 +11,7 @@
 // under its headline from the two runs' words (data-facts, written by the server). A body
 // that is not the holder's newest is never landed: an old answer is dropped.
 (function () {
-  var DELAY_MS = 150;  // a pause this long ends a drag: shorter, and a slow hand posts mid-drag
+  var DELAY_MS = 100;  // a pause this long ends a drag: shorter, and a slow hand posts mid-drag
   var timers = {}, sent = {}, facts = {};
 
   function panelOf(node) { return node && node.closest && node.closest(".lab-panel[data-auto-run]"); }

@@ -1,6 +1,6 @@
 """A lab that answers as its controls move: a draft run per settled change, and keeping one.
 
-The lab page's `drafts.js` posts the form here about 150 ms after the last change
+The lab page's `drafts.js` posts the form here about 100 ms after the last change
 (`hx-sync="this:replace"`: an older request still in flight is dropped). The answer is the
 run's body, which the page lands in place of the one it shows (the charts redrawn where
 they are), and every field's message slot, swapped out of band: a refused value says why
