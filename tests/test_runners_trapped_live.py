@@ -80,7 +80,13 @@ def test_the_before_after_report_reads_two_live_runs_and_judges_the_after_one():
     assert built["lab"] == "trapped-live"
     steps = {step["key"]: step["verdict"] for step in built["procedure"]}
     assert steps["reconcile-payments"] == "worked"
-    assert steps["drop-expired"] == "worked"
+    # The wasted share of a real queue run in shortened real time moves with the machine's
+    # stalls (a completion delayed past its caller's timeout): the report must judge it by
+    # the figure it shows, and the control must have dropped expired work on the queue.
+    measured = reports.measure(after)
+    wasted_ok = measured["wasted_share_after"] <= reports.MAX_WASTED_SHARE
+    assert steps["drop-expired"] == ("worked" if wasted_ok else "did not work")
+    assert measured["expired_dropped_after"] > 0
     compared = {row["figure"]: row for row in built["compared"]}
     assert compared["Recovered"]["before"] is False and compared["Recovered"]["after"] is True
     assert compared["Payments lost"]["after"] == 0
