@@ -10,7 +10,7 @@ from django.conf import settings as django_settings
 from django.urls import reverse
 
 from labs.catalogue.entries import LABS, get_lab
-from labs.runners import burst_live
+from labs.course.lesson_12.burst_live import run as burst_live
 from labs.runners.experiment import SETUP_S
 from labs.runs.admission import over_budget, queue_for
 from labs.runs.models import Run

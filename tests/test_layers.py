@@ -91,11 +91,26 @@ def _imported_names(text: str) -> tuple[str, ...]:
     return tuple(names)
 
 
+# A lab's folder (labs/course/<unit>/<lab>/) mixes roles: each file is ranked by its role,
+# so a lab's runner is held to the runners' rules and its charts to the charts'.
+LAB_FOLDERS = "labs.course"
+ROLES = {"run": "labs.runners", "charts": "labs.charts", "lab": "labs.catalogue"}
+
+
 def package_of(name: str) -> str | None:
-    """The package a module belongs to for the ranks (labs.runs.models -> labs.runs)."""
+    """The package a module belongs to for the ranks (labs.runs.models -> labs.runs).
+
+    In a lab's folder, the role its file plays (labs.course.lesson_12.drain.run ->
+    labs.runners); the folders themselves are empty packages (`labs`, the bottom).
+    """
     parts = name.split(".")
     if parts[0] not in RANK:
         return None
+    if within(name, (LAB_FOLDERS,)):
+        depth = len(parts) - 2  # below labs.course: unit, lab, file
+        if depth <= 2:
+            return "labs"
+        return ROLES.get(parts[-1]) if depth == 3 else None
     if parts[0] == "labs" and len(parts) > 1 and f"labs.{parts[1]}" in RANK:
         return f"labs.{parts[1]}"
     return parts[0]
@@ -103,6 +118,12 @@ def package_of(name: str) -> str | None:
 
 def within(name: str, prefixes: Iterable[str]) -> bool:
     return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def plays(module: str, packages: Iterable[str]) -> bool:
+    """`module` is in one of `packages`, or plays that role in a lab's folder."""
+    role = package_of(module)
+    return within(module, packages) or (role is not None and within(role, packages))
 
 
 def upward_imports(root: Path = ROOT) -> list[str]:
@@ -124,9 +145,9 @@ def forbidden_imports(root: Path = ROOT) -> list[str]:
     found = []
     for module, path in sources(root).items():
         for name in imported_names(path):
-            if within(module, DJANGO_FREE) and within(name, ("django",)):
+            if plays(module, DJANGO_FREE) and within(name, ("django",)):
                 found.append(f"{module} imports {name}")
-            if within(module, NO_REDIS) and within(name, ("redis",)):
+            if plays(module, NO_REDIS) and within(name, ("redis",)):
                 found.append(f"{module} imports {name}")
             if VIEWS.search(module) and within(name, SWEEPS):
                 found.append(f"{module} (a view) imports {name}")
@@ -151,7 +172,7 @@ def charts_reaching_models(root: Path = ROOT) -> list[str]:
     return sorted(
         f"{module} reaches {other}"
         for module in sources(root)
-        if within(module, (DRAW_ONLY,))
+        if plays(module, (DRAW_ONLY,))
         for other in reached(root, module)
         if within(other, MODELS)
     )
@@ -209,6 +230,17 @@ def teaching_names_in_labs(root: Path = ROOT) -> list[str]:
     return found
 
 
+def lab_folders_that_import(root: Path = ROOT) -> list[str]:
+    """A lab's or a unit's `__init__.py` that imports: they are ranked at the bottom, so
+    they must stay empty (what a lab is lives in its `lab.py`)."""
+    return sorted(
+        module
+        for module, path in sources(root).items()
+        if within(module, (LAB_FOLDERS,)) and package_of(module) == "labs"
+        if imported_names(path)
+    )
+
+
 # -- the rules, on the code as it is --------------------------------------------------
 
 
@@ -216,7 +248,8 @@ def test_every_package_has_a_rank():
     unranked = sorted({m for m in sources() if package_of(m) is None})
     assert unranked == []
     packages = {p.parent.name for p in (ROOT / "labs").glob("*/__init__.py")}
-    assert {f"labs.{p}" for p in packages} <= set(RANK)
+    # labs.course is ranked file by file, by role (package_of)
+    assert {f"labs.{p}" for p in packages} - {LAB_FOLDERS} <= set(RANK)
 
 
 def test_no_module_imports_a_package_above_its_own():
@@ -237,6 +270,10 @@ def test_no_two_packages_import_each_other_even_round_a_loop():
 
 def test_labs_never_names_teachings_keys_onto_a_run():
     assert teaching_names_in_labs() == []
+
+
+def test_a_lab_folder_holds_only_files_of_known_roles_and_empty_packages():
+    assert lab_folders_that_import() == []
 
 
 # -- each check fails on a planted fault ------------------------------------------------
@@ -319,3 +356,25 @@ def test_imports_are_read_from_the_source(tmp_path):
     probe = tmp_path / "probe.py"
     probe.write_text("from django.db import models\nimport labs.runs.models\n")
     assert imported_names(probe) == ["django.db", "django.db.models", "labs.runs.models"]
+
+
+def test_a_lab_folders_files_are_held_to_their_roles(tmp_path):
+    folder = "labs/course/lesson_12/drain"
+    root = plant(
+        tmp_path,
+        {
+            f"{folder}/run.py": "from django.db import models\n",
+            f"{folder}/charts.py": "from labs.course.lesson_12.drain import run\n",
+            f"{folder}/lab.py": "from labs.runs.models import Run\n",
+            f"{folder}/__init__.py": "from labs.course.lesson_12.drain import lab\n",
+            f"{folder}/helpers.py": "X = 1\n",
+        },
+    )
+    module = "labs.course.lesson_12.drain"
+    assert f"{module}.run imports django.db" in forbidden_imports(root)
+    assert any(
+        f.startswith(f"{module}.charts reaches labs.sim") for f in charts_reaching_models(root)
+    )
+    assert f"{module}.lab imports labs.runs.models" in upward_imports(root)
+    assert lab_folders_that_import(root) == [module]
+    assert package_of(f"{module}.helpers") is None  # a file of no known role has no rank

@@ -109,7 +109,8 @@ def test_a_compare_legend_names_a_run_by_whose_and_when_not_by_its_id(people):
 
 
 def test_a_refusal_says_whole_numbers_without_a_trailing_point_zero():
-    from labs.runners import burst_live, fanout_live
+    from labs.course.lesson_07.fanout_live import run as fanout_live
+    from labs.course.lesson_12.burst_live import run as burst_live
 
     fanout = {"jobs": 2000, "workers": 1, "rate_per_worker": 5, "crashes": 0}
     assert "400 s" in fanout_live.check(fanout)["jobs"]

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from labs.runners import phase_map as runner
+from labs.course.assignment_05.phase_map import run as runner
 from labs.runs.admission import over_budget
 from labs.runs.models import Run
 from tests.lab_helpers import headline, lab, refusal, run

@@ -129,8 +129,8 @@ def test_figures_named_per_pool_or_setting_have_their_marathi(slug):
 def test_a_switch_in_the_live_trapped_chart_is_labelled_in_the_readers_words():
     from django.utils import translation
 
-    from labs.charts.trapped_live import live_chart
-    from labs.runners.trapped_live import switch_words
+    from labs.course.assignment_05.trapped_live.charts import live_chart
+    from labs.course.assignment_05.trapped_live.run import switch_words
 
     sample = {"second": 12, "switched": "admission_limit on (60); drop_expired on"}
     sample |= switch_words(sample)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from labs.runners.availability import pct
+from labs.course.lesson_13.availability.run import pct
 from labs.web.presenters import shown_tables as shown
 from tests.lab_helpers import headline, lab, refusal, run
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from labs.runners import burst_live
+from labs.course.lesson_12.burst_live import run as burst_live
 from labs.runners.experiment import SETUP_S
 from tests.lab_helpers import default_result, lab, refusal
 

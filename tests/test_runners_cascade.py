@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from labs.catalogue.entries import get_lab
+from labs.course.lesson_13.cascade import run as cascade
 from labs.interface.progress import SilentProgress
-from labs.runners import cascade
 
 
 def _run(**changes):

@@ -65,7 +65,7 @@ def test_in_production_is_a_fifo_queue_with_groups_and_dedup_ids():
 def test_the_legend_names_the_diamond_a_second_copy_is_drawn_with():
     import json
 
-    from labs.charts.fifo_live import applied
+    from labs.course.lesson_12.fifo_live.charts import applied
     from tests.base import EXPERIMENT_RESULTS
 
     result = json.loads((EXPERIMENT_RESULTS / "fifo-live.json").read_text())

@@ -8,8 +8,8 @@ import pytest
 from django.utils import translation
 
 from labs.capstone.pairs import CONTROLS_OFF, pair_params
-from labs.charts.trapped_service import PAYMENT_COLOURS
-from labs.runners.trapped_service import CONTROLS_GROUP
+from labs.course.assignment_05.trapped_service.charts import PAYMENT_COLOURS
+from labs.course.assignment_05.trapped_service.run import CONTROLS_GROUP
 from labs.sim.capstone import RECOMMENDED_CONTROLS
 from labs.web.try_next import try_next_links
 from teaching.criteria import parse_line

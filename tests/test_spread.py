@@ -15,7 +15,7 @@ from labs.catalogue.spread import (
     seeds_after,
     typical_words,
 )
-from labs.charts import retry_storm as retry_storm_charts
+from labs.course.lesson_13.retry_storm import charts as retry_storm_charts
 from labs.experiments.namespace import Namespace, connect, kept_id, run_key_for
 from labs.interface.figures import Figure
 from labs.interface.progress import SilentProgress

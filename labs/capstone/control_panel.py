@@ -15,10 +15,10 @@ from django import forms
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from labs.course.assignment_05.trapped_live.run import SAMPLE_KEYS
 from labs.experiments.namespace import connect, run_key_for, run_namespace
 from labs.experiments.trapped import CONTROLS, Command, parse_command, send_command
 from labs.experiments.trapped.controls import ControlSpec, control_spec
-from labs.runners.trapped_live import SAMPLE_KEYS
 from labs.text import parse_decimal
 
 LAB = "trapped-live"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from labs.course.lesson_13.poison_messages.run import PDF_PARAMS
 from labs.experiments import poison
 from labs.interface.figures import Figure
 from labs.interface.live import QUEUE_KEYS
@@ -17,7 +18,6 @@ from labs.runners.experiment import (
     run_footer,
     wall_cost,
 )
-from labs.runners.redrive import PDF_PARAMS
 from labs.sim.capstone.cost import Cost
 from labs.text import gettext, gettext_noop, num, phrase
 

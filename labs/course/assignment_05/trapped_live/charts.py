@@ -1,8 +1,9 @@
 """Charts for the trapped service run live: the capstone's charts, the switches, the model.
 
-Every chart is the simulated lab's (`labs.charts.trapped_service`) drawn from the live
-series, with each control switched marked where it happened, plus the answered requests'
-wait (p50 / p99) and the model's backlog for the same params beside the real one.
+Every chart is the simulated lab's (`labs.course.assignment_05.trapped_service.charts`)
+drawn from the live series, with each control switched marked where it happened, plus
+the answered requests' wait (p50 / p99) and the model's backlog for the same params
+beside the real one.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from labs.charts import trapped_service as model_charts
 from labs.charts.base import COLORS, GREY, OK, figure, line, right_axis, sampled, vline, window
 from labs.charts.live import rows as as_rows
+from labs.course.assignment_05.trapped_service import charts as model_charts
 from labs.text import gettext_noop, said
 
 AGE = model_charts.AGE

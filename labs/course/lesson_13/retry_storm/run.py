@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from labs.course.lesson_13.backoff.run import wait_params
 from labs.interface.figures import Figure
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.interface.spread import Spread
-from labs.runners.backoff import wait_params
 from labs.runners.common import table
 from labs.sim import JITTERS, RETRY_STORM_SEED, retry_histogram
 from labs.sim.capstone.cost import Cost

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from labs.course.assignment_05.trapped_service import run as model_runner
 from labs.experiments.limits import MAX_MESSAGES
 from labs.experiments.trapped import LIVE_DEFAULTS, trapped_live
 from labs.experiments.trapped import scaled_params as live
@@ -18,7 +19,6 @@ from labs.experiments.trapped.controls import CONTROLS, switch_phrase
 from labs.interface.figures import Figure
 from labs.interface.params import Param, params_from_specs
 from labs.interface.progress import Progress
-from labs.runners import trapped_service as model_runner
 from labs.runners.capstone_rules import trapped_errors, with_limits
 from labs.runners.common import model_errors, table
 from labs.runners.experiment import (

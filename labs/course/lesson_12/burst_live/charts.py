@@ -1,6 +1,6 @@
 """Charts for the burst on real queues: real backlog and oldest age beside the simulation.
 
-The simulation of the same input (`labs.runners.burst_live.simulated`) is handed in: a
+The simulation of the same input (`labs.course.lesson_12.burst_live.run.simulated`) is handed in: a
 chart draws, it does not run models.
 """
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from labs.course.lesson_12.drain.run import WORKLOAD_PARAMS
 from labs.interface.figures import Figure
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.runners.common import table
-from labs.runners.drain import WORKLOAD_PARAMS
 from labs.sim import drain, drain_summary, fixed, per_backlog
 from labs.text import gettext, gettext_noop, num, phrase, said
 
