@@ -17,8 +17,8 @@ from django.db.models import Count, Max
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from labs.catalogue.entries import prompts_for
 from labs.catalogue.prediction import Prompt, is_right
-from labs.catalogue.predictions import prompts_for
 from labs.runs.predictions import Prediction
 from teaching.class_results import ClassResults
 from teaching.models import Assignment

@@ -1,7 +1,7 @@
-"""What a lab is: its parameters, runner, charts, headline, figures and live view.
+"""What a lab is: its parameters, runner, charts, headline, figures, prompts and live view.
 
-`labs.catalogue.entries` holds the list; this module holds only the shape of one entry,
-so the runners and charts never need the list to describe themselves.
+Each lab's folder builds its own (`labs/course/<unit>/<lab>/lab.py`, `LAB = Lab.of(...)`);
+`labs.catalogue.entries` holds the one list; this module holds only the shape of one entry.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from labs.catalogue.advice import Production, TryNext
+from labs.catalogue.prediction import Prompt
 from labs.catalogue.spread import (
     LIMIT_MARGIN_S,
     OVER_SEEDS,
@@ -21,6 +22,7 @@ from labs.catalogue.spread import (
 )
 from labs.experiments.limits import MAX_WALL_S
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.live import LiveView
 from labs.interface.params import Param
 from labs.interface.progress import Progress
@@ -30,6 +32,7 @@ Result = dict[str, Any]
 # An experiment stops itself at MAX_WALL_S of wall time; the margin covers start-up and cleanup.
 EXPERIMENT_TIME_LIMIT_S = int(MAX_WALL_S) + LIMIT_MARGIN_S
 Runner = Callable[[Mapping[str, Any], int, Progress], Result]
+Charts = Callable[[Result], list[dict[str, Any]]]  # result -> Plotly figures
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,7 @@ class Lab:
     intro: str  # what the student will see, in a sentence or two
     params: tuple[Param, ...]
     run: Runner  # (params, seed, progress) -> {"summary", "series", "tables"}
-    charts: Callable[[Result], list[dict[str, Any]]]  # result -> Plotly figures
+    charts: Charts
     headline: Callable[[Result], list[str]]  # result -> sentences a student reads
     check: Callable[[Mapping[str, Any]], dict[str, str]] | None = None  # cross-field checks
     kind: Literal["sim", "experiment"] = "sim"  # experiments use the real Redis
@@ -65,48 +68,70 @@ class Lab:
     # A random lab too long to run over 20 seeds names the simulated lab of the same model
     # whose page offers them; its own page says so (tests/test_spread.py holds the rule).
     seeds_twin: str = ""
+    # Asked before a run, each answered by one of the lab's figures (labs.catalogue.prediction).
+    prompts: tuple[Prompt, ...] = ()
 
     @classmethod
-    def from_runner(cls, runner: Any, **entry: Any) -> Lab:
-        """A lab whose runner module says how it runs; `entry` gives the rest.
+    def of(
+        cls,
+        runner: LabRunner,
+        *,
+        slug: str,
+        unit: str,
+        title: str,
+        intro: str,
+        charts: Charts,
+        prompts: tuple[Prompt, ...] = (),
+        try_next: tuple[TryNext, ...] = (),
+        in_production: Production | None = None,
+        live: LiveView | None = None,
+        before_after: bool = False,
+        seeds_twin: str = "",
+    ) -> Lab:
+        """A lab from its runner's declaration and the words of its entry.
 
-        The runner module declares, once, what belongs to it: `PARAMS`, `run`, `headline`,
-        `FIGURES`, and optionally `check`, `KIND` ("experiment" for the real-Redis labs),
-        `USES_SEED`, `DEFAULT_SEED`, `KEEPS_DLQ`, `cost` and `TIME_LIMIT_S` (an experiment's default
-        is `EXPERIMENT_TIME_LIMIT_S`). The entry names the slug, unit, title, intro, charts
-        and what the page adds (`live`, `before_after`, `links`). An experiment's headline
-        gets the stopped-early sentence here (`ending_if_stopped`), not in each runner.
+        What every runner gets from the site is added here, once: an experiment's headline
+        ends saying why, when the run was stopped early (`ending_if_stopped`), and a random
+        lab that declares a `spread` gets the 20-seed parameter, run, sentence and charts.
         """
-        kind = getattr(runner, "KIND", "sim")
+        experiment = runner.kind == "experiment"
         declared: dict[str, Any] = {
-            "params": runner.PARAMS,
+            "params": runner.params,
             "run": runner.run,
-            # An experiment's headline ends saying why, when the run was stopped early.
-            "headline": ending_if_stopped(runner.headline)
-            if kind == "experiment"
-            else runner.headline,
-            "figures": runner.FIGURES,
-            "check": getattr(runner, "check", None),
-            "kind": kind,
-            "uses_seed": getattr(runner, "USES_SEED", False),
-            "default_seed": getattr(runner, "DEFAULT_SEED", 1),
-            "keeps_dlq": getattr(runner, "KEEPS_DLQ", False),
-            "cost": getattr(runner, "cost", None),
-            "time_limit_s": getattr(
-                runner, "TIME_LIMIT_S", EXPERIMENT_TIME_LIMIT_S if kind == "experiment" else 30
-            ),
+            "headline": ending_if_stopped(runner.headline) if experiment else runner.headline,
+            "figures": runner.figures,
+            "check": runner.check,
+            "kind": runner.kind,
+            "uses_seed": runner.uses_seed,
+            "default_seed": runner.default_seed,
+            "keeps_dlq": runner.keeps_dlq,
+            "cost": runner.cost,
+            "time_limit_s": runner.time_limit_s
+            if runner.time_limit_s is not None
+            else (EXPERIMENT_TIME_LIMIT_S if experiment else 30),
         }
-        spread = getattr(runner, "SPREAD", None)
-        if spread is not None and declared["uses_seed"]:
-            declared = with_spread(declared, spread)
+        if runner.spread is not None and runner.uses_seed:
+            declared = with_spread(declared, runner.spread)
             more_charts = declared.pop("charts_after")
-            lab_charts = entry["charts"]
-            entry["charts"] = lambda result: [*lab_charts(result), *more_charts(result)]
-        twice = declared.keys() & entry.keys()
-        if twice:
-            name = getattr(runner, "__name__", repr(runner))
-            raise TypeError(f"{name} declares {', '.join(sorted(twice))} already")
-        return cls(**declared, **entry)
+            lab_charts = charts
+
+            def charts(result: Result) -> list[dict[str, Any]]:
+                return [*lab_charts(result), *more_charts(result)]
+
+        return cls(
+            slug=slug,
+            unit=unit,
+            title=title,
+            intro=intro,
+            charts=charts,
+            prompts=prompts,
+            try_next=try_next,
+            in_production=in_production,
+            live=live,
+            before_after=before_after,
+            seeds_twin=seeds_twin,
+            **declared,
+        )
 
     def time_limit_for(self, params: Mapping[str, Any]) -> int:
         """The run's time limit: the lab's own, except for an experiment's 20 seeds, which

@@ -4,7 +4,7 @@ A prompt asks a student, before they run a lab, for one of the lab's summary fig
 a number ("how deep will the backlog get?") or a choice ("will the service recover?").
 After the run, `judge` compares the guess with the figure and says why it came out as it
 did, in a sentence built from this run's own figures and parameters (`because`), not a
-canned answer. The prompts of each lab are in `labs.catalogue.predictions`.
+canned answer. Each lab's prompts are in its folder's `lab.py` (`PROMPTS`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """At-least-once delivery with a plain and an idempotent consumer (Lessons 07 and 13).
 
 Both lessons tell the same story with different things in the queue, SMS in Lesson 07
-and fee payments in Lesson 13, so one `DeliveryLab` serves both with its own words.
+(`labs/course/lesson_07/at_least_once/`) and fee payments in Lesson 13
+(`labs/course/lesson_13/idempotent_charges/`), so one `DeliveryLab` serves both, each
+lab's folder giving it its own words.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.runners.common import table
@@ -50,9 +53,8 @@ class DeliveryLab:
     words: Words
     messages: int  # the lesson's defaults
     repeats: tuple[int, ...]
-    # Read by `Lab.from_runner` as it reads a runner module's; upper case to match.
-    FIGURES: tuple[Figure, ...] = ()
-    PARAMS: tuple[Param, ...] = field(init=False)
+    figures: tuple[Figure, ...] = ()
+    params: tuple[Param, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         params = (
@@ -78,7 +80,7 @@ class DeliveryLab:
                 group=gettext_noop("The queue"),
             ),
         )
-        object.__setattr__(self, "PARAMS", params)
+        object.__setattr__(self, "params", params)
 
     def check(self, params: Mapping[str, Any]) -> dict[str, str]:
         """Only messages that were put on the queue can come back."""
@@ -158,6 +160,16 @@ class DeliveryLab:
             gettext(self.words.idempotent) % {"n": num(idem)},
         ]
 
+    def runner(self) -> LabRunner:
+        """This telling as a lab's runner declares itself to the site."""
+        return LabRunner(
+            params=self.params,
+            run=self.run,
+            headline=self.headline,
+            figures=self.figures,
+            check=self.check,
+        )
+
 
 def _running_sum(flags: list[bool]) -> list[int]:
     total, out = 0, []
@@ -165,85 +177,3 @@ def _running_sum(flags: list[bool]) -> list[int]:
         total += flag
         out.append(total)
     return out
-
-
-SMS_FIGURES = (
-    Figure("messages", gettext_noop("Messages"), "int"),
-    Figure("deliveries", gettext_noop("Deliveries"), "int"),
-    Figure("plain_sent", gettext_noop("SMS sent by a plain consumer"), "int"),
-    Figure("idempotent_sent", gettext_noop("SMS sent by an idempotent consumer"), "int"),
-    Figure("duplicates_plain", gettext_noop("Duplicate SMS (plain)"), "int"),
-    Figure("duplicates_idempotent", gettext_noop("Duplicate SMS (idempotent)"), "int"),
-)
-
-PAYMENT_FIGURES = (
-    Figure("messages", gettext_noop("Payments"), "int"),
-    Figure("deliveries", gettext_noop("Deliveries"), "int"),
-    Figure("plain_charges", gettext_noop("Fees charged by a plain worker"), "int"),
-    Figure("idempotent_charges", gettext_noop("Fees charged by an idempotent worker"), "int"),
-    Figure("duplicates_plain", gettext_noop("Double charges (plain)"), "int"),
-    Figure("duplicates_idempotent", gettext_noop("Double charges (idempotent)"), "int"),
-)
-
-
-SMS = DeliveryLab(
-    prefix="sms",
-    effect="sent",
-    words=Words(
-        messages_label=gettext_noop("SMS put on the queue"),
-        messages_help=gettext_noop("They are numbered sms-1, sms-2, and so on."),
-        repeats_help=gettext_noop(
-            "Numbers of the SMS the queue hands out once more (a worker crashed before it said "
-            "'done'). List a number twice for a third delivery."
-        ),
-        unknown=gettext_noop("There is no SMS %(numbers)s: the SMS are numbered 1 to %(n)s."),
-        made=gettext_noop("The queue made %(deliveries)s deliveries of %(n)s SMS."),
-        plain=gettext_noop("A plain consumer acts on every delivery: %(n)s SMS sent."),
-        plain_extra=gettext_noop(
-            "A plain consumer acts on every delivery: %(n)s SMS sent, %(extra)s too many."
-        ),
-        idempotent=gettext_noop(
-            "An idempotent consumer checks 'already done?' first: %(n)s SMS sent, one for each SMS."
-        ),
-        table_title=gettext_noop("Each SMS"),
-        column=gettext_noop("SMS"),
-        chart_title=gettext_noop("Each SMS: deliveries and SMS sent"),
-        chart_plain=gettext_noop("SMS sent: plain consumer"),
-        chart_idempotent=gettext_noop("SMS sent: idempotent consumer"),
-    ),
-    messages=3,
-    repeats=(2,),
-    FIGURES=SMS_FIGURES,
-)
-PAYMENTS = DeliveryLab(
-    prefix="pay",
-    effect="charges",
-    words=Words(
-        messages_label=gettext_noop("Payments put on the queue"),
-        messages_help=gettext_noop("They are numbered pay-1, pay-2, and so on."),
-        repeats_help=gettext_noop(
-            "Numbers of the payments the queue hands out once more (a worker crashed before it "
-            "said 'done'). List a number twice for a third delivery."
-        ),
-        unknown=gettext_noop(
-            "There is no payment %(numbers)s: the payments are numbered 1 to %(n)s."
-        ),
-        made=gettext_noop("The queue made %(deliveries)s deliveries of %(n)s payments."),
-        plain=gettext_noop("A plain consumer acts on every delivery: %(n)s fees charged."),
-        plain_extra=gettext_noop(
-            "A plain consumer acts on every delivery: %(n)s fees charged, %(extra)s too many."
-        ),
-        idempotent=gettext_noop(
-            "An idempotent consumer checks 'already done?' first: %(n)s fees charged, one for "
-            "each payment."
-        ),
-        table_title=gettext_noop("Each payment"),
-        column=gettext_noop("payment"),
-        chart_title=gettext_noop("Each payment: deliveries and fees charged"),
-        chart_plain=gettext_noop("fees charged: plain consumer"),
-        chart_idempotent=gettext_noop("fees charged: idempotent consumer"),
-    ),
-    messages=4,
-    repeats=(2, 4, 4),
-    FIGURES=PAYMENT_FIGURES,
-)

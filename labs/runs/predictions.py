@@ -1,7 +1,7 @@
 """A student's prediction for a run: what they expected a figure to be, before pressing Run.
 
 Stored with the run it was made for (the run the student committed, never a draft), one
-row per prompt answered; `labs.catalogue.predictions` holds the prompts, and
+row per prompt answered; each lab's `lab.py` holds its prompts (`Lab.prompts`), and
 `labs.catalogue.prediction.judge` holds a guess against the run's figures when shown.
 """
 
@@ -12,8 +12,8 @@ from typing import Any
 from django.db import models
 from django.utils import timezone
 
+from labs.catalogue.entries import prompts_for
 from labs.catalogue.prediction import Prompt, Verdict, judge
-from labs.catalogue.predictions import prompts_for
 from labs.runs.models import Run
 
 

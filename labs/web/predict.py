@@ -12,9 +12,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from labs.catalogue.entries import prompts_for
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt, token
-from labs.catalogue.predictions import prompts_for
 from labs.text import num
 
 

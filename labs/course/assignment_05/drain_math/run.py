@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.sim.drain_math import backlog_at, drain_time, net_capacity
@@ -143,4 +144,13 @@ FIGURES = (
     Figure("net_capacity_per_s", gettext_noop("Net capacity"), "float", "/s"),
     Figure("drain_s", gettext_noop("Time to empty the queue"), "float", "s", nullable=True),
     Figure("backlog_at_end", gettext_noop("Jobs waiting at the end of the chart"), "float", "jobs"),
+)
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
 )

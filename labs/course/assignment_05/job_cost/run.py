@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.interface.figures import Figure, latency_figures
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import params_from_specs
 from labs.interface.progress import Progress
 from labs.interface.spread import Spread
@@ -17,7 +18,7 @@ from labs.sim.capstone.job_cost import JobCostParams
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 from labs.text import gettext, gettext_noop, num, phrase
 
-# How the catalogue runs this lab (read by `Lab.from_runner`).
+# How the catalogue runs this lab (declared in `RUNNER` below).
 USES_SEED = True
 # Over 20 seeds: how much of the result is chance (labs.catalogue.spread).
 SPREAD = Spread("actual_drain_s", "second", "backlog_jobs", y_label=gettext_noop("jobs waiting"))
@@ -203,3 +204,17 @@ FIGURES = (
 
 # The bound on a run's worker time, checked against the budget before it is queued.
 cost = capstone_cost.job_cost_cost
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
+    uses_seed=USES_SEED,
+    default_seed=DEFAULT_SEED,
+    cost=cost,
+    spread=SPREAD,
+)

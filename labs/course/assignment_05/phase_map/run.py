@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param, params_from_specs
 from labs.interface.progress import Progress
 from labs.runners.capstone_rules import phase_map_errors, with_limits
@@ -29,7 +30,7 @@ from labs.text import SEED_MAX, gettext, gettext_noop, num
 
 # trapped_service params the form offers for every run of the map.
 SHARED = ("workers", "client_timeout_ms", "max_attempts")
-# How the catalogue runs this lab (read by `Lab.from_runner`).
+# How the catalogue runs this lab (declared in `RUNNER` below).
 USES_SEED = True
 DEFAULT_SEED = CAPSTONE_SEED
 TIME_LIMIT_S = 60  # up to 400 runs of the service, or ten maps within the cost bound
@@ -312,3 +313,17 @@ def cost(params: Mapping[str, Any]) -> capstone_cost.Cost:
     if not params.get(TEN_SEEDS.name):
         return one
     return capstone_cost.Cost(one.seconds * SEEDS, (*one.drivers, TEN_SEEDS.name))
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
+    uses_seed=USES_SEED,
+    default_seed=DEFAULT_SEED,
+    cost=cost,
+    time_limit_s=TIME_LIMIT_S,
+)

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param, bounded
 from labs.interface.progress import Progress
 from labs.sim.pool_trap import PoolSecond, Rules, recovered_at, simulate
@@ -402,4 +403,14 @@ FIGURES = (
         gettext_noop("Most requests waiting for a connection after the switch"),
         "int",
     ),
+)
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
 )

@@ -17,6 +17,7 @@ from labs.experiments.trapped import LIVE_DEFAULTS, trapped_live
 from labs.experiments.trapped import scaled_params as live
 from labs.experiments.trapped.controls import CONTROLS, switch_phrase
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param, params_from_specs
 from labs.interface.progress import Progress
 from labs.runners.capstone_rules import trapped_errors, with_limits
@@ -33,7 +34,6 @@ from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 from labs.sim.capstone.trapped_params import TrappedParams
 from labs.text import gettext, gettext_noop, ngettext, num
 
-KIND = "experiment"
 USES_SEED = True
 DEFAULT_SEED = CAPSTONE_SEED
 # The run stops itself at 100 s of wall time at most (labs.experiments.trapped.scaled_params).
@@ -367,3 +367,18 @@ def switches_now(sample: Mapping[str, Any]) -> list[tuple[str, str]]:
         words = gettext("on: %(value)s%(unit)s") % {"value": f"{value:g}", "unit": unit}
         shown.append((label, words))
     return shown
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
+    kind="experiment",
+    uses_seed=USES_SEED,
+    default_seed=DEFAULT_SEED,
+    cost=cost,
+    time_limit_s=TIME_LIMIT_S,
+)

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.interface.figures import Figure, latency_figures
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import params_from_specs
 from labs.interface.progress import Progress
 from labs.interface.spread import Spread
@@ -23,7 +24,7 @@ from labs.text import gettext, gettext_noop, listed, ngettext, num
 from labs.words.drain_gaps import gap_reasons, gap_words
 from labs.words.recovery_controls import controls_on
 
-# How the catalogue runs this lab (read by `Lab.from_runner`).
+# How the catalogue runs this lab (declared in `RUNNER` below).
 USES_SEED = True
 # Over 20 seeds: how much of the result is chance (labs.catalogue.spread).
 SPREAD = Spread("amplification", "second", "backlog", y_label=gettext_noop("backlog"))
@@ -405,3 +406,18 @@ FIGURES = (
 
 # The bound on a run's worker time, checked against the budget before it is queued.
 cost = capstone_cost.trapped_cost
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
+    uses_seed=USES_SEED,
+    default_seed=DEFAULT_SEED,
+    cost=cost,
+    time_limit_s=TIME_LIMIT_S,
+    spread=SPREAD,
+)

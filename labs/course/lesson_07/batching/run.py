@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.sim.batching import fan_out
@@ -156,4 +157,13 @@ FIGURES = (
     Figure("calls", gettext_noop("Calls to the provider"), "int"),
     Figure("throttled", gettext_noop("The provider throttles"), "bool"),
     Figure("useful_workers", gettext_noop("Workers the provider's limit keeps busy"), "float"),
+)
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
 )

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.runners.common import finite
@@ -175,4 +176,13 @@ FIGURES = (
         "left_at_end", gettext_noop("Jobs still waiting at the end"), "int", gettext_noop("jobs")
     ),
     Figure("seconds", gettext_noop("Seconds simulated"), "int", gettext_noop("s")),
+)
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
 )

@@ -7,6 +7,7 @@ from typing import Any
 
 from labs.experiments import fanout
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.live import QUEUE_KEYS
 from labs.interface.params import Param
 from labs.interface.progress import Progress
@@ -23,8 +24,7 @@ from labs.text import gettext, gettext_noop, ngettext, num, phrase
 
 MAX_FORMULA_S = 40  # N / (W × R): with the redeliveries, a run stays under a minute
 
-# How the catalogue runs this lab (read by `Lab.from_runner`).
-KIND = "experiment"
+# How the catalogue runs this lab (declared in `RUNNER` below).
 KEEPS_DLQ = True
 USES_SEED = True
 # Over 20 seeds: where the crash falls moves the measured time against the formula.
@@ -289,3 +289,18 @@ def cost(params: Mapping[str, Any]) -> Cost:
     formula_s = params["jobs"] / (params["workers"] * params["rate_per_worker"])
     comeback_s = params["visibility_timeout_s"] if params["crashes"] else 0.0
     return wall_cost(formula_s + comeback_s, ("jobs", "visibility_timeout_s"))
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
+    kind="experiment",
+    uses_seed=USES_SEED,
+    keeps_dlq=KEEPS_DLQ,
+    cost=cost,
+    spread=SPREAD,
+)

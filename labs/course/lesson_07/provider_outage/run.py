@@ -8,6 +8,7 @@ from typing import Any
 
 from labs.experiments.isolation import SERIES, provider_outage
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.runners.experiment import (
@@ -19,7 +20,6 @@ from labs.runners.experiment import (
 from labs.sim.capstone.cost import Cost
 from labs.text import gettext, gettext_noop, num, num_or_dash
 
-KIND = "experiment"
 KEEPS_DLQ = False
 
 MINUTES = gettext_noop("min")
@@ -259,3 +259,16 @@ def cost(params: Mapping[str, Any]) -> Cost:
     it if they need longer, up to the run's cap of `MAX_RUN_MIN` lesson minutes."""
     minutes = min(MAX_RUN_MIN, max(20.0, _needed_min(params)[1]))
     return wall_cost(minutes * MINUTE_S, ("arrivals_per_min", "down_for_min"))
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
+    kind="experiment",
+    keeps_dlq=KEEPS_DLQ,
+    cost=cost,
+)

@@ -7,6 +7,7 @@ from typing import Any
 
 from labs.experiments import LESSON_12_ARRIVALS, burst
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.runners.common import table
@@ -28,8 +29,7 @@ MAX_WORKER_RATE_PER_S = 2000.0  # jobs a worker thread does per second of real t
 MAX_TOTAL_RATE_PER_S = 10_000.0  # all workers of both pools: what one Redis takes with room
 POLICIES = ("fixed", "scaled")
 
-# How the catalogue runs this lab (read by `Lab.from_runner`).
-KIND = "experiment"
+# How the catalogue runs this lab (declared in `RUNNER` below).
 
 PARAMS = (
     Param(
@@ -352,3 +352,15 @@ def cost(params: Mapping[str, Any]) -> Cost:
     """Wall seconds: every lesson second of arrivals and of the drain after them."""
     seconds = len(params["arrivals"]) + EXTRA_SECONDS
     return wall_cost(seconds * params["lesson_second_s"], ("arrivals", "lesson_second_s"))
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
+    kind="experiment",
+    cost=cost,
+)

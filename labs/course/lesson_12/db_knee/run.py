@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param, bounded
 from labs.interface.progress import Progress
 from labs.sim.db_knee import Database, KneeRow, caught_up_at, latency_ms, serve, throughput_per_s
@@ -318,4 +319,14 @@ FIGURES = (
         "s",
         nullable=True,
     ),
+)
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
 )

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.sim import drain, drain_summary, fixed, per_backlog
@@ -185,3 +186,13 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     elif s["peak_backlog"]:
         lines.append(gettext("The queue never emptied within the run: add workers or seconds."))
     return lines
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
+)

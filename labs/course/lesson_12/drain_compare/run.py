@@ -7,6 +7,7 @@ from typing import Any
 
 from labs.course.lesson_12.drain.run import WORKLOAD_PARAMS
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.runners.common import table
@@ -241,4 +242,14 @@ FIGURES = (
         gettext_noop("worker-s"),
         nullable=True,
     ),
+)
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
 )

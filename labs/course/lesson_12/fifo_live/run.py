@@ -7,6 +7,7 @@ from typing import Any
 
 from labs.experiments.fifo import SERIES, fifo_vs_standard
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.runners.common import table
@@ -20,7 +21,6 @@ from labs.sim.capstone.cost import Cost
 from labs.sim.fifo import measure, poison_job, simulate
 from labs.text import gettext, gettext_noop, num, num_or_dash
 
-KIND = "experiment"
 KEEPS_DLQ = False
 
 SECONDS = gettext_noop("s")
@@ -388,3 +388,15 @@ def cost(params: Mapping[str, Any]) -> Cost:
     return wall_cost(
         working_s + params["resend_after_s"] + poison_s, ("per_group", "students", "max_receives")
     )
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    kind="experiment",
+    keeps_dlq=KEEPS_DLQ,
+    cost=cost,
+)

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.sim.retention import DEFAULT_RETENTION_H, MAX_RETENTION_H, simulate
@@ -250,4 +251,13 @@ FIGURES = (
     Figure(
         "dlq_keeps_longer", gettext_noop("The DLQ keeps messages longer than its queue"), "bool"
     ),
+)
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
 )

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param, bounded
 from labs.interface.progress import Progress
 from labs.sim.scaling_signal import SIGNALS, ScaleRow, Settings, cleared_at, scale
@@ -268,4 +269,14 @@ FIGURES = (
         "s",
         nullable=True,
     ),
+)
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
 )

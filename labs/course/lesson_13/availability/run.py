@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.runners.common import table
@@ -360,4 +361,14 @@ FIGURES = (
     Figure(
         "my_chain_below_weakest_link", gettext_noop("Your chain is below its weakest link"), "bool"
     ),
+)
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
 )

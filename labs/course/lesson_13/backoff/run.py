@@ -7,13 +7,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.interface.spread import Spread
 from labs.sim import JITTERS, backoff_schedule
 from labs.text import gettext, gettext_noop, num
 
-# How the catalogue runs this lab (read by `Lab.from_runner`).
+# How the catalogue runs this lab (declared in `RUNNER` below).
 USES_SEED = True
 # Over 20 seeds: how much of the result is chance (labs.catalogue.spread).
 SPREAD = Spread("full_total_ms")
@@ -155,4 +156,16 @@ FIGURES = (
         "float",
         gettext_noop("ms"),
     ),
+)
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
+    uses_seed=USES_SEED,
+    spread=SPREAD,
 )

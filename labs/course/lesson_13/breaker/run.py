@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.runners.common import outage_errors, table
@@ -295,4 +296,14 @@ FIGURES = (
         nullable=True,
     ),
     Figure("final_state", gettext_noop("Breaker state at the end"), "str"),
+)
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
 )

@@ -7,6 +7,7 @@ from typing import Any
 
 from labs.experiments import outage
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.live import QUEUE_KEYS
 from labs.interface.params import Param
 from labs.interface.progress import Progress
@@ -22,8 +23,7 @@ from labs.text import gettext, gettext_noop, ngettext, num, phrase
 
 MAX_SENDING_S = 30.0
 
-# How the catalogue runs this lab (read by `Lab.from_runner`).
-KIND = "experiment"
+# How the catalogue runs this lab (declared in `RUNNER` below).
 KEEPS_DLQ = True
 
 PARAMS = (
@@ -270,3 +270,16 @@ def cost(params: Mapping[str, Any]) -> Cost:
     sending_s = params["messages"] / params["arrival_rate_per_s"]
     outage_s = params["down_from_s"] + params["down_for_s"] + params["reset_timeout_s"]
     return wall_cost(max(sending_s, outage_s), ("messages", "down_for_s"))
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
+    kind="experiment",
+    keeps_dlq=KEEPS_DLQ,
+    cost=cost,
+)

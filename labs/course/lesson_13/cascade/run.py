@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.interface.spread import Spread
@@ -475,4 +476,17 @@ FIGURES = (
         nullable=True,
     ),
     Figure("threads_needed", gettext_noop("Threads Little's law asks for"), "int"),
+)
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
+    uses_seed=USES_SEED,
+    cost=cost,
+    spread=SPREAD,
 )

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.sim.layered_retries import POLICIES, outcome
@@ -159,4 +160,13 @@ FIGURES = tuple(
     Figure(f"{policy}_{key}", phrase(label, policy=phrase(_NAMES[policy])), "float", unit)
     for policy in POLICIES
     for key, label, unit in _KINDS
+)
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
 )

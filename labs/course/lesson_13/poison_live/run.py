@@ -8,6 +8,7 @@ from typing import Any
 from labs.course.lesson_13.poison_messages.run import PDF_PARAMS
 from labs.experiments import poison
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.live import QUEUE_KEYS
 from labs.interface.params import Param
 from labs.interface.progress import Progress
@@ -40,8 +41,7 @@ COUNT_LABELS = {
     ),
 }
 
-# How the catalogue runs this lab (read by `Lab.from_runner`).
-KIND = "experiment"
+# How the catalogue runs this lab (declared in `RUNNER` below).
 KEEPS_DLQ = True
 
 PARAMS = (
@@ -216,3 +216,16 @@ def cost(params: Mapping[str, Any]) -> Cost:
     """Wall seconds: one queue per maxReceiveCount, one after the other, each waiting for its
     poison messages to come back that many times, a visibility timeout apart."""
     return wall_cost(sum(COUNTS) * params["visibility_timeout_s"], ("visibility_timeout_s",))
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
+    kind="experiment",
+    keeps_dlq=KEEPS_DLQ,
+    cost=cost,
+)

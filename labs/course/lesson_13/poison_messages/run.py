@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.runners.common import table
@@ -190,4 +191,14 @@ FIGURES = (
     Figure("receives", gettext_noop("Receives in all"), "int"),
     Figure("receives_on_poison", gettext_noop("Receives spent on poison messages"), "int"),
     Figure("dlq_messages", gettext_noop("Messages parked in the DLQ"), "str"),
+)
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
 )

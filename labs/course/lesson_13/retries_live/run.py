@@ -8,6 +8,7 @@ from typing import Any
 from labs.experiments import flaky
 from labs.experiments.retries import backoff_ceiling_s
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.live import QUEUE_KEYS
 from labs.interface.params import Param
 from labs.interface.progress import Progress
@@ -25,8 +26,7 @@ from labs.text import gettext, gettext_noop, num, phrase
 LATENCY_S = 0.002  # one call to the stand-in payments service
 MAX_WORST_S = 50.0
 
-# How the catalogue runs this lab (read by `Lab.from_runner`).
-KIND = "experiment"
+# How the catalogue runs this lab (declared in `RUNNER` below).
 KEEPS_DLQ = True
 USES_SEED = True
 # Over 20 seeds: the share of first tries that worked, beside the 1 - p theory expects.
@@ -277,3 +277,18 @@ FIGURES = (
 def cost(params: Mapping[str, Any]) -> Cost:
     """Wall seconds at worst: every call fails, every wait is its longest (`worst_case_s`)."""
     return wall_cost(worst_case_s(params), ("messages", "attempts", "max_receives"))
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
+    kind="experiment",
+    uses_seed=USES_SEED,
+    keeps_dlq=KEEPS_DLQ,
+    cost=cost,
+    spread=SPREAD,
+)

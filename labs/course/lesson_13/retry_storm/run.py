@@ -7,6 +7,7 @@ from typing import Any
 
 from labs.course.lesson_13.backoff.run import wait_params
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.interface.spread import Spread
@@ -15,7 +16,7 @@ from labs.sim import JITTERS, RETRY_STORM_SEED, retry_histogram
 from labs.sim.capstone.cost import Cost
 from labs.text import gettext, gettext_noop, listed, num, phrase
 
-# How the catalogue runs this lab (read by `Lab.from_runner`).
+# How the catalogue runs this lab (declared in `RUNNER` below).
 USES_SEED = True
 # Over 20 seeds: how much of the result is chance (labs.catalogue.spread).
 SPREAD = Spread("busiest_slot")
@@ -261,4 +262,18 @@ FIGURES = (
         "int",
         gettext_noop("retries"),
     ),
+)
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
+    uses_seed=USES_SEED,
+    default_seed=DEFAULT_SEED,
+    cost=cost,
+    spread=SPREAD,
 )

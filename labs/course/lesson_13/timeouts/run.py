@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.interface.figures import Figure
+from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.runners.common import table
@@ -176,4 +177,14 @@ FIGURES = (
     Figure(
         "longest_hold_ms", gettext_noop("Longest a caller was held"), "float", gettext_noop("ms")
     ),
+)
+
+
+# What this lab's runner declares to the site (labs.interface.lab_runner).
+RUNNER = LabRunner(
+    params=PARAMS,
+    run=run,
+    headline=headline,
+    figures=FIGURES,
+    check=check,
 )

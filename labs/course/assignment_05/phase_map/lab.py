@@ -1,0 +1,49 @@
+"""The phase-map lab: its entry in the catalogue and the predictions it asks for."""
+
+from __future__ import annotations
+
+from labs.catalogue import production_calls
+from labs.catalogue.advice import TryNext
+from labs.catalogue.lab import Lab
+from labs.catalogue.prediction import Prompt
+from labs.course.assignment_05.phase_map import charts, run
+from labs.text import gettext_noop
+
+PROMPTS: tuple[Prompt, ...] = (
+    Prompt(
+        "trapped_runs",
+        gettext_noop("Of the cells on the map, how many will end trapped?"),
+        gettext_noop(
+            "%(trapped_runs)s of %(runs)s spikes left the service trapped: it serves "
+            "%(capacity_rps)s requests a second, and a spike that piles up more than about "
+            "%(timeout_backlog)s requests (a timeout's worth) past that is not worked off."
+        ),
+        high=100,
+    ),
+)
+
+
+LAB = Lab.of(
+    run.RUNNER,
+    slug="phase-map",
+    unit="assignment-05",
+    title=gettext_noop("Phase map: which spikes trap the service?"),
+    intro=gettext_noop(
+        "One run for every spike size and duration in a grid, with no controls. "
+        "Green cells recovered by themselves, red ones stayed trapped: the border is "
+        "the service's hidden capacity."
+    ),
+    charts=charts.build,
+    in_production=production_calls.phase_map,
+    try_next=(
+        TryNext(
+            gettext_noop("Let no layer retry (1 attempt per call): how many spikes still trap it?"),
+            {"max_attempts": 1},
+        ),
+        TryNext(
+            gettext_noop("Give callers a 2 s timeout: how far does the border move?"),
+            {"client_timeout_ms": 2000.0},
+        ),
+    ),
+    prompts=PROMPTS,
+)

@@ -1,0 +1,57 @@
+"""The pool-trap lab: its entry in the catalogue and the predictions it asks for."""
+
+from __future__ import annotations
+
+from labs.catalogue import production
+from labs.catalogue.advice import TryNext
+from labs.catalogue.lab import Lab
+from labs.catalogue.prediction import Prompt
+from labs.course.assignment_05.pool_trap import charts, run
+from labs.text import gettext_noop
+
+PROMPTS: tuple[Prompt, ...] = (
+    Prompt(
+        "plain_useful_per_s_after_slow",
+        gettext_noop(
+            "With no control, how many useful answers a second once the slow queries end?"
+        ),
+        gettext_noop(
+            "The pool's %(pool_size)s connections serve %(capacity_per_s)s a second, "
+            "%(slow_capacity_per_s)s while queries are slow; callers gave up after "
+            "%(client_timeout_ms)s ms and retried, %(plain_peak_waiting)s waited at the "
+            "peak, and afterwards %(plain_wasted_pct_after_slow)s%% of the work was wasted."
+        ),
+        high=200,
+        step=5,
+        unit=gettext_noop("answers/s"),
+    ),
+)
+
+
+LAB = Lab.of(
+    run.RUNNER,
+    slug="pool-trap",
+    unit="assignment-05",
+    title=gettext_noop("A second loop: the connection pool that traps the service"),
+    intro=gettext_noop(
+        "Every request needs a database connection. While the database is slow, "
+        "requests queue for one; callers give up and retry, but their old requests "
+        "stay in line and still take a connection. Watch the pool stay busy for "
+        "nobody, then switch on one control and watch it recover."
+    ),
+    charts=charts.build,
+    try_next=(
+        TryNext(
+            gettext_noop("Stop the retries instead: is the line gone within 100 s?"),
+            {"control": "no_retries", "horizon_s": 100},
+        ),
+        TryNext(
+            gettext_noop(
+                "Put a bulkhead of 20 waiters in from the start: does the trap even form?"
+            ),
+            {"control": "bulkhead", "switch_at_s": 0},
+        ),
+    ),
+    in_production=production.pool_wait,
+    prompts=PROMPTS,
+)

@@ -1,0 +1,56 @@
+"""The answer-fast lab: its entry in the catalogue and the predictions it asks for."""
+
+from __future__ import annotations
+
+from labs.catalogue import production_queues
+from labs.catalogue.advice import TryNext
+from labs.catalogue.lab import Lab
+from labs.catalogue.prediction import Prompt
+from labs.course.lesson_07.answer_fast import charts, run
+from labs.text import gettext_noop
+
+PROMPTS: tuple[Prompt, ...] = (
+    Prompt(
+        "failed_posts",
+        gettext_noop("How many of the teachers' notices will fail to post?"),
+        gettext_noop(
+            "%(failed_posts)s of %(posts)s posts failed: the slowest request waited "
+            "%(p99_ms)s ms against a call timeout of %(call_timeout_ms)s ms, and at the "
+            "busiest moment %(busiest_web_threads)s of the %(web_threads)s web threads "
+            "were taken."
+        ),
+        high=200,
+    ),
+)
+
+
+LAB = Lab.of(
+    run.RUNNER,
+    slug="answer-fast",
+    unit="lesson-07",
+    title=gettext_noop("Answer fast: send the texts inside the request, or queue them"),
+    intro=gettext_noop(
+        "Teachers post urgent notices, each a text to 2,000 parents. Send the texts "
+        "while the teacher waits, or save the notice, queue one job and answer at "
+        "once; then make the SMS provider slow or take it down."
+    ),
+    charts=charts.build,
+    in_production=production_queues.answer_fast,
+    try_next=(
+        TryNext(
+            gettext_noop("Queue the texts instead: do the teachers still see errors?"),
+            {"send": "queue"},
+        ),
+        TryNext(
+            gettext_noop(
+                "Make the provider slow instead of down: what happens to the web threads?"
+            ),
+            {"trouble": "slow"},
+        ),
+        TryNext(
+            gettext_noop("Take the provider down for 10 minutes: does every notice still go out?"),
+            {"send": "queue", "duration_s": 900, "down_until_s": 620},
+        ),
+    ),
+    prompts=PROMPTS,
+)

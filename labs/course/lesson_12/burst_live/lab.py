@@ -1,0 +1,98 @@
+"""The burst-live lab: its entry in the catalogue and the predictions it asks for."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from labs.catalogue import production_queues
+from labs.catalogue.advice import TryNext
+from labs.catalogue.lab import Lab
+from labs.catalogue.prediction import Prompt, Values
+from labs.course.lesson_12.burst_live import charts, run
+from labs.interface.live import LiveNumber, LiveView
+from labs.text import gettext_noop
+
+
+def charts_beside_model(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The burst's charts, beside the lesson's model of the same input."""
+    return charts.build(result, run.simulated(result["params"]))
+
+
+def live_chart_beside_model(samples: Sequence[Mapping[str, Any]], params: Mapping[str, Any]):
+    return charts.live_chart(samples, run.simulated(params))
+
+
+def _burst_extra(summary: Values, params: Values) -> dict[str, float]:
+    return {
+        "busiest_second": max(params["arrivals"], default=0),
+        "fixed_capacity": params["fixed_workers"] * params["per_worker"],
+    }
+
+
+PROMPTS: tuple[Prompt, ...] = (
+    Prompt(
+        "peak_backlog_fixed",
+        gettext_noop("With the fixed pool on the real queue, how deep will the backlog get?"),
+        gettext_noop(
+            "%(fixed_workers)s workers take %(fixed_capacity)s messages a lesson-second "
+            "against bursts of up to %(busiest_second)s: the real queue peaked at "
+            "%(peak_backlog_fixed)s, the model at %(sim_peak_backlog_fixed)s."
+        ),
+        high=3000,
+        step=50,
+        extra=_burst_extra,
+    ),
+)
+
+
+LAB = Lab.of(
+    run.RUNNER,
+    slug="burst-live",
+    unit="lesson-12",
+    title=gettext_noop(
+        "On real queues: the burst, fixed workers against workers scaled on backlog"
+    ),
+    intro=gettext_noop(
+        "The lesson's burst played into two real Redis queues, faster than in the lesson. "
+        "One pool is fixed; a controller resizes the other from the real queue's depth. "
+        "Watch both backlogs and the oldest message's age next to the simulation."
+    ),
+    charts=charts_beside_model,
+    in_production=production_queues.burst_live,
+    try_next=(
+        TryNext(
+            gettext_noop("Fix the pool at 8 workers: does it keep up with the scaled pool?"),
+            {"fixed_workers": 8},
+        ),
+        TryNext(
+            gettext_noop("Cap the scaled pool at 4 workers: how old does its oldest message get?"),
+            {"max_workers": 4},
+        ),
+    ),
+    live=LiveView(
+        (
+            LiveNumber("second", gettext_noop("Lesson second")),
+            LiveNumber("backlog_fixed", gettext_noop("Backlog, fixed pool"), "jobs"),
+            LiveNumber("backlog_scaled", gettext_noop("Backlog, scaled pool"), "jobs"),
+            LiveNumber("workers_fixed", gettext_noop("Workers, fixed pool")),
+            LiveNumber("workers_scaled", gettext_noop("Workers, scaled pool")),
+            LiveNumber(
+                "oldest_age_lesson_s_fixed",
+                gettext_noop("Oldest message, fixed"),
+                "lesson s",
+                gettext_noop("empty"),
+            ),
+            LiveNumber(
+                "oldest_age_lesson_s_scaled",
+                gettext_noop("Oldest message, scaled"),
+                "lesson s",
+                gettext_noop("empty"),
+            ),
+            LiveNumber("done_fixed", gettext_noop("Done, fixed pool"), "jobs"),
+            LiveNumber("done_scaled", gettext_noop("Done, scaled pool"), "jobs"),
+        ),
+        live_chart_beside_model,
+    ),
+    prompts=PROMPTS,
+)

@@ -1,0 +1,53 @@
+"""The db-knee lab: its entry in the catalogue and the predictions it asks for."""
+
+from __future__ import annotations
+
+from labs.catalogue import production
+from labs.catalogue.advice import TryNext
+from labs.catalogue.lab import Lab
+from labs.catalogue.prediction import Prompt
+from labs.course.lesson_12.db_knee import charts, run
+from labs.text import gettext_noop
+
+PROMPTS: tuple[Prompt, ...] = (
+    Prompt(
+        "scaled_left_at_end",
+        gettext_noop("Adding workers with no cap, how many jobs will wait at the end?"),
+        gettext_noop(
+            "Past %(knee_concurrency)s queries at once the database slows down: with up to "
+            "%(scaled_most_workers)s workers it ended answering %(scaled_db_per_s_at_end)s "
+            "a second at %(scaled_latency_ms_at_end)s ms each and left "
+            "%(scaled_left_at_end)s; capped at %(cap)s it left %(capped_left_at_end)s."
+        ),
+        high=30000,
+        step=500,
+    ),
+)
+
+
+LAB = Lab.of(
+    run.RUNNER,
+    slug="db-knee",
+    unit="lesson-12",
+    title=gettext_noop("More workers than the database can take: the knee"),
+    intro=gettext_noop(
+        "Every job is one query. The scaler adds workers while the queue grows, but "
+        "past its knee the database answers fewer queries the more it is sent. Compare "
+        "the scaler alone with the same scaler capped at the knee."
+    ),
+    charts=charts.build,
+    try_next=(
+        TryNext(
+            gettext_noop(
+                "Cap the workers at 30 instead: past the knee, does the queue still clear?"
+            ),
+            {"cap": 30},
+        ),
+        TryNext(
+            gettext_noop("Let the scaler start 150 workers: how many find no connection?"),
+            {"max_workers": 150},
+        ),
+    ),
+    in_production=production.worker_cap,
+    prompts=PROMPTS,
+)

@@ -1,0 +1,50 @@
+"""The drain-compare lab: its entry in the catalogue and the predictions it asks for."""
+
+from __future__ import annotations
+
+from labs.catalogue import production_queues
+from labs.catalogue.advice import TryNext
+from labs.catalogue.lab import Lab
+from labs.catalogue.prediction import Prompt
+from labs.course.lesson_12.drain_compare import charts, run
+from labs.text import gettext_noop
+
+PROMPTS: tuple[Prompt, ...] = (
+    Prompt(
+        "rules_left_behind",
+        gettext_noop("How many of the rules will leave jobs waiting at the end?"),
+        gettext_noop(
+            "Of %(rules)s rules, %(rules_left_behind)s left jobs waiting after %(seconds)s "
+            "s; the best kept the backlog to %(lowest_peak_backlog)s, and the cheapest that "
+            "emptied the queue used %(cheapest_worker_seconds)s worker-seconds."
+        ),
+        high=10,
+    ),
+)
+
+
+LAB = Lab.of(
+    run.RUNNER,
+    slug="drain-compare",
+    unit="lesson-12",
+    title=gettext_noop("Compare scaling rules side by side"),
+    intro=gettext_noop(
+        "The same burst through several rules at once: fixed pools and pools scaled "
+        "on the backlog. Which keeps the queue short, and which costs fewest workers?"
+    ),
+    charts=charts.build,
+    in_production=production_queues.drain_compare,
+    try_next=(
+        TryNext(
+            gettext_noop("Add a fixed pool of 10: does it cost more than the backlog rules?"),
+            {"fixed_pools": [3, 8, 10]},
+        ),
+        TryNext(
+            gettext_noop(
+                "Keep at least 3 workers in every backlog rule: which rule is cheapest now?"
+            ),
+            {"min_workers": 3},
+        ),
+    ),
+    prompts=PROMPTS,
+)

@@ -1,0 +1,64 @@
+"""The fifo-live lab: its entry in the catalogue and the predictions it asks for."""
+
+from __future__ import annotations
+
+from labs.catalogue import production
+from labs.catalogue.advice import TryNext
+from labs.catalogue.lab import Lab
+from labs.catalogue.prediction import Prompt
+from labs.course.lesson_12.fifo_live import charts, run
+from labs.interface.live import LiveNumber, LiveView
+from labs.text import gettext_noop
+
+PROMPTS: tuple[Prompt, ...] = (
+    Prompt(
+        "standard_out_of_order",
+        gettext_noop("On the standard queue, how many updates will be done out of order?"),
+        gettext_noop(
+            "%(workers)s workers took updates from the standard queue side by side: "
+            "%(standard_out_of_order)s of %(updates)s were done out of order; the FIFO "
+            "queue had %(fifo_out_of_order)s out of order, but its groups waited "
+            "%(fifo_blocked_s)s s behind the poison message."
+        ),
+        high=20,
+    ),
+)
+
+
+LAB = Lab.of(
+    run.RUNNER,
+    slug="fifo-live",
+    unit="lesson-12",
+    title=gettext_noop("On real queues: standard or FIFO? Order, duplicates and a blocked group"),
+    intro=gettext_noop(
+        "The same updates for a few students go into a standard queue and a FIFO queue "
+        "at once; some are sent twice and one can never be applied. See which queue "
+        "keeps each student's order, which drops the copies, and whom the poison update "
+        "holds up."
+    ),
+    charts=charts.build,
+    live=LiveView(
+        (
+            LiveNumber("standard_done", gettext_noop("Applied, standard")),
+            LiveNumber("fifo_done", gettext_noop("Applied, FIFO")),
+            LiveNumber("standard_dlq", gettext_noop("DLQ, standard")),
+            LiveNumber("fifo_dlq", gettext_noop("DLQ, FIFO")),
+            LiveNumber("fifo_blocked_groups", gettext_noop("FIFO groups waiting")),
+        ),
+        charts.live_chart,
+    ),
+    try_next=(
+        TryNext(
+            gettext_noop("Resend each copy 1.5 s later, past the dedup window: what does FIFO do?"),
+            {"resend_after_s": 1.5},
+        ),
+        TryNext(
+            gettext_noop(
+                "Set maxReceiveCount to 5: how long does the poison update hold its student?"
+            ),
+            {"max_receives": 5},
+        ),
+    ),
+    in_production=production.sqs_fifo,
+    prompts=PROMPTS,
+)

@@ -1,0 +1,58 @@
+"""The retention lab: its entry in the catalogue and the predictions it asks for."""
+
+from __future__ import annotations
+
+from labs.catalogue import production
+from labs.catalogue.advice import TryNext
+from labs.catalogue.lab import Lab
+from labs.catalogue.prediction import Prompt
+from labs.course.lesson_12.retention import charts, run
+from labs.text import gettext_noop
+
+PROMPTS: tuple[Prompt, ...] = (
+    Prompt(
+        "expired",
+        gettext_noop("How many messages will expire before anyone works on them?"),
+        gettext_noop(
+            "The outage lasted %(outage_h)s h and the oldest message reached "
+            "%(oldest_age_max_h)s h, against a retention of %(source_retention_h)s h: "
+            "%(expired)s expired, and %(parked)s poison messages were parked in the DLQ."
+        ),
+        high=10000,
+        step=100,
+    ),
+)
+
+
+LAB = Lab.of(
+    run.RUNNER,
+    slug="retention",
+    unit="lesson-12",
+    title=gettext_noop("Retention: old messages are deleted, and a DLQ must keep them longer"),
+    intro=gettext_noop(
+        "The workers stop for a few days while messages keep arriving. Watch the oldest "
+        "message's age against the queue's retention, and see how long the poison "
+        "messages parked afterwards really stay in the DLQ."
+    ),
+    charts=charts.build,
+    try_next=(
+        TryNext(
+            gettext_noop(
+                "Give the DLQ the same 4 days as its queue: are parked messages lost now?"
+            ),
+            {"dlq_retention_h": 96},
+        ),
+        TryNext(
+            gettext_noop("Stop the workers for 5 days: what happens to the oldest messages?"),
+            {"outage_h": 120},
+        ),
+        TryNext(
+            gettext_noop(
+                "Same 4-day DLQ on a FIFO queue: does the clock restarting in the DLQ help?"
+            ),
+            {"dlq_retention_h": 96, "queue_type": "fifo"},
+        ),
+    ),
+    in_production=production.sqs_retention,
+    prompts=PROMPTS,
+)

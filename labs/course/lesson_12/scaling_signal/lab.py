@@ -1,0 +1,55 @@
+"""The scaling-signal lab: its entry in the catalogue and the predictions it asks for."""
+
+from __future__ import annotations
+
+from labs.catalogue import production
+from labs.catalogue.advice import TryNext
+from labs.catalogue.lab import Lab
+from labs.catalogue.prediction import Prompt
+from labs.course.lesson_12.scaling_signal import charts, run
+from labs.text import gettext_noop
+
+PROMPTS: tuple[Prompt, ...] = (
+    Prompt(
+        "cpu_left_at_end",
+        gettext_noop("Scaling on CPU, how many jobs will still wait at the end?"),
+        gettext_noop(
+            "A worker waiting on I/O used %(cpu_peak_pct)s%% CPU, under the "
+            "%(cpu_target_pct)s%% target, so the pool scaled on CPU never grew past "
+            "%(cpu_most_workers)s and left %(cpu_left_at_end)s jobs; scaled on depth it "
+            "grew to %(depth_most_workers)s and left %(depth_left_at_end)s."
+        ),
+        high=3000,
+        step=50,
+    ),
+)
+
+
+LAB = Lab.of(
+    run.RUNNER,
+    slug="scaling-signal",
+    unit="lesson-12",
+    title=gettext_noop("Which signal should add workers? CPU, depth, backlog per worker, age"),
+    intro=gettext_noop(
+        "Workers that send SMS spend their time waiting on the network, not on the CPU. "
+        "Four scalers watch the same burst: one reads CPU, one an alarm on the queue's "
+        "depth, one the backlog per worker, one the oldest message's age."
+    ),
+    charts=charts.build,
+    try_next=(
+        TryNext(
+            gettext_noop(
+                "Make the work CPU-bound (100% CPU when busy): does the CPU scaler wake up?"
+            ),
+            {"busy_cpu_pct": 100.0},
+        ),
+        TryNext(
+            gettext_noop(
+                "Let each scaler change the pool only every 3 s: how much higher is the peak?"
+            ),
+            {"cooldown_s": 3},
+        ),
+    ),
+    in_production=production.scaling_signal,
+    prompts=PROMPTS,
+)

@@ -1,0 +1,46 @@
+"""The backoff lab: its entry in the catalogue and the predictions it asks for."""
+
+from __future__ import annotations
+
+from labs.catalogue import production
+from labs.catalogue.advice import TryNext
+from labs.catalogue.lab import Lab
+from labs.catalogue.prediction import Prompt
+from labs.course.lesson_13.backoff import charts, run
+from labs.text import gettext_noop
+
+PROMPTS: tuple[Prompt, ...] = (
+    Prompt(
+        "full_total_ms",
+        gettext_noop("With full jitter, how long will all the waits add up to?"),
+        gettext_noop(
+            "Without jitter the waits double from %(base_ms)s ms up to the cap of "
+            "%(cap_ms)s ms, %(none_total_ms)s ms in all; full jitter draws each wait "
+            "between 0 and that, and this seed's waits came to %(full_total_ms)s ms."
+        ),
+        high=20000,
+        step=100,
+        unit=gettext_noop("ms"),
+    ),
+)
+
+
+LAB = Lab.of(
+    run.RUNNER,
+    slug="backoff",
+    unit="lesson-13",
+    title=gettext_noop("Backoff: the wait before each retry, with and without jitter"),
+    intro=gettext_noop(
+        "Each retry waits twice as long as the one before, up to a cap. Jitter adds a "
+        "random part; compare the three kinds."
+    ),
+    charts=charts.build,
+    try_next=(
+        TryNext(
+            gettext_noop("Lower the cap to 800 ms: from which retry do the waits stop growing?"),
+            {"cap_ms": 800.0},
+        ),
+    ),
+    in_production=production.retries,
+    prompts=PROMPTS,
+)

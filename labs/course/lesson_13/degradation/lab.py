@@ -1,0 +1,53 @@
+"""The degradation lab: its entry in the catalogue and the predictions it asks for."""
+
+from __future__ import annotations
+
+from labs.catalogue import production_calls
+from labs.catalogue.advice import TryNext
+from labs.catalogue.lab import Lab
+from labs.catalogue.prediction import Prompt, Values
+from labs.course.lesson_13.degradation import charts, run
+from labs.text import gettext_noop
+
+
+def _degradation_extra(summary: Values, params: Values) -> dict[str, float]:
+    down_s = max(0, min(params["down_until_s"], params["duration_s"]) - params["down_from_s"])
+    return {"down_s": down_s, "degraded_pct": round(100 * summary["degraded_share"], 1)}
+
+
+PROMPTS: tuple[Prompt, ...] = (
+    Prompt(
+        "error_share",
+        gettext_noop("What share of requests will get an error page?"),
+        gettext_noop(
+            "The database was down for %(down_s)s s of %(duration_s)s s: with no fallback "
+            "%(errors_without_fallback)s requests would have failed; the cached page "
+            "answered %(degraded_pct)s%% of requests, and %(errors)s failed."
+        ),
+        percent=True,
+        extra=_degradation_extra,
+    ),
+)
+
+
+LAB = Lab.of(
+    run.RUNNER,
+    slug="degradation",
+    unit="lesson-13",
+    title=gettext_noop("Graceful degradation: an older page instead of an error"),
+    intro=gettext_noop(
+        "While the grades service is down, show the last saved results page, marked "
+        "with its age. Compare what parents see with and without this fallback."
+    ),
+    charts=charts.build,
+    in_production=production_calls.degradation,
+    try_next=(
+        TryNext(
+            gettext_noop(
+                "Refuse pages older than 2 minutes: what do parents see during the outage?"
+            ),
+            {"limit_age": True, "max_stale_s": 120},
+        ),
+    ),
+    prompts=PROMPTS,
+)

@@ -1,0 +1,54 @@
+"""The layered-retries lab: its entry in the catalogue and the predictions it asks for."""
+
+from __future__ import annotations
+
+from labs.catalogue import production
+from labs.catalogue.advice import TryNext
+from labs.catalogue.lab import Lab
+from labs.catalogue.prediction import Prompt
+from labs.course.lesson_13.layered_retries import charts, run
+from labs.text import gettext_noop
+
+PROMPTS: tuple[Prompt, ...] = (
+    Prompt(
+        "every_layer_load_per_s",
+        gettext_noop(
+            "With every layer retrying, how many calls a second will reach the failing service?"
+        ),
+        gettext_noop(
+            "%(attempts)s attempts at each of %(layers)s layers multiply to "
+            "%(every_layer_calls)s calls per click: %(clicks_per_s)s clicks a second became "
+            "%(every_layer_load_per_s)s calls; with one layer retrying, "
+            "%(one_layer_load_per_s)s."
+        ),
+        high=10000,
+        step=100,
+        unit=gettext_noop("calls/s"),
+    ),
+)
+
+
+LAB = Lab.of(
+    run.RUNNER,
+    slug="layered-retries",
+    unit="lesson-13",
+    title=gettext_noop("Retries at every layer: how many calls does one click make?"),
+    intro=gettext_noop(
+        "A click passes through several layers before it reaches the service, and each "
+        "layer may retry. Count the calls that reach a sick service when every layer "
+        "retries, when only one does, and when retries come out of a budget."
+    ),
+    charts=charts.build,
+    try_next=(
+        TryNext(
+            gettext_noop("Add a fourth layer: how many calls reach the service now?"),
+            {"layers": 4},
+        ),
+        TryNext(
+            gettext_noop("Let only 10 percent of calls fail: does the choice still matter?"),
+            {"failure_pct": 10.0},
+        ),
+    ),
+    in_production=production.one_retrying_layer,
+    prompts=PROMPTS,
+)

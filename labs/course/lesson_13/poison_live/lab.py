@@ -1,0 +1,58 @@
+"""The poison-live lab: its entry in the catalogue and the predictions it asks for."""
+
+from __future__ import annotations
+
+from labs.catalogue import production_queues
+from labs.catalogue.advice import TryNext
+from labs.catalogue.lab import Lab
+from labs.catalogue.prediction import Prompt
+from labs.course.lesson_13.poison_live import charts, run
+from labs.interface.live import QUEUE_NUMBERS, LiveNumber, LiveView
+from labs.text import gettext_noop
+
+PROMPTS: tuple[Prompt, ...] = (
+    Prompt(
+        "receives_mr3",
+        gettext_noop("With 3 receives allowed, how many receives will the real queue make?"),
+        gettext_noop(
+            "%(made_mr3)s messages succeeded at once; the %(poison)s poison messages were "
+            "received until the DLQ took them: %(receives_mr3)s receives in all "
+            "(%(receives_mr1)s with 1 allowed, %(receives_mr5)s with 5)."
+        ),
+        high=60,
+    ),
+)
+
+
+LAB = Lab.of(
+    run.RUNNER,
+    slug="poison-live",
+    unit="lesson-13",
+    title=gettext_noop("On a real queue: poison messages reach the DLQ"),
+    intro=gettext_noop(
+        "PDF jobs through a real Redis queue for maxReceiveCount 1, 3 and 5. The poison "
+        "ones are parked in the dead-letter queue with their receive count and last "
+        "error; afterwards, open the DLQ in the queue panel and redrive it."
+    ),
+    charts=charts.build,
+    in_production=production_queues.poison_live,
+    try_next=(
+        TryNext(
+            gettext_noop("Poison three PDFs instead of two: does anything but them reach the DLQ?"),
+            {"poison": [1, 3, 7]},
+        ),
+        TryNext(
+            gettext_noop("Use 4 workers: do the good PDFs finish sooner?"),
+            {"workers": 4},
+        ),
+    ),
+    live=LiveView(
+        (
+            LiveNumber("max_receives", gettext_noop("maxReceiveCount now")),
+            *QUEUE_NUMBERS[:-1],
+            LiveNumber("receives", gettext_noop("Receives")),
+        ),
+        charts.live_chart,
+    ),
+    prompts=PROMPTS,
+)

@@ -1,0 +1,51 @@
+"""The timeouts lab: its entry in the catalogue and the predictions it asks for."""
+
+from __future__ import annotations
+
+from labs.catalogue import production_calls
+from labs.catalogue.advice import TryNext
+from labs.catalogue.lab import Lab
+from labs.catalogue.prediction import Prompt, Values
+from labs.course.lesson_13.timeouts import charts, run
+from labs.text import gettext_noop
+
+
+def _timeouts_extra(summary: Values, params: Values) -> dict[str, float]:
+    return {"timeout_s": params["timeout_ms"] / 1000}
+
+
+PROMPTS: tuple[Prompt, ...] = (
+    Prompt(
+        "stuck_at_timeout",
+        gettext_noop("With the timeout, how many calls will be waiting at once?"),
+        gettext_noop(
+            "Little's law: %(rate_per_s)s calls a second, each held at most "
+            "%(timeout_s)s s, keep %(stuck_at_timeout)s waiting at once; the longest wait "
+            "with no timeout held %(most_stuck)s."
+        ),
+        high=10000,
+        step=100,
+        extra=_timeouts_extra,
+    ),
+)
+
+
+LAB = Lab.of(
+    run.RUNNER,
+    slug="timeouts",
+    unit="lesson-13",
+    title=gettext_noop("Timeouts and Little's law: how many requests get stuck"),
+    intro=gettext_noop(
+        "A stuck service holds every caller that waits for it. Count the stuck "
+        "requests for different waits, and see what a timeout does to each call."
+    ),
+    charts=charts.build,
+    in_production=production_calls.timeouts,
+    try_next=(
+        TryNext(
+            gettext_noop("Lower the timeout to 200 ms: which calls time out now?"),
+            {"timeout_ms": 200.0},
+        ),
+    ),
+    prompts=PROMPTS,
+)
