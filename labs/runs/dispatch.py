@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import logging
 from typing import Any
 
@@ -13,7 +12,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from labs.catalogue.lab import Lab
-from labs.runs import admission, failures, kept_queue, result_store
+from labs.runs import admission, failures, kept_queue, redis_clients, result_store
 from labs.runs.draining import hold_drain
 from labs.runs.models import Run
 from labs.runs.tasks import drain_kept_queue, execute_run, hard_limit_for
@@ -36,22 +35,10 @@ class RunRefused(Exception):
 def check_broker(timeout_s: float = 1.0) -> None:
     """Raise RunnerOffline unless Redis answers a PING within `timeout_s`."""
     try:
-        broker_client(timeout_s).ping()
+        redis_clients.broker(timeout_s).ping()
     except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
         logger.warning("the broker at %s does not answer: %s", broker_address(), exc)
         raise RunnerOffline(failures.said("offline", {}, "")) from exc
-
-
-def broker_client(timeout_s: float = 1.0) -> redis.Redis:
-    """This process's client of the broker's Redis."""
-    return _broker_client(settings.CELERY_BROKER_URL, timeout_s)
-
-
-@functools.cache
-def _broker_client(url: str, timeout_s: float) -> redis.Redis:
-    # One connection pool per process: a class pressing Run at once would otherwise open
-    # (and close) a connection to Redis per press.
-    return redis.Redis.from_url(url, socket_connect_timeout=timeout_s, socket_timeout=timeout_s)
 
 
 def broker_address() -> str:
