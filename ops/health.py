@@ -17,7 +17,7 @@ import redis
 from django.conf import settings
 from django.db import connection
 
-from labs.runs import telemetry_store
+from labs.runs import redis_clients, telemetry_store
 from labs.runs.admission import admit_oldest_s
 from school.celery import app as celery_app
 
@@ -42,16 +42,10 @@ def check_database() -> Check:
 
 
 def check_redis(url: str | None = None) -> Check:
-    timeout = settings.HEALTH_TIMEOUT_S
-    client = redis.Redis.from_url(
-        url or settings.REDIS_URL, socket_connect_timeout=timeout, socket_timeout=timeout
-    )
     try:
-        client.ping()
+        redis_clients.health(url).ping()
     except redis.RedisError as error:
         return Check("redis", False, f"{type(error).__name__}: {error}")
-    finally:
-        client.close()
     return Check("redis", True, "PONG")
 
 

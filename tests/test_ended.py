@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 import uuid
 
 import pytest
@@ -13,31 +12,46 @@ from labs.runs import ended
 pytestmark = pytest.mark.redis
 
 
-def announce_later(run_id: str, after_s: float) -> threading.Thread:
-    thread = threading.Thread(target=lambda: (time.sleep(after_s), ended.announce([run_id])))
-    thread.start()
-    return thread
+HANG_S = 30  # only guards against a hang: every wait below ends on an event, not a time
+
+
+def announcing(run_id: str):
+    """A `still_running` that announces `run_id` once the waiter is registered (so the
+    message cannot come before the waiter listens) and says the run is still running."""
+
+    def still_running() -> bool:
+        ended.announce([run_id])
+        return True
+
+    return still_running
 
 
 def test_a_waiter_wakes_when_its_run_is_announced(settings):
     settings.LAB_PRESS_WAITERS = 2
     run_id = str(uuid.uuid4())
-    announcer = announce_later(run_id, 0.1)
-    assert ended.wait_for_end(run_id, lambda: True, timeout_s=10)
-    announcer.join()
+    assert ended.wait_for_end(run_id, announcing(run_id), timeout_s=HANG_S)
 
 
 def test_another_runs_announcement_does_not_wake_it(settings):
     settings.LAB_PRESS_WAITERS = 2
-    announcer = announce_later(str(uuid.uuid4()), 0.05)
-    assert not ended.wait_for_end(str(uuid.uuid4()), lambda: True, timeout_s=0.4)
-    announcer.join()
+    assert ended._listener.ready(timeout_s=HANG_S)
+    mine, other, marker = (str(uuid.uuid4()) for _ in range(3))
+    waiting = ended._listener.register(mine)
+    heard = ended._listener.register(marker)
+    try:
+        ended.announce([other])
+        ended.announce([marker])  # one channel, in order: once the marker is heard, so was other
+        assert heard.wait(HANG_S)
+        assert not waiting.is_set()
+    finally:
+        ended._listener.unregister(mine, waiting)
+        ended._listener.unregister(marker, heard)
 
 
 def test_a_run_already_ended_is_not_waited_for(settings):
     settings.LAB_PRESS_WAITERS = 2
     asked = []
-    assert ended.wait_for_end(str(uuid.uuid4()), lambda: asked.append(1) or False, 10)
+    assert ended.wait_for_end(str(uuid.uuid4()), lambda: asked.append(1) or False, HANG_S)
     assert asked == [1]
 
 
@@ -45,16 +59,20 @@ def test_no_wait_beyond_the_waiters_a_process_allows(settings):
     """With every slot taken, a press answers at once (its page polls) instead of waiting."""
     settings.LAB_PRESS_WAITERS = 1
     first = str(uuid.uuid4())
-    holder = threading.Thread(target=ended.wait_for_end, args=(first, lambda: True, 10))
+    registered = threading.Event()
+    woke = []
+
+    def hold() -> None:
+        woke.append(ended.wait_for_end(first, lambda: registered.set() or True, HANG_S))
+
+    holder = threading.Thread(target=hold)
     holder.start()
-    time.sleep(0.2)  # the holder is registered and waiting
-    second = str(uuid.uuid4())
-    announcer = announce_later(second, 0.1)
-    assert not ended.wait_for_end(second, lambda: pytest.fail("asked"), 10)
+    assert registered.wait(HANG_S)  # the holder has its slot and is waiting
+    # The second press is refused before it registers: its `still_running` is never asked.
+    assert not ended.wait_for_end(str(uuid.uuid4()), lambda: pytest.fail("asked"), HANG_S)
     ended.announce([first])
-    holder.join(timeout=5)
-    announcer.join()
-    assert not holder.is_alive()
+    holder.join(timeout=HANG_S)
+    assert not holder.is_alive() and woke == [True]
 
 
 def test_no_wait_when_turned_off(settings):
@@ -74,9 +92,10 @@ def test_the_task_says_so_for_a_run_deleted_while_queued():
     pubsub = redis.Redis.from_url(settings.CELERY_BROKER_URL).pubsub()
     pubsub.subscribe(ended.CHANNEL)
     try:
-        assert pubsub.get_message(timeout=2)["type"] == "subscribe"
+        assert pubsub.get_message(timeout=HANG_S)["type"] == "subscribe"
         assert execute_run.apply(args=(gone,)).get() == "missing"
-        heard = pubsub.get_message(timeout=2)
-        assert heard is not None and heard["data"].decode() == gone
+        # The Redis is shared: others' announcements may come first; None ends the look.
+        messages = iter(lambda: pubsub.get_message(timeout=HANG_S), None)
+        assert any(m["type"] == "message" and m["data"].decode() == gone for m in messages)
     finally:
         pubsub.close()

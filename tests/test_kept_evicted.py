@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from labs.catalogue.entries import get_lab
 from labs.experiments.namespace import KEPT_GUARD_S, Namespace, kept_id, run_key_for
-from labs.runs import kept_queue
+from labs.runs import kept_queue, redis_clients
 from labs.runs.kept_caps import enforce_kept_caps
 from labs.runs.models import Run
 from labs.web.presenters import present_panel
@@ -35,11 +35,11 @@ def small_redis(tmp_path, settings, monkeypatch):
     ).start()
     settings.EXPERIMENT_REDIS_URL = server.url(1)
     monkeypatch.setenv("EXPERIMENT_REDIS_URL", server.url(1))
-    kept_queue.client.cache_clear()
+    redis_clients.forget()
     try:
         yield server
     finally:
-        kept_queue.client.cache_clear()
+        redis_clients.forget()
         server.kill()
 
 

@@ -438,9 +438,10 @@ def test_a_full_redis_is_said_as_full_and_no_message_shows_the_broker_address(
 
     settings.CELERY_BROKER_URL = "redis://:s3cret@127.0.0.1:1/0"
     monkeypatch.undo()
+    from labs.runs import redis_clients
     from labs.runs.dispatch import RunnerOffline, check_broker
 
-    check_broker.__globals__["_broker_client"].cache_clear()
+    redis_clients.forget()
     with pytest.raises(RunnerOffline) as refused:
         check_broker(timeout_s=0.2)
     assert "127.0.0.1" not in str(refused.value) and "s3cret" not in str(refused.value)

@@ -16,9 +16,10 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from labs.course.assignment_05.trapped_live.run import SAMPLE_KEYS
-from labs.experiments.namespace import connect, run_key_for, run_namespace
+from labs.experiments.namespace import run_key_for, run_namespace
 from labs.experiments.trapped import CONTROLS, Command, parse_command, send_command
 from labs.experiments.trapped.controls import ControlSpec, control_spec
+from labs.runs import redis_clients
 from labs.text import parse_decimal
 
 LAB = "trapped-live"
@@ -136,8 +137,5 @@ def _start_value(params: Any, control: str) -> str:
 
 def send(run: Any, command: Command) -> bool:
     """Write `command` on the run's channel; False if the run's experiment is not live."""
-    r = connect(name="control-panel")
-    try:
-        return send_command(r, run_namespace(run_key_for(run.pk)), command) is not None
-    finally:
-        r.close()
+    r = redis_clients.experiments("control-panel")
+    return send_command(r, run_namespace(run_key_for(run.pk)), command) is not None

@@ -160,16 +160,18 @@ def shared_breaker(
     name: str = "dependency",
     fail_max: int = 5,
     reset_timeout_s: float = 10.0,
+    clock: Callable[[], float] = time.time,
 ) -> pybreaker.CircuitBreaker:
     """A pybreaker breaker for one worker, whose state is shared with every other through Redis.
 
     Defaults are the lesson's: open after 5 failures in a row, try again after 10 s.
+    `clock` times the state changes in the timeline (a test gives its own).
     """
     check_int("fail_max", fail_max, 1, 1000)
     check_float("reset_timeout_s", reset_timeout_s, 0.01, 3600.0)
     return pybreaker.CircuitBreaker(
         fail_max=fail_max,
         reset_timeout=reset_timeout_s,
-        state_storage=RedisBreakerStorage(r, namespace, name),
+        state_storage=RedisBreakerStorage(r, namespace, name, clock=clock),
         name=name,
     )

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import functools
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 import redis
@@ -13,7 +13,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from labs.catalogue.lab import Lab
-from labs.runs import admission, failures, kept_queue, result_store
+from labs.runs import admission, failures, kept_queue, redis_clients, result_store
 from labs.runs.draining import hold_drain
 from labs.runs.models import Run
 from labs.runs.tasks import drain_kept_queue, execute_run, hard_limit_for
@@ -36,22 +36,10 @@ class RunRefused(Exception):
 def check_broker(timeout_s: float = 1.0) -> None:
     """Raise RunnerOffline unless Redis answers a PING within `timeout_s`."""
     try:
-        broker_client(timeout_s).ping()
+        redis_clients.broker(timeout_s).ping()
     except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
         logger.warning("the broker at %s does not answer: %s", broker_address(), exc)
         raise RunnerOffline(failures.said("offline", {}, "")) from exc
-
-
-def broker_client(timeout_s: float = 1.0) -> redis.Redis:
-    """This process's client of the broker's Redis."""
-    return _broker_client(settings.CELERY_BROKER_URL, timeout_s)
-
-
-@functools.cache
-def _broker_client(url: str, timeout_s: float) -> redis.Redis:
-    # One connection pool per process: a class pressing Run at once would otherwise open
-    # (and close) a connection to Redis per press.
-    return redis.Redis.from_url(url, socket_connect_timeout=timeout_s, socket_timeout=timeout_s)
 
 
 def broker_address() -> str:
@@ -78,54 +66,93 @@ def start_runs(
     has is saved finished at once; one identical to a run in progress waits on it.
     `draft` marks them drafts (`labs.runs.drafts`: started by moving a control).
     """
+    refuse_over_budget(lab, runs)
+    refuse_when_offline()
+    keys = [result_store.result_key(lab, params, seed) for params, seed in runs]
+    with transaction.atomic():
+        admission.lock_user(user)
+        known = look_up(keys)
+        refuse_without_runners(lab, [params for params, _seed in runs], keys, known)
+        refuse_over_caps(user, lab, computing=sum(known.stored[key] is None for key in keys))
+        return [
+            _make(user, lab, params, seed, key, known.stored[key], known.twins.get(key), draft)
+            for (params, seed), key in zip(runs, keys, strict=True)
+        ]
+
+
+def refuse_over_budget(lab: Lab, runs: list[tuple[dict[str, Any], int]]) -> None:
+    """Refuse (422) a run whose cost is over the lab's budget."""
     for params, _seed in runs:
         over = admission.over_budget(lab, params)
         if over is not None:
             raise RunRefused(over[0], 422)
+
+
+def refuse_when_offline() -> None:
+    """Refuse (503) when the broker does not answer: a run would wait forever."""
     try:
         check_broker()
     except RunnerOffline as exc:
         raise RunRefused(str(exc), 503) from exc
-    keys = [result_store.result_key(lab, params, seed) for params, seed in runs]
-    with transaction.atomic():
-        admission.lock_user(user)
-        # Only a key nobody has computed or is computing takes the key's lock: it elects
-        # the one run that computes. A run that copies a stored result or waits on a
-        # running twin needs no turn (a leader that ends meanwhile settles it on commit),
-        # so a class pressing Run together does not queue up behind one lock.
-        done = {key: result_store.stored_run(key) for key in set(keys)}
-        twins = {key: result_store.running_twin(key) for key, run in done.items() if not run}
-        electing = sorted(k for k in done if k and not done[k] and not twins[k])
-        for key in electing:  # in one order, so two requests cannot deadlock
-            result_store.lock_key(key)
-            # Another press may have elected its leader while this one waited.
-            done[key] = result_store.stored_run(key)
-            twins[key] = None if done[key] else result_store.running_twin(key)
-        stored = [done[key] for key in keys]
-        computing = sum(1 for found in stored if found is None)
-        # Only a run that needs a worker can be refused for the workers: a stored result
-        # is answered, and a run waiting on a twin follows it, however busy they are.
-        needing = {
-            admission.queue_for(lab, params)
-            for (params, _seed), key in zip(runs, keys, strict=True)
-            if done[key] is None and twins.get(key) is None
-        }
-        for queue in sorted(needing):
-            refusal = admission.runners_refusal(queue)
-            if refusal is not None:
-                raise RunRefused(refusal, 503)
-        try:
-            admission.check_caps(
-                user,
-                adding=computing,
-                experiments=computing if lab.kind == "experiment" else 0,
-            )
-        except admission.CapReached as exc:
-            raise RunRefused(str(exc), 429) from exc
-        return [
-            _make(user, lab, params, seed, key, done[key], twins.get(key), draft)
-            for (params, seed), key in zip(runs, keys, strict=True)
-        ]
+
+
+@dataclass
+class Known:
+    """What the result store has for each key: a stored result, or a run computing it."""
+
+    stored: dict[str, Run | None]
+    twins: dict[str, Run | None]
+
+    def needs_a_worker(self, key: str) -> bool:
+        return self.stored[key] is None and self.twins.get(key) is None
+
+
+def look_up(keys: list[str]) -> Known:
+    """Each key's stored result or running twin, electing (under the key's lock) the one
+    run that computes a key nobody has computed or is computing.
+
+    A run that copies a stored result or waits on a running twin needs no turn (a leader
+    that ends meanwhile settles it on commit), so a class pressing Run together does not
+    queue up behind one lock.
+    """
+    stored = {key: result_store.stored_run(key) for key in set(keys)}
+    twins = {key: result_store.running_twin(key) for key, run in stored.items() if not run}
+    electing = sorted(k for k in stored if k and not stored[k] and not twins[k])
+    for key in electing:  # in one order, so two requests cannot deadlock
+        result_store.lock_key(key)
+        # Another press may have elected its leader while this one waited.
+        stored[key] = result_store.stored_run(key)
+        twins[key] = None if stored[key] else result_store.running_twin(key)
+    return Known(stored, twins)
+
+
+def refuse_without_runners(
+    lab: Lab, params_of_runs: list[dict[str, Any]], keys: list[str], known: Known
+) -> None:
+    """Refuse (503) when a queue that a run needs has no runners to take it.
+
+    Only a run that needs a worker can be refused for the workers: a stored result is
+    answered, and a run waiting on a twin follows it, however busy they are.
+    """
+    needing = {
+        admission.queue_for(lab, params)
+        for params, key in zip(params_of_runs, keys, strict=True)
+        if known.needs_a_worker(key)
+    }
+    for queue in sorted(needing):
+        refusal = admission.runners_refusal(queue)
+        if refusal is not None:
+            raise RunRefused(refusal, 503)
+
+
+def refuse_over_caps(user, lab: Lab, *, computing: int) -> None:
+    """Refuse (429) when `computing` more runs would take `user` past their caps."""
+    try:
+        admission.check_caps(
+            user, adding=computing, experiments=computing if lab.kind == "experiment" else 0
+        )
+    except admission.CapReached as exc:
+        raise RunRefused(str(exc), 429) from exc
 
 
 def _make(
@@ -141,24 +168,34 @@ def _make(
         "draft": draft,
     }
     if stored is not None:
-        now = timezone.now()
-        return Run.objects.create(
-            **fields,
-            status=Run.Status.SUCCEEDED,
-            **stored.result_fields(),  # a reference to the stored result, not a copy
-            same_as=stored,
-            started_at=now,
-            finished_at=now,
-        )
+        return _answered_from_store(fields, stored)
     # A run made just before in this same call (two identical runs at once) leads too.
     leader = twin or result_store.running_twin(key)
     run = Run.objects.create(**fields, same_as=leader, queue=admission.queue_for(lab, params))
     if leader is None:
         enqueue(run, lab)
     else:
-        # The leader may end between the look-up and this commit: settle then, if so.
-        transaction.on_commit(lambda: result_store.settle_followers([leader.pk]))
+        follow(leader)
     return run
+
+
+def _answered_from_store(fields: dict[str, Any], stored: Run) -> Run:
+    """A run saved finished at once, pointing at the stored result (not a copy of it)."""
+    now = timezone.now()
+    return Run.objects.create(
+        **fields,
+        status=Run.Status.SUCCEEDED,
+        **stored.result_fields(),
+        same_as=stored,
+        started_at=now,
+        finished_at=now,
+    )
+
+
+def follow(leader: Run) -> None:
+    """A run waits on `leader`; the leader may end between the look-up and this commit, so
+    its followers are settled then, if so."""
+    transaction.on_commit(lambda: result_store.settle_followers([leader.pk]))
 
 
 def enqueue(run: Run, lab: Lab) -> None:

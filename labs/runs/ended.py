@@ -28,6 +28,8 @@ from collections.abc import Iterable
 import redis
 from django.conf import settings
 
+from labs.runs import redis_clients
+
 logger = logging.getLogger(__name__)
 
 # Pub/sub channels are server-wide (not per database); the ids are UUIDs, so two sites
@@ -38,10 +40,8 @@ CHANNEL = "labs:runs-ended"
 def announce(run_ids: Iterable) -> None:
     """Say that these runs have ended (after their rows are saved). Never raises: a missed
     announcement only makes a waiting press fall back to polling."""
-    from labs.runs.dispatch import broker_client
-
     try:
-        client = broker_client()
+        client = redis_clients.broker()
         for run_id in run_ids:
             client.publish(CHANNEL, str(run_id))
     except (redis.RedisError, OSError) as exc:
@@ -152,10 +152,7 @@ class _Listener:
         subscribed = self._subscribed
         while True:
             try:
-                client = redis.Redis.from_url(
-                    settings.CELERY_BROKER_URL, socket_connect_timeout=2, health_check_interval=30
-                )
-                pubsub = client.pubsub()
+                pubsub = redis_clients.ended_subscriber().pubsub()
                 pubsub.subscribe(CHANNEL)
                 for message in pubsub.listen():
                     if message["type"] == "subscribe":

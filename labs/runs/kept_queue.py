@@ -19,7 +19,6 @@ import logging
 import math
 import secrets
 import time
-from functools import cache
 from typing import Any
 
 import redis
@@ -30,9 +29,10 @@ from django.utils.translation import ngettext
 
 from labs.experiments.dlq import kept_time_left_s, open_kept, redrive_all
 from labs.experiments.metrics import queue_panel
-from labs.experiments.namespace import KEPT_DLQ_S, Namespace, connect, kept_id, run_key_for
+from labs.experiments.namespace import KEPT_DLQ_S, Namespace, kept_id, run_key_for
 from labs.experiments.queue import RedisQueue
 from labs.experiments.workers import WorkerPool
+from labs.runs import redis_clients
 
 logger = logging.getLogger(__name__)
 
@@ -117,10 +117,9 @@ class QueueGone(Exception):
         return self.message if self.message is not None else gone_text()
 
 
-@cache
 def client() -> redis.Redis:
-    """One connection pool per process for the panel (thread-safe)."""
-    return connect(settings.EXPERIMENT_REDIS_URL, name="qlab-panel")
+    """The panel's client: one connection pool per process (thread-safe)."""
+    return redis_clients.experiments("qlab-panel", settings.EXPERIMENT_REDIS_URL)
 
 
 def _queue(run_pk: Any, *, visibility_timeout_s: float | None = None) -> RedisQueue:

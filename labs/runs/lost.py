@@ -22,15 +22,14 @@ import re
 import time
 from datetime import timedelta
 
-from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
 from labs.catalogue.entries import get_lab
-from labs.runs import failures
+from labs.runs import failures, redis_clients
 from labs.runs.models import Run
 from labs.runs.result_store import settle_followers
-from labs.runs.telemetry import PRIORITY_SUFFIXES, broker_client
+from labs.runs.telemetry import PRIORITY_SUFFIXES
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +41,7 @@ _RUN_ID = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
 
 def ids_in_messages(queues: set[str]) -> set[str]:
     """Every run id (any UUID) found in the messages of `queues` and in `unacked`."""
-    r = broker_client(settings.CELERY_BROKER_URL)
+    r = redis_clients.sweeper_broker()
     found: set[str] = set()
     read = 0
     for queue in sorted(queues):

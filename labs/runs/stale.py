@@ -23,12 +23,11 @@ import logging
 from typing import Any
 
 import redis
-from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
 from labs.catalogue.entries import get_lab
-from labs.runs import failures
+from labs.runs import failures, redis_clients
 from labs.runs.kept_queue import clean_run_keys
 from labs.runs.models import Run
 from labs.runs.result_store import settle_followers
@@ -102,11 +101,9 @@ def forget_deliveries(run_ids: set[str]) -> int:
     index), so none of them comes back after the visibility timeout as a duplicate, and
     the lost-message sweep (`labs.runs.lost`) does not take them for the run's message.
     A worker still alive that acknowledges one later finds it gone, which kombu allows."""
-    from labs.runs.telemetry import broker_client
-
     if not run_ids:
         return 0
-    r = broker_client(settings.CELERY_BROKER_URL)
+    r = redis_clients.sweeper_broker()
     wanted = [run_id.encode() for run_id in run_ids]
     tags = [
         tag for tag, raw in r.hscan_iter("unacked", count=1000) if any(w in raw for w in wanted)

@@ -16,7 +16,6 @@ transaction commits, a little after the time written on it).
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 import math
@@ -33,6 +32,7 @@ from django.conf import settings
 from django.db.models import Count, Min, Q
 from django.utils import timezone
 
+from labs.runs import redis_clients
 from labs.runs import telemetry_store as store
 from labs.runs.models import Run
 from labs.runs.turns import waiting_for_their_turn
@@ -286,18 +286,13 @@ def finished_from(row: tuple) -> Finished:
     )
 
 
-@functools.cache
-def broker_client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
-
-
 # kombu keeps a queue's messages of priority 0 under its name and the others beside it.
 PRIORITY_SUFFIXES = ("", "\x06\x163", "\x06\x166", "\x06\x169")
 
 
 def broker_lengths(queues: list[str]) -> dict[str, int]:
     """Messages waiting in each queue's lists on the broker (not yet handed to a worker)."""
-    pipe = broker_client(settings.CELERY_BROKER_URL).pipeline(transaction=False)
+    pipe = redis_clients.sweeper_broker().pipeline(transaction=False)
     for queue in queues:
         for suffix in PRIORITY_SUFFIXES:
             pipe.llen(queue + suffix)

@@ -17,13 +17,14 @@ Keys (all under `TELEMETRY_PREFIX`):
 
 from __future__ import annotations
 
-import functools
 import json
 import time
 from typing import Any
 
 import redis
 from django.conf import settings
+
+from labs.runs import redis_clients
 
 SNAPSHOT_TTL_S = 15
 HISTORY_S = 3600
@@ -38,14 +39,8 @@ def key(*parts: str) -> str:
     return ":".join([settings.TELEMETRY_PREFIX, *parts])
 
 
-@functools.cache
-def _client(url: str) -> redis.Redis:
-    # One pool per process; short timeouts: a slow Redis must not hold a page or a press.
-    return redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
-
-
 def client() -> redis.Redis:
-    return _client(settings.TELEMETRY_REDIS_URL)
+    return redis_clients.telemetry()
 
 
 def snapshot() -> dict[str, Any] | None:

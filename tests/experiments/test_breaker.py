@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from datetime import datetime
 
 import pybreaker
 import pytest
@@ -41,24 +42,37 @@ def test_failures_seen_by_one_worker_open_the_breaker_for_all(r, ns):
         other.close()
 
 
-def test_it_half_opens_after_the_reset_timeout_to_the_millisecond_and_logs_the_timeline(r, ns):
-    breaker = shared_breaker(r, ns, name="payments", fail_max=1, reset_timeout_s=0.3)
+def test_it_half_opens_after_the_reset_timeout_to_the_millisecond_and_logs_the_timeline(
+    r, ns, monkeypatch
+):
+    # One clock for pybreaker (which asks `datetime.now`) and the timeline, moved by hand:
+    # what is judged is when the breaker lets a call through, not how fast this machine is.
+    now = [1_700_000_000.0]
+
+    class Clock(datetime):
+        @classmethod
+        def now(cls, tz=None):  # type: ignore[override]
+            return datetime.fromtimestamp(now[0], tz)
+
+    monkeypatch.setattr(pybreaker, "datetime", Clock)
+    breaker = shared_breaker(
+        r, ns, name="payments", fail_max=1, reset_timeout_s=0.3, clock=lambda: now[0]
+    )
     watch = RedisBreakerStorage(r, ns, "payments")
     with pytest.raises(pybreaker.CircuitBreakerError):
         breaker.call(boom)
-    while True:
-        try:
-            breaker.call(lambda: None)
-            break
-        except pybreaker.CircuitBreakerError:
-            time.sleep(0.005)
-    timeline = watch.timeline()
-    assert [s for _, s in timeline] == ["open", "half-open", "closed"]
+    now[0] += 0.299
+    with pytest.raises(pybreaker.CircuitBreakerError, match="still open"):
+        breaker.call(lambda: None)  # a millisecond early: refused without a call
+    now[0] += 0.001
+    breaker.call(lambda: None)
     opened = watch.opened_at
-    assert opened is not None and abs(opened.timestamp() - timeline[0][0]) < 0.1
-    # Never early (pybreaker's own Redis storage keeps whole seconds and half-opened after
-    # 0.001-0.19 s in our tries); late only by this thread's polling on a busy machine.
-    assert 0.3 <= timeline[1][0] - opened.timestamp() < 1.0
+    assert opened is not None and opened.timestamp() == 1_700_000_000.0
+    assert watch.timeline() == [
+        (1_700_000_000.0, "open"),
+        (1_700_000_000.3, "half-open"),
+        (1_700_000_000.3, "closed"),
+    ]
     assert watch.state == pybreaker.STATE_CLOSED
 
 

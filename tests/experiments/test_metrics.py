@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import time
+from types import SimpleNamespace
 
 import pytest
 
+from labs.experiments import metrics
 from labs.experiments.effects import Effects
 from labs.experiments.metrics import Sampler, drain_estimate_s, queue_reader
 from labs.experiments.queue import RedisQueue
+from tests.experiments.conftest import wait_for
 
 pytestmark = pytest.mark.redis
 
@@ -34,7 +36,12 @@ def test_the_drain_estimate_refuses_a_negative_backlog():
         drain_estimate_s(-1, 1.0)
 
 
-def test_the_sampler_records_what_the_queue_really_holds_over_time(r, ns):
+def test_the_sampler_records_what_the_queue_really_holds_over_time(r, ns, monkeypatch):
+    # The queue is real; the clock is the test's, moved 50 ms per batch of 10 done: the
+    # figures are then those of 200 a second whatever this machine's speed.
+    now = [0.0]
+    # Only the sampler's clock: redis-py keeps the real one for its own timeouts.
+    monkeypatch.setattr(metrics, "time", SimpleNamespace(monotonic=lambda: now[0]))
     q = RedisQueue(r, ns, visibility_timeout_s=5)
     fx = Effects(r, ns, kind="sms_sent", idempotent=False)
     seen = []
@@ -42,33 +49,25 @@ def test_the_sampler_records_what_the_queue_really_holds_over_time(r, ns):
         queue_reader(q, fx), interval_s=0.05, on_sample=seen.append, rate_window_s=0.2
     )
     q.send_many((f"m-{i}", "") for i in range(100))
-    sampler.start()
-    for _ in range(10):  # 10 done every 50 ms: 200 a second
+    sampler.sample_now()
+    for step in range(1, 11):
         batch = q.receive("w", 10)
         for m in batch:
             fx.apply(m.msg_id)
         fx.apply(batch[0].msg_id)  # one duplicate effect per batch
         q.ack_many(batch)
-        time.sleep(0.05)
-    samples = sampler.stop()
+        now[0] = step * 0.05
+        sampler.sample_now()
+    samples = sampler.samples
     assert samples == seen
-    assert len(samples) >= 8
-    times = [s["t_s"] for s in samples]
-    assert times == sorted(times)
-    first, last = samples[0], samples[-1]
-    assert first["backlog"] >= 90
-    assert (last["backlog"], last["done"], last["duplicate_effects"]) == (0, 100, 10)
-    assert last["drain_estimate_s"] == 0.0
-    middle = [s for s in samples if 20 <= s["backlog"] <= 80 and s["t_s"] >= 0.2]
-    assert middle, samples
-    for s in middle:
-        # The backlog over the rate done in the last 0.2 s, as the samples themselves show it
-        # (a loaded machine works slower than the loop's 200 a second, never faster).
-        i = samples.index(s)
-        past = next(p for p in reversed(samples[:i]) if s["t_s"] - p["t_s"] >= 0.2)
-        rate = (s["done"] - past["done"] - (s["sent"] - past["sent"])) / (s["t_s"] - past["t_s"])
-        assert s["drain_estimate_s"] == pytest.approx(s["backlog"] / rate, abs=0.002)
-        assert s["drain_estimate_s"] >= 0.3 * s["backlog"] / 200
+    assert [s["t_s"] for s in samples] == [round(step * 0.05, 3) for step in range(11)]
+    assert [s["backlog"] for s in samples] == list(range(100, -1, -10))
+    assert [s["done"] for s in samples] == list(range(0, 101, 10))
+    last = samples[-1]
+    assert (last["done"], last["duplicate_effects"], last["drain_estimate_s"]) == (100, 10, 0.0)
+    assert samples[0]["drain_estimate_s"] is None  # no rate yet
+    for s in samples[1:]:  # the backlog over the 200 a second done, to the millisecond
+        assert s["drain_estimate_s"] == pytest.approx(s["backlog"] / 200, abs=0.001), s
     series = sampler.series(["t_s", "backlog"])
     assert len(series["t_s"]) == len(series["backlog"]) == len(samples)
 
@@ -80,10 +79,12 @@ def test_a_failing_on_sample_callback_does_not_stop_the_sampler(r, ns):
         raise RuntimeError("page gone")
 
     sampler = Sampler(queue_reader(q), interval_s=0.02, on_sample=broken).start()
-    time.sleep(0.1)
+    # Three samples taken by the thread, each callback failing: the bound only guards a hang.
+    assert wait_for(lambda: len(sampler.errors) >= 3, timeout_s=30)
     samples = sampler.stop()
-    assert len(samples) >= 3
-    assert sampler.errors and "page gone" in sampler.errors[0]
+    assert len(samples) >= 4  # the thread's three and stop()'s last
+    assert len(sampler.errors) == len(samples)
+    assert all("page gone" in error for error in sampler.errors)
 
 
 def readings(*rows: tuple[float, int, int, int]):
