@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from labs.charts import class_view
+from labs.charts.base import OK
 from labs.charts.class_view import Mark, StudentLine
 from labs.text import num, said
 from labs.web.series_names import named
@@ -20,7 +21,7 @@ from teaching.class_results import ClassResults, Entry, Spread
 
 # The overlay's axis, where the series' own key reads poorly.
 LINE_WORDS = {"backlog": gettext_noop("requests waiting (backlog)")}
-BOUND_COLOUR = "#1a7f37"
+BOUND_COLOUR = OK
 SMALL_W, SMALL_H = 160, 48
 
 

@@ -330,7 +330,7 @@ def test_django_in_a_runner_a_chart_reaching_a_model_and_a_view_sweeping_are_fou
             "labs/runners/planted.py": "from django.utils.translation import gettext\n",
             "labs/words/planted.py": "from labs.sim.drain import drain\n",
             "labs/charts/planted.py": "from labs.words.planted import drain\n",
-            "labs/web/views/planted.py": "from labs.runs.stale import fail_stale\n",
+            "labs/web/views/planted.py": "from labs.runs.stale import resend_stale\n",
         },
     )
     assert "labs.runners.planted imports django.utils.translation" in forbidden_imports(root)

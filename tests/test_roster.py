@@ -55,6 +55,20 @@ def test_slips_are_printed_in_both_languages(client, school):
         assert other in html, language
 
 
+def test_slips_read_in_every_language_of_the_site_with_no_template_edit(client, school, settings):
+    """A language added to settings.LANGUAGES is on every slip, after the page's own."""
+    import re
+
+    from django.utils import translation
+
+    settings.LANGUAGES = [*settings.LANGUAGES, ("hi", "हिन्दी")]
+    client.cookies["django_language"] = "mr"
+    with translation.override("mr"):
+        html = import_(client, school, text="Asha Patil").content.decode()
+    assert re.findall(r'class="slip-note other-language" lang="(\w+)"', html) == ["en", "hi"]
+    assert html.count('class="other-language" lang="hi"') == 3  # website, username, password
+
+
 def test_students_are_listed_in_natural_order(client, school):
     from teaching.people import natural_key
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from labs.catalogue.entries import get_lab
 from labs.runs.models import Run
-from labs.runs.stale import fail_stale, resend_stale
+from labs.runs.stale import resend_stale
 from labs.runs.tasks import execute_run
 
 DRAIN_PARAMS = {
@@ -59,7 +59,7 @@ def test_it_gives_up_after_three_attempts(run):
         status="running", attempts=3, lease_expires_at=timezone.now() - timedelta(seconds=1)
     )
     assert execute_run.run(str(run.id)) == "skipped"
-    assert fail_stale() == 1
+    assert resend_stale() == (0, 1)
     stale = Run.objects.get(pk=run.pk)
     assert stale.status == "failed" and "stopped before it finished" in stale.error
 
@@ -226,7 +226,7 @@ def test_a_stale_experiment_run_that_had_its_tries_is_failed_and_its_keys_delete
         status="running", attempts=3, lease_expires_at=timezone.now() - timedelta(seconds=1)
     )
     leave_keys(experiment.pk)
-    assert fail_stale() == 1
+    assert resend_stale() == (0, 1)
     assert Run.objects.get(pk=experiment.pk).status == "failed"
     assert published == []
     assert experiment_keys(experiment.pk) == []

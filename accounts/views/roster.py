@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -62,7 +64,16 @@ def _accounts_page(request, classroom, *, form=None, problems=(), status=200) ->
 
 
 def _slips_page(request, classroom, slips: list[Slip]) -> HttpResponse:
-    context = {"classroom": classroom, "slips": slips, "site": request.build_absolute_uri("/")}
+    # Each slip reads in every language of the site, the page's own first: a new language
+    # in settings.LANGUAGES is on the slips with no template edit.
+    here = translation.get_language()
+    others = [code for code, _name in settings.LANGUAGES if code != here]
+    context = {
+        "classroom": classroom,
+        "slips": slips,
+        "site": request.build_absolute_uri("/"),
+        "other_languages": others,
+    }
     return render(request, "accounts/slips.html", context)
 
 

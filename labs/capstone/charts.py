@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.charts.base import FAILED, GREY, OK, figure, hline, line, vline
+from labs.charts.base import BLUE, FAILED, GREY, INK, OK, PURPLE, figure, hline, line, vline
 from labs.text import gettext, gettext_noop, num
 
 # Grey is the untreated case everywhere on the site; the run with controls gets blue.
-LIMIT = "#8250df"
+LIMIT = PURPLE
 SIDES = {
     "before": (gettext_noop("before (controls off)"), GREY),
-    "after": (gettext_noop("after (controls on)"), "#1f6feb"),
+    "after": (gettext_noop("after (controls on)"), BLUE),
 }
 
 
@@ -78,7 +78,7 @@ def timelines(report: Mapping[str, Any]) -> list[dict[str, Any]]:
                     t["second"],
                     t["arrivals"],
                     gettext_noop("new requests (after)"),
-                    color="#1f2328",
+                    color=INK,
                     dash="dot",
                 ),
             ],
@@ -170,7 +170,7 @@ def step_figure(report: Mapping[str, Any], key: str) -> dict[str, Any]:
                     after["second"],
                     after["arrivals"],
                     gettext_noop("new requests (after)"),
-                    color="#1f2328",
+                    color=INK,
                     dash="dot",
                 ),
             ],

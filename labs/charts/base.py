@@ -16,17 +16,35 @@ from typing import Any
 
 from labs.text import gettext, gettext_noop
 
+# Every chart's colours are named here and only here (tests/test_chart_colours.py): a chart
+# module names a colour, never writes its code, so one meaning keeps one colour site-wide.
+# The palette's hues: lines and bars with no meaning of their own beyond their legend.
+BLUE = "#1f6feb"  # the first such series; the run with the controls on
+PURPLE = "#8250df"  # the second: workers, a limit, a dead-letter queue, an age
+ORANGE = "#bc4c00"  # the third: work waiting
+TEAL = "#0a7ea4"  # the fourth: work that joined another's fetch, a switch, receives
+PINK = "#bf3989"
+SLATE = "#57606a"  # quiet: work completed, beside the lines the chart is about
+SLATE_LIGHT = "#6e7781"
+# Not series: what a chart marks against them.
+INK = "#1f2328"  # the text's colour: a reference (all requests offered) or a marked point
+REFERENCE = "#24292f"  # a class's reference line, a shade off the text's colour
+FAINT = "#d0d7de"  # a calm state, faint so the others stand out (a closed breaker)
+BLUE_WASH = "rgba(31,111,235,0.08)"  # BLUE, nearly clear: a box filled behind its dots
+NOTE_BACKGROUND = "rgba(255,255,255,0.85)"  # white, a little clear: a note over the lines
+
 # Lines and bars with no meaning of their own: no green, red or amber, which mean
 # ok, failed and fast-fail (or degraded) everywhere on the site.
-PALETTE = ["#1f6feb", "#8250df", "#bc4c00", "#0a7ea4", "#bf3989", "#57606a", "#6e7781"]
+PALETTE = [BLUE, PURPLE, ORANGE, TEAL, PINK, SLATE, SLATE_LIGHT]
 
 # One meaning, one colour, in every lab: a student learns them once.
 OK = "#1a7f37"  # green: the call worked, the full answer
 FAILED = "#d1242f"  # red: the call reached a sick service and failed; an error page
 FAST_FAIL = "#d4a72c"  # amber: refused at once by an open breaker; a degraded answer
 GREY = "#8c959f"  # the plain, untreated case (no jitter, no fallback)
+BUSY = FAST_FAIL  # amber too: a spell when a service is strained (a busy minute)
 OUTCOME_COLOURS = {"ok": OK, "failed": FAILED, "fast-fail": FAST_FAIL}
-JITTER_COLOURS = {"none": GREY, "full": "#1f6feb", "equal": "#8250df", "decorrelated": "#bc4c00"}
+JITTER_COLOURS = {"none": GREY, "full": BLUE, "equal": PURPLE, "decorrelated": ORANGE}
 JITTER_LABELS = {
     "none": gettext_noop("no jitter"),
     "full": gettext_noop("full jitter"),
@@ -38,13 +56,13 @@ FONT = '"Noto Sans Devanagari", system-ui, sans-serif'
 
 # Flows that recur across labs (arrivals, work done, the backlog...).
 COLORS = {
-    "arrived": "#1f6feb",  # work offered
+    "arrived": BLUE,  # work offered
     "done": OK,  # work finished
     "ok": OK,
-    "backlog": "#bc4c00",  # work waiting
+    "backlog": ORANGE,  # work waiting
     "failed": FAILED,
     "fast_fail": FAST_FAIL,
-    "workers": "#8250df",
+    "workers": PURPLE,
     "retries": FAILED,
     "wasted": GREY,
 }
@@ -283,7 +301,7 @@ def data_span(traces: Sequence[Mapping[str, Any]], axis: str = "x") -> tuple[flo
 
 
 def window(
-    x0: float, x1: float, label: str, color: str = "#d1242f"
+    x0: float, x1: float, label: str, color: str = FAILED
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """A shaded vertical band and its label, e.g. an outage: pass to `shapes` and `annotations`."""
     shape = {
@@ -308,7 +326,7 @@ def window(
         "text": _t(label),
         "showarrow": False,
         "yanchor": "top",
-        "bgcolor": "rgba(255,255,255,0.85)",
+        "bgcolor": NOTE_BACKGROUND,
     }
     return shape, note
 
@@ -358,7 +376,7 @@ def hline(
         "showarrow": False,
         "xanchor": "right",
         "yanchor": "bottom",
-        "bgcolor": "rgba(255,255,255,0.85)",
+        "bgcolor": NOTE_BACKGROUND,
     }
     return shape, note
 
@@ -398,7 +416,7 @@ def vline(x: float, label: str, color: str = GREY) -> tuple[dict[str, Any], dict
         "text": _two_lines(_t(label)),
         "showarrow": False,
         "xanchor": "left",
-        "bgcolor": "rgba(255,255,255,0.85)",
+        "bgcolor": NOTE_BACKGROUND,
         MOMENT: True,
     }
     return shape, note

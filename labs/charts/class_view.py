@@ -11,7 +11,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from labs.charts.base import FAILED, GREY, OK, PALETTE, bar, figure, plotly_text
+from labs.charts.base import (
+    BLUE,
+    BLUE_WASH,
+    FAILED,
+    GREY,
+    NOTE_BACKGROUND,
+    OK,
+    PALETTE,
+    REFERENCE,
+    bar,
+    figure,
+    plotly_text,
+)
 from labs.text import gettext, gettext_noop, num
 
 # A lab's main series for the overlay, as (x key, y key), where the first other than time
@@ -34,10 +46,10 @@ KEY_FIGURES = {
     "drain": ("peak_backlog", "cleared_at_s", "worker_seconds", "left_at_end"),
 }
 MOST_KEY_FIGURES = 6
-LINE_COLOUR = "#1f6feb"
+LINE_COLOUR = BLUE
 # Where the dots of a spread sit above and below its box's middle (in box heights).
 JITTER = (0.0, 0.18, -0.18, 0.09, -0.27, 0.27, -0.09, 0.22, -0.22, 0.04)
-REFERENCE_COLOUR = "#24292f"
+REFERENCE_COLOUR = REFERENCE
 
 
 def main_series(lab: str, order: Sequence[str]) -> tuple[str, str] | None:
@@ -139,7 +151,7 @@ def spread(
         "name": "",
         "boxpoints": False,
         "width": 0.7,
-        "fillcolor": "rgba(31,111,235,0.08)",
+        "fillcolor": BLUE_WASH,
         "line": {"color": GREY, "width": 1},
         "hoverinfo": "skip",
         "showlegend": False,
@@ -203,7 +215,7 @@ def spread(
                 "showarrow": False,
                 "yanchor": "bottom",
                 "xanchor": anchor,
-                "bgcolor": "rgba(255,255,255,0.85)",
+                "bgcolor": NOTE_BACKGROUND,
                 "font": {"color": mark.colour},
             }
         )

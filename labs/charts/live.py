@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from labs.charts.base import COLORS, FAILED, FAST_FAIL, GREY, OK, figure, line, right_axis
+from labs.charts.base import BLUE, COLORS, FAILED, FAST_FAIL, GREY, OK, figure, line, right_axis
 from labs.text import gettext_noop
 
 # (key, name, colour, dash) of each count drawn against the left axis.
 QUEUE_LINES = (
     ("visible", gettext_noop("visible (waiting)"), COLORS["backlog"], None),
-    ("in_flight", gettext_noop("in flight"), "#1f6feb", None),
+    ("in_flight", gettext_noop("in flight"), BLUE, None),
     ("dlq_depth", gettext_noop("DLQ depth"), FAILED, None),
     ("done", gettext_noop("done"), OK, None),
     ("duplicates_delivered", gettext_noop("duplicates delivered"), FAST_FAIL, "dash"),

@@ -42,18 +42,13 @@ def stale_runs(now) -> Q:
     return Q(status=Run.Status.RUNNING, lease_expires_at__lt=now)
 
 
-def fail_stale(now=None, batch: int = 1000) -> int:
+def resend_stale(now=None, batch: int = 1000) -> tuple[int, int]:
     """Send again the runs whose lease ran out, or fail those that had their tries; end
     the failed ones' followers with them and delete their experiments' Redis keys. At most
-    `batch` runs a call (the sweep comes back).
+    `batch` runs a call (the sweep comes back). The sweeper's one way to end them.
 
-    Returns how many runs this call failed; `resend_stale` says how many it sent again.
+    Returns (sent again, failed).
     """
-    return resend_stale(now, batch)[1]
-
-
-def resend_stale(now=None, batch: int = 1000) -> tuple[int, int]:
-    """(sent again, failed) of the runs whose worker's lease ran out."""
     now = now or timezone.now()
     rows = list(Run.objects.filter(stale_runs(now)).values_list("pk", "lab", "attempts")[:batch])
     if not rows:

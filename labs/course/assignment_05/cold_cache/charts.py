@@ -5,15 +5,27 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.charts.base import FAILED, FAST_FAIL, GREY, OK, figure, hline, line, stacked
+from labs.charts.base import (
+    BLUE,
+    FAILED,
+    FAST_FAIL,
+    GREY,
+    INK,
+    OK,
+    TEAL,
+    figure,
+    hline,
+    line,
+    stacked,
+)
 from labs.text import gettext, gettext_noop, num
 
 # Hits are the full answer (green), stale a degraded one (amber), 429 a refusal (red).
 OUTCOMES = {
     "hit": (gettext_noop("fresh hit"), OK),
     "stale": (gettext_noop("bounded-stale copy"), FAST_FAIL),
-    "coalesced": (gettext_noop("joined a fetch on its way"), "#0a7ea4"),
-    "fetched": (gettext_noop("fetched from the origin"), "#1f6feb"),
+    "coalesced": (gettext_noop("joined a fetch on its way"), TEAL),
+    "fetched": (gettext_noop("fetched from the origin"), BLUE),
     "rejected": (gettext_noop("fast 429"), FAILED),
 }
 
@@ -32,7 +44,7 @@ def reads(result: Mapping[str, Any]) -> dict[str, Any]:
                 stacked(line(x, s[name], words, color=colour), "reads")
                 for name, (words, colour) in OUTCOMES.items()
             ),
-            line(x, s["offered"], gettext_noop("all reads"), color="#1f2328", dash="dot"),
+            line(x, s["offered"], gettext_noop("all reads"), color=INK, dash="dot"),
         ],
     )
 
@@ -64,15 +76,13 @@ def origin(result: Mapping[str, Any]) -> dict[str, Any]:
         x_title=gettext_noop("second after the restart"),
         y_title=gettext_noop("fetches per second"),
         traces=[
-            line(
-                x, s["origin_fetches"], gettext_noop("fetches sent to the origin"), color="#1f6feb"
-            ),
+            line(x, s["origin_fetches"], gettext_noop("fetches sent to the origin"), color=BLUE),
             # Filled, so it still shows where it equals the fetches above it.
             line(
                 x,
                 s["background_refreshes"],
                 gettext_noop("of them: background refreshes of stale copies"),
-                color="#0a7ea4",
+                color=TEAL,
                 fill=True,
             ),
         ],

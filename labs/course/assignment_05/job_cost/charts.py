@@ -5,10 +5,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.charts.base import COLORS, FAILED, GREY, OK, figure, line, right_axis, vline, window
+from labs.charts.base import (
+    COLORS,
+    FAILED,
+    GREY,
+    OK,
+    PURPLE,
+    figure,
+    line,
+    right_axis,
+    vline,
+    window,
+)
 from labs.text import gettext, gettext_noop, num
 
-UNITS = "#8250df"
+UNITS = PURPLE
 
 
 def _incident(params: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.charts.base import FAILED, FAST_FAIL, GREY, OK, figure, line, markers, vline
+from labs.charts.base import FAILED, FAST_FAIL, GREY, INK, OK, figure, line, markers, vline
 from labs.text import gettext, gettext_noop, num
 from labs.text import gettext as _
 
@@ -48,10 +48,8 @@ def grid(result: Mapping[str, Any], plane: int) -> dict[str, Any]:
             if cell is ok
         ]
         if at:
-            mark = markers(
-                [x for x, _ in at], [y for _, y in at], name, color="#1f2328", symbol=symbol
-            )
-            mark["marker"]["line"] = {"width": 2, "color": "#1f2328"}
+            mark = markers([x for x, _ in at], [y for _, y in at], name, color=INK, symbol=symbol)
+            mark["marker"]["line"] = {"width": 2, "color": INK}
             mark["hoverinfo"] = "skip"
             traces.append(mark)
     # Where the spike leaves one timeout's worth of extra queue: (spike - capacity) x time.
@@ -64,7 +62,7 @@ def grid(result: Mapping[str, Any], plane: int) -> dict[str, Any]:
                 [x for x, _ in curve],
                 [y for _, y in curve],
                 gettext("%(n)s extra requests (one timeout's worth of queue)") % {"n": num(limit)},
-                color="#1f2328",
+                color=INK,
                 dash="dash",
             )
         )

@@ -11,13 +11,24 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from labs.charts.base import COLORS, GREY, OK, figure, line, right_axis, sampled, vline, window
+from labs.charts.base import (
+    COLORS,
+    GREY,
+    OK,
+    TEAL,
+    figure,
+    line,
+    right_axis,
+    sampled,
+    vline,
+    window,
+)
 from labs.charts.live import rows as as_rows
 from labs.course.assignment_05.trapped_service import charts as model_charts
 from labs.text import gettext_noop, said
 
 AGE = model_charts.AGE
-SWITCH = "#0a7ea4"
+SWITCH = TEAL
 
 
 def _switches(timeline: Sequence[Mapping[str, Any]]) -> tuple[list, list]:

@@ -6,11 +6,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from labs.charts.base import (
+    BLUE,
     COLORS,
     FAILED,
     FAST_FAIL,
     GREY,
     OK,
+    PURPLE,
+    SLATE,
+    TEAL,
     figure,
     hline,
     line,
@@ -22,15 +26,15 @@ from labs.charts.base import (
 from labs.text import gettext, gettext_noop, num
 from labs.words.recovery_controls import PAYMENT_WORDS, controls_on
 
-AGE = "#8250df"
-COMPLETED = "#57606a"
+AGE = PURPLE
+COMPLETED = SLATE
 # Payment states, from "still in the air" to "settled". Red only for lost, the one
 # state that must never happen; amber for unknown, which nobody owns.
 PAYMENT_COLOURS = {
     "confirmed": OK,
-    "reconciled": "#0a7ea4",
+    "reconciled": TEAL,
     "failed": GREY,
-    "pending": "#1f6feb",
+    "pending": BLUE,
     "reconciling": AGE,
     "unknown": FAST_FAIL,
     "lost": FAILED,

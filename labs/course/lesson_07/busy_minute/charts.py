@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.charts.base import figure, line, pointer, window
+from labs.charts.base import BUSY, figure, line, pointer, window
 from labs.text import gettext, gettext_noop
 
 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     s, summary, p = result["series"], result["summary"], result["params"]
     x = s["second"]
-    spell, spell_note = window(-0.5, p["busy_s"] - 0.5, gettext_noop("busy spell"), color="#d4a72c")
+    spell, spell_note = window(-0.5, p["busy_s"] - 0.5, gettext_noop("busy spell"), color=BUSY)
     notes = [spell_note]
     if summary["cleared_at_s"] is not None and summary["peak_backlog"]:
         empty = gettext("empty at %(t)s s") % {"t": summary["cleared_at_s"]}

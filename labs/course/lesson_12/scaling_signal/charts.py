@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.charts.base import COLORS, PALETTE, figure, hline, line
+from labs.charts.base import COLORS, GREY, PALETTE, figure, hline, line
 from labs.text import gettext_noop
 
 # The scaler's signal → (legend, colour, dash): CPU in grey, as the untreated case.
 STYLE = {
-    "cpu": (gettext_noop("on CPU"), "#8c959f", "dot"),
+    "cpu": (gettext_noop("on CPU"), GREY, "dot"),
     "depth": (gettext_noop("on a queue-depth alarm"), PALETTE[0], None),
     "per_worker": (gettext_noop("on backlog per worker"), COLORS["ok"], None),
     "age": (gettext_noop("on the oldest message's age"), PALETTE[1], "dash"),

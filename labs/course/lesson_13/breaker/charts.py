@@ -7,7 +7,9 @@ from itertools import groupby
 from typing import Any
 
 from labs.charts.base import (
+    BLUE,
     FAILED,
+    FAINT,
     FAST_FAIL,
     OK,
     OUTCOME_COLOURS,
@@ -18,7 +20,7 @@ from labs.charts.base import (
 )
 from labs.text import gettext, gettext_noop
 
-STATE_COLOURS = {"closed": "#d0d7de", "open": FAST_FAIL, "half-open": "#1f6feb"}
+STATE_COLOURS = {"closed": FAINT, "open": FAST_FAIL, "half-open": BLUE}
 LANES = {"service": 0, "breaker": 1, "calls": 2}
 # Each lane's name on the axis (breaker stays a Latin word in both languages, like the lesson).
 LANE_WORDS = {

@@ -7,7 +7,7 @@ from itertools import groupby
 from typing import Any
 
 from labs.charts import live
-from labs.charts.base import COLORS, FAILED, OK, bar, figure
+from labs.charts.base import COLORS, FAILED, NOTE_BACKGROUND, OK, bar, figure
 from labs.text import gettext_noop
 
 LINES = (
@@ -73,7 +73,7 @@ def _parts(samples: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 "xanchor": "left",
                 # Inside the plot: above it, a phone's wrapped title ran into the note.
                 "yanchor": "top",
-                "bgcolor": "rgba(255,255,255,0.85)",
+                "bgcolor": NOTE_BACKGROUND,
                 "text": f"maxReceiveCount {mr}",
                 "showarrow": False,
             }

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labs.charts.base import FAILED, GREY, OK, bar, figure, markers
+from labs.charts.base import FAILED, GREY, OK, PURPLE, bar, figure, markers
 from labs.text import gettext, gettext_noop
 
 OUTCOMES = {
     "done": (gettext_noop("made"), OK),
     "retry": (gettext_noop("failed, back in the queue"), FAILED),
 }
-DLQ_COLOUR = "#8250df"
+DLQ_COLOUR = PURPLE
 
 
 def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from labs.charts import live
-from labs.charts.base import FAILED, GREY, OK, bar, figure
+from labs.charts.base import FAILED, GREY, OK, TEAL, bar, figure
 from labs.text import gettext, gettext_noop
 
-LINES = (*live.QUEUE_LINES, ("receives", gettext_noop("receives"), "#0a7ea4", "dash"))
+LINES = (*live.QUEUE_LINES, ("receives", gettext_noop("receives"), TEAL, "dash"))
 
 
 def attempts(result: Mapping[str, Any]) -> dict[str, Any]:
