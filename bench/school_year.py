@@ -139,7 +139,7 @@ def pages(school: School) -> dict[str, tuple]:
     from django.contrib.auth import get_user_model
     from django.urls import reverse
 
-    from teaching.gradebook_cache import bump
+    from teaching.gradebook.cache import bump
     from teaching.models import Submission
 
     classroom = school.classes[0]

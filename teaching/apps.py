@@ -8,23 +8,23 @@ class TeachingConfig(AppConfig):
 
     def ready(self) -> None:
         from labs.runs import references
-        from teaching.digest import on_submission_saved
+        from teaching.class_results.digest import on_submission_saved
         from teaching.models import RUN_REFERENCES, Submission
 
         # labs knows hand-ins only through this door (who may open a run, which are frozen).
         references.register(*RUN_REFERENCES)
 
-        from teaching import gradebook_signals
+        from teaching.gradebook import staleness
 
         # A class's rendered gradebook is kept until one of its cells changes.
-        gradebook_signals.connect()
+        staleness.connect()
         # Every hand-in, wherever it is saved (the form, the demo, the admin), keeps its
         # figures for the class results page.
 
         post_save.connect(on_submission_saved, sender=Submission, dispatch_uid="submission-digest")
 
-        from teaching.class_predictions import predictions_panel, predictions_signature
-        from teaching.class_results import EXTRA_PANELS, SIGNATURE_PARTS
+        from teaching.class_results.figures import EXTRA_PANELS, SIGNATURE_PARTS
+        from teaching.class_results.predictions import predictions_panel, predictions_signature
 
         # The class results page shows the class's predictions against its runs (and its
         # cached copy is rebuilt when they change).

@@ -349,7 +349,7 @@ class SubmissionDigest(models.Model):
 
     The page shows a whole class at once: reading every run's result (tens of KB each) on
     every view would cost a class of 100 seconds. The figures, the run's settings and its
-    main line thinned to a few points are kept here instead (`teaching.digest`).
+    main line thinned to a few points are kept here instead (`teaching.class_results.digest`).
     """
 
     submission = models.OneToOneField(

@@ -20,7 +20,7 @@ from django.utils.translation import ngettext
 from labs.catalogue.prediction import Prompt, is_right
 from labs.catalogue.predictions import prompts_for
 from labs.runs.predictions import Prediction
-from teaching.class_results import ClassResults
+from teaching.class_results.figures import ClassResults
 from teaching.models import Assignment
 
 

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.db.models.signals import post_delete, post_save
 
 from lessons.models import Attempt
-from teaching import gradebook_cache
+from teaching.gradebook import cache
 from teaching.models import (
     Assignment,
     Classroom,
@@ -44,7 +44,7 @@ def _changed(sender, instance, **kwargs) -> None:
         ids = _classes_of_student(instance.student_id)
     else:  # a user: their name or username shows in the table
         ids = _classes_of_student(instance.pk)
-    gradebook_cache.bump(ids)
+    cache.bump(ids)
 
 
 def connect() -> None:

@@ -31,10 +31,16 @@ from django.views.decorators.vary import vary_on_headers
 from labs.runs.dispatch import RunRefused, start_run
 from labs.runs.waiting import waiting_count
 from labs.web.htmx import HtmxHttpRequest
-from teaching import class_charts, gradebook_cache
 from teaching.access import role_in
-from teaching.class_export import export_columns, export_rows
-from teaching.class_results import EXTRA_PANELS, SIGNATURE_PARTS, ClassResults, class_results
+from teaching.class_results import charts as class_charts
+from teaching.class_results.export import export_columns, export_rows
+from teaching.class_results.figures import (
+    EXTRA_PANELS,
+    SIGNATURE_PARTS,
+    ClassResults,
+    class_results,
+)
+from teaching.gradebook import cache as gradebook_cache
 from teaching.models import Assignment
 
 # A projector's page changes no faster than a room reads it.
@@ -215,7 +221,7 @@ def _look(assignment: Assignment) -> tuple[str, bool]:
 
     from labs.runs.models import Run, StoredResult
     from labs.runs.result_store import result_key
-    from teaching.class_results import lesson_case
+    from teaching.class_results.figures import lesson_case
 
     now = timezone.now()
     members = list(
@@ -393,7 +399,7 @@ def _filename(assignment: Assignment, ext: str) -> str:
 def results_reference(request: HttpRequest, assignment_id: int) -> HttpResponse:
     """Run the lesson's case (the lab's defaults under the assignment's presets) through
     the workers like any run, so the page can mark its figures."""
-    from teaching.class_results import lesson_case
+    from teaching.class_results.figures import lesson_case
 
     assignment = results_assignment(request.user, assignment_id)
     lab = assignment.get_lab()
