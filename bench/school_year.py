@@ -113,7 +113,8 @@ class School:
             )
             for a, assignment in enumerate(self.assignments[classroom.pk])
         )
-        # The digest the site keeps on every hand-in's save (bulk_create sends no signal).
+        # The digest the site keeps on every hand-in's save (`Submission.save`, which
+        # bulk_create does not call).
         SubmissionDigest.objects.bulk_create(
             SubmissionDigest(
                 submission=sub,

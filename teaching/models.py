@@ -294,6 +294,22 @@ class Submission(Feedback):
     def __str__(self) -> str:
         return f"{self.student} → {self.assignment}"
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, then record the figures the class results page reads (its digest).
+
+        Every write of the handed-in runs does it, wherever it comes from (a hand-in or a
+        resubmission, `teaching.gradebook.hand_in`; the demo class; the admin); saving the
+        feedback alone (`update_fields` naming neither run) does not. A `bulk_create` or a
+        queryset `update()` skips it, so code that writes that way records the digest itself.
+        """
+        super().save(*args, **kwargs)
+        written = kwargs.get("update_fields")
+        if written is None or {"run", "before_run"} & set(written):
+            # Imported here: the digest module reads this one's models.
+            from teaching.class_results.digest import record_digest
+
+            record_digest(self)
+
     def get_absolute_url(self) -> str:
         return reverse("submission-detail", args=[self.pk])
 

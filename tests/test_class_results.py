@@ -369,12 +369,10 @@ def test_the_page_is_built_once_per_change_and_a_change_shows_at_once(
 
 
 def test_a_panel_can_move_the_signature_so_the_page_is_rebuilt(client, small_class, monkeypatch):
-    from teaching.class_results import figures as class_results
     from teaching.class_results import views as class_views
 
     said = {"predictions": 0}
-    monkeypatch.setattr(class_results, "SIGNATURE_PARTS", [lambda a: said["predictions"]])
-    monkeypatch.setattr(class_views, "SIGNATURE_PARTS", class_results.SIGNATURE_PARTS)
+    monkeypatch.setattr(class_views, "predictions_signature", lambda a: said["predictions"])
     before = class_views.signature(small_class.assignment_a)
     assert class_views.signature(small_class.assignment_a) == before
     said["predictions"] = 1
@@ -423,7 +421,7 @@ def test_the_teacher_sets_sections_that_the_results_page_filters_on(client, smal
 
 
 def test_a_new_prediction_on_a_hand_in_rebuilds_the_cached_page(client, small_class):
-    """The predictions panel moves the signature through SIGNATURE_PARTS."""
+    """The predictions panel moves the signature (`predictions_signature`)."""
     from labs.runs.predictions import Prediction
     from teaching.class_results.views import signature
 

@@ -1,5 +1,8 @@
 """Each hand-in's figures, settings and main line, kept once when it is saved.
 
+`teaching.models.Submission.save` calls `record_digest` each time the handed-in runs are
+written.
+
 The class results page reads these (`SubmissionDigest`) rather than the runs' results, so
 its cost does not grow with the size of each result, and a view never works them out again.
 """
@@ -68,10 +71,3 @@ def record_digest(submission: Submission) -> SubmissionDigest:
         submission=submission, defaults=fields
     )
     return digest
-
-
-def on_submission_saved(sender, instance: Submission, update_fields=None, **kwargs) -> None:
-    """Every hand-in and resubmission gets its digest; saving feedback alone does not."""
-    if update_fields is not None and not {"run", "before_run"} & set(update_fields):
-        return
-    record_digest(instance)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -49,18 +49,6 @@ STATUS_FILTERS: dict[str, tuple[str, ...]] = {
     "late": (Timing.LATE,),
     "missing": (Timing.MISSING, Timing.OPEN),
 }
-
-# Panels other features add to the page, after the criteria: each is called with the
-# page's `ClassResults` and gives None or a dict with the "template" to include (the
-# predict-explain issue's predictions against outcomes belong here).
-EXTRA_PANELS: list[Callable[[ClassResults], dict[str, Any] | None]] = []
-
-# What else the page's signature (`teaching.class_results.views.signature`) must cover. The page is
-# kept rendered in the shared cache under its signature, and a projector asks whether the
-# signature moved: a panel that shows data of its own (predictions, say) adds here a
-# function of the assignment giving something small and JSON-serialisable (a count and a
-# latest time from one query) that changes whenever that data does.
-SIGNATURE_PARTS: list[Callable[[Assignment], Any]] = []
 
 
 @dataclass

@@ -34,12 +34,8 @@ from labs.web.htmx import HtmxHttpRequest
 from teaching.access import role_in
 from teaching.class_results import charts as class_charts
 from teaching.class_results.export import export_columns, export_rows
-from teaching.class_results.figures import (
-    EXTRA_PANELS,
-    SIGNATURE_PARTS,
-    ClassResults,
-    class_results,
-)
+from teaching.class_results.figures import ClassResults, class_results
+from teaching.class_results.predictions import predictions_panel, predictions_signature
 from teaching.gradebook import cache as gradebook_cache
 from teaching.models import Assignment
 
@@ -152,7 +148,8 @@ def page_context(request, assignment, results: ClassResults, chosen, *, projecto
         (entry, [entry.figures.get(s.figure.name) for s in results.spreads])
         for entry in results.entries
     ]
-    panels = [panel for make in EXTRA_PANELS if (panel := make(results)) is not None]
+    # Panels after the criteria, each a dict naming the "template" to include.
+    panels = [panel for panel in (predictions_panel(results),) if panel is not None]
     pass_chart = class_charts.pass_rate_chart(results)
     changes_chart = class_charts.changes_chart(results)
     charts = [
@@ -209,8 +206,8 @@ def signature(assignment: Assignment) -> str:
     """Changes when anything the page shows can change, from a few small queries rather
     than the whole page's work: who is in the class and in which section, their due
     dates and whether each has passed, every hand-in and its version, the class's runs,
-    the assignment's own settings, whether the lesson's case has been run, and whatever
-    the panels added through `SIGNATURE_PARTS` say. A projector whose page matches is
+    the assignment's own settings, whether the lesson's case has been run, and the
+    predictions panel's data (`predictions_signature`). A projector whose page matches is
     answered with its poller alone; the rendered page is kept under it."""
     return _look(assignment)[0]
 
@@ -257,7 +254,7 @@ def _look(assignment: Assignment) -> tuple[str, bool]:
         assignment.presets,
         assignment.locked,
         assignment.title,
-        [part(assignment) for part in SIGNATURE_PARTS],
+        [predictions_signature(assignment)],  # nested as before: cached copies still match
     ]
     digest = hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()[:16]
     return digest, reference

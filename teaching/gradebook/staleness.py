@@ -1,4 +1,9 @@
-"""What makes a class's cached gradebook table stale: every change to one of its cells."""
+"""What makes a class's cached gradebook table stale: every change to one of its cells.
+
+Connected once at start-up (`TeachingConfig.ready` calls `connect`): saving or deleting a
+class, assignment, membership, submission or version, extension, a self-check `Attempt`
+or a user bumps the version of each class it shows in (`teaching.gradebook.cache.bump`).
+"""
 
 from __future__ import annotations
 
