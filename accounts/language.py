@@ -11,8 +11,6 @@ from __future__ import annotations
 from typing import TypeGuard
 
 from django.conf import settings
-from django.contrib.auth.signals import user_logged_in
-from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.urls import reverse
 from django.utils import translation
@@ -34,8 +32,9 @@ def profile_language(user) -> str:
     return found if supported(found) else ""
 
 
-@receiver(user_logged_in, dispatch_uid="accounts.language.remember_at_login")
 def remember_at_login(sender, request, user, **kwargs) -> None:
+    """Copy the profile's language into the session at login (connected to Django's
+    `user_logged_in` by `AccountsConfig.ready`)."""
     if request is not None and hasattr(request, "session"):
         request.session[SESSION_KEY] = profile_language(user)
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.contrib.auth import HASH_SESSION_KEY
-from django.contrib.auth.signals import user_logged_in
-from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -64,9 +62,9 @@ def _remember_if_free(request: HttpRequest, user) -> bool:
     return True
 
 
-@receiver(user_logged_in, dispatch_uid="accounts.middleware.check_at_login")
 def check_at_login(sender, request, user, **kwargs) -> None:
     """Ask at login, when the session is written anyway: a signed-in person's first page
-    then costs the same queries as every later one (no profile read, no session write)."""
+    then costs the same queries as every later one (no profile read, no session write).
+    Connected to Django's `user_logged_in` by `AccountsConfig.ready`."""
     if request is not None and hasattr(request, "session"):
         _remember_if_free(request, user)

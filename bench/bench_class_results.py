@@ -156,7 +156,7 @@ def main() -> None:
 
     print(describe())
     print(f"database: {os.environ['DATABASE_URL'].split('://')[0]}; repeat {args.repeat}")
-    from teaching.gradebook_cache import bump
+    from teaching.gradebook.cache import bump
 
     print("| students | page | median ms | slowest ms | CPU ms | queries | KB gzipped |")
     print("| --- | --- | --- | --- | --- | --- | --- |")

@@ -89,11 +89,11 @@ def park(run_pk: int, count: int) -> None:
 
 def heavy_work_left(bobs: list) -> int:
     """Bob's messages not yet made (queued, in flight or still parked) over all his drains."""
-    from labs.runs import kept_queue
+    from labs.runs import retained_queue
 
     left = 0
     for run in bobs:
-        snap = kept_queue.snapshot(run.pk)
+        snap = retained_queue.snapshot(run.pk)
         left += snap["depth"] + snap["in_flight"] + snap["dlq_depth"]
     return left
 
@@ -171,7 +171,7 @@ def main() -> None:
     from django.core.management import call_command
     from django.utils import timezone
 
-    from labs.runs import kept_queue
+    from labs.runs import retained_queue
     from labs.runs.dispatch import admit_drain, start_drain
     from labs.runs.models import Run
 
@@ -216,7 +216,7 @@ def main() -> None:
             bobs.append(run)
         for run in bobs:  # what the queue panel's "Redrive all" does, four times at once
             admit_drain(run)
-            kept_queue.ask_redrive_all(run.pk)
+            retained_queue.ask_redrive_all(run.pk)
             start_drain(run)
         redriven = time.monotonic()
         during: tuple[list[float], list[float]] = ([], [])
@@ -247,14 +247,14 @@ def main() -> None:
         if after:
             print(f"({after} samples taken after the drains ended are left out)")
         if not args.one_queue:
-            heavy_in_quick = "drain_kept_queue[" in (logs / "quick.log").read_text()
+            heavy_in_quick = "drain_retained_queue[" in (logs / "quick.log").read_text()
             print(f"quick worker took a drain task: {'YES' if heavy_in_quick else 'no'}")
         print(f"finished {datetime.now(UTC):%H:%M} UTC; worker logs in {logs}")
     finally:
         for proc in workers:
             stop(proc)
         for run in bobs:
-            kept_queue.clean_run_keys(run.pk)
+            retained_queue.clean_run_keys(run.pk)
         Run.objects.filter(owner__in=[bob, alice]).delete()
         forget_queues()
 

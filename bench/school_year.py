@@ -113,7 +113,8 @@ class School:
             )
             for a, assignment in enumerate(self.assignments[classroom.pk])
         )
-        # The digest the site keeps on every hand-in's save (bulk_create sends no signal).
+        # The digest the site keeps on every hand-in's save (`Submission.save`, which
+        # bulk_create does not call).
         SubmissionDigest.objects.bulk_create(
             SubmissionDigest(
                 submission=sub,
@@ -139,7 +140,7 @@ def pages(school: School) -> dict[str, tuple]:
     from django.contrib.auth import get_user_model
     from django.urls import reverse
 
-    from teaching.gradebook_cache import bump
+    from teaching.gradebook.cache import bump
     from teaching.models import Submission
 
     classroom = school.classes[0]

@@ -7,21 +7,29 @@ class LabsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        """Each hook fills a registry that a lower layer reads and cannot fill itself by an
+        import: the layers (`tests/test_layers.py`) let a module import only those below."""
         from django.utils import translation
 
         from labs import text
 
-        # Runners and charts stay Django-free; their words go through Django's catalogues.
+        # `labs.text.gettext` / `ngettext` → Django's catalogues. Runners and charts stay
+        # Django-free (`labs.text` imports nothing), so Django's functions are handed in here,
+        # before the first page is translated.
         text.use_translations(translation.gettext, translation.ngettext)
 
         from labs.capstone import run_page
 
-        # The capstone hooks its links and operator panel into the shared run page.
+        # `labs.web.run_extras` ← the capstone's links under a trapped-service run and the
+        # operator panel beside a live one (`labs.capstone.run_page`): the run page
+        # (`labs.web`) ranks below the capstone and may not import it.
         run_page.install()
 
-        from labs.capstone.analysis import Analysis
+        from labs.capstone.analysis import KEEPS_RUNS, Analysis
         from labs.runs import references
 
-        # A draft analysis holds both its runs: pruning them would delete the student's text.
-        references.register_keeper(Analysis, "before")
-        references.register_keeper(Analysis, "after")
+        # `labs.runs.references.holders` ← a draft analysis's runs
+        # (`labs.capstone.analysis.KEEPS_RUNS`), which pruning must keep: `labs.runs` ranks
+        # below the capstone.
+        for field in KEEPS_RUNS:
+            references.register_keeper(Analysis, field)

@@ -11,7 +11,11 @@ KEPT_ATTEMPTS = 20
 
 
 class Attempt(models.Model):
-    """One submitted self-check. The latest one per student and unit is the one graded."""
+    """One submitted self-check. The latest one per student and unit is the one graded.
+
+    Saving one makes the cached gradebook of each of the student's classes stale
+    (`teaching.gradebook.staleness`, a signal: lessons ranks below teaching).
+    """
 
     student = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="selfcheck_attempts"

@@ -7,4 +7,10 @@ class OpsConfig(AppConfig):
     name = "ops"
 
     def ready(self) -> None:
-        from ops import checks  # noqa: F401 - registers the system check
+        from django.core import checks
+
+        from ops.checks import static_files_collected
+
+        # Django's system checks (`manage.py check`, `runserver`, `migrate`) run what is
+        # registered with them; nothing of ours calls the check, so it is registered here.
+        checks.register(static_files_collected)

@@ -1,7 +1,8 @@
 """A start-up warning for the mistake that turns every page into a 500: no collectstatic.
 
 With DEBUG off the hashed-name storage must find each file in its manifest, which only
-`collectstatic` writes; `./dev serve` runs it, a hand-started server may not.
+`collectstatic` writes; `./dev serve` runs it, a hand-started server may not. Registered
+with Django's system checks by `OpsConfig.ready`.
 """
 
 from __future__ import annotations
@@ -9,12 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.conf import settings
-from django.core.checks import CheckMessage, Warning, register
+from django.core.checks import CheckMessage, Warning
 from django.utils.module_loading import import_string
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
 
-@register()
 def static_files_collected(app_configs=None, **kwargs) -> list[CheckMessage]:
     backend = import_string(settings.STORAGES["staticfiles"]["BACKEND"])
     if not issubclass(backend, CompressedManifestStaticFilesStorage):

@@ -1,5 +1,4 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_save
 
 
 class TeachingConfig(AppConfig):
@@ -7,28 +6,21 @@ class TeachingConfig(AppConfig):
     verbose_name = "Classes and assignments"
 
     def ready(self) -> None:
+        """Only what must be wired before the first request; everything else is called
+        directly by the code that triggers it (a hand-in's digest: `Submission.save`; the
+        class results' predictions panel: `teaching.class_results.views`)."""
         from labs.runs import references
-        from teaching.digest import on_submission_saved
-        from teaching.models import RUN_REFERENCES, Submission
+        from teaching.gradebook import staleness
+        from teaching.models import RUN_REFERENCES
 
-        # labs knows hand-ins only through this door (who may open a run, which are frozen).
+        # Teaching's four keys onto a run (`teaching.models.RUN_REFERENCES`), for every
+        # question labs asks about hand-ins (`labs.runs.references`: who may open a run,
+        # which are frozen, what pruning must keep). Not a plain import: labs ranks below
+        # teaching and may not import it, so teaching declares them once at start-up.
         references.register(*RUN_REFERENCES)
 
-        from teaching import gradebook_signals
-
-        # A class's rendered gradebook is kept until one of its cells changes.
-        gradebook_signals.connect()
-        # Every hand-in, wherever it is saved (the form, the demo, the admin), keeps its
-        # figures for the class results page.
-
-        post_save.connect(on_submission_saved, sender=Submission, dispatch_uid="submission-digest")
-
-        from teaching.class_predictions import predictions_panel, predictions_signature
-        from teaching.class_results import EXTRA_PANELS, SIGNATURE_PARTS
-
-        # The class results page shows the class's predictions against its runs (and its
-        # cached copy is rebuilt when they change).
-        if predictions_panel not in EXTRA_PANELS:
-            EXTRA_PANELS.append(predictions_panel)
-        if predictions_signature not in SIGNATURE_PARTS:
-            SIGNATURE_PARTS.append(predictions_signature)
+        # A class's cached gradebook goes stale when any of its cells changes
+        # (`teaching.gradebook.staleness`). Signals, connected before any save: the
+        # senders include lessons' `Attempt` (a lower layer) and Django's user, whose
+        # saves cannot call teaching, and a cascade delete calls no model's `delete()`.
+        staleness.connect()

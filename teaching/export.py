@@ -34,8 +34,8 @@ from labs.capstone.presenters import report_facts
 from labs.runs.models import Run
 from labs.web.exports import cell
 from teaching.criteria import evaluate
-from teaching.gradebook import build_gradebook, summary_of
-from teaching.gradebook_csv import gradebook_table
+from teaching.gradebook.book import build_gradebook, summary_of
+from teaching.gradebook.plain_table import gradebook_table
 from teaching.models import Classroom, Submission, timing
 from teaching.people import shown_username_en
 

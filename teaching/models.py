@@ -17,6 +17,7 @@ from labs.catalogue.entries import get_lab
 from labs.catalogue.lab import Lab
 from labs.runs.models import Run
 from labs.runs.references import Reference
+from teaching.class_results.digest import digest_fields
 from teaching.criteria import Criterion
 
 # No 0/O or 1/I: a code read aloud in class or copied from a projector comes out right.
@@ -294,8 +295,32 @@ class Submission(Feedback):
     def __str__(self) -> str:
         return f"{self.student} → {self.assignment}"
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, then record the figures the class results page reads (its digest).
+
+        Every write of the handed-in runs does it, wherever it comes from (a hand-in or a
+        resubmission, `teaching.gradebook.hand_in`; the demo class; the admin); saving the
+        feedback alone (`update_fields` naming neither run) does not. A `bulk_create` or a
+        queryset `update()` skips it, so code that writes that way records the digest itself.
+        """
+        super().save(*args, **kwargs)
+        written = kwargs.get("update_fields")
+        if written is None or {"run", "before_run"} & set(written):
+            self.record_digest()
+
     def get_absolute_url(self) -> str:
         return reverse("submission-detail", args=[self.pk])
+
+    def record_digest(self) -> SubmissionDigest:
+        """Work out and save this hand-in's digest as it now stands."""
+        run, before = self.run, self.before_run
+        fields = digest_fields(run.lab, run.result, before.result if before else None)
+        if not fields["params"]:
+            fields["params"], fields["seed"] = run.params, run.seed
+        digest, _created = SubmissionDigest.objects.update_or_create(
+            submission=self, defaults=fields
+        )
+        return digest
 
     def archive(self) -> SubmissionVersion:
         """Keep this hand-in, with its feedback, before a resubmission replaces it."""
@@ -349,7 +374,7 @@ class SubmissionDigest(models.Model):
 
     The page shows a whole class at once: reading every run's result (tens of KB each) on
     every view would cost a class of 100 seconds. The figures, the run's settings and its
-    main line thinned to a few points are kept here instead (`teaching.digest`).
+    main line thinned to a few points are kept here instead (`teaching.class_results.digest`).
     """
 
     submission = models.OneToOneField(

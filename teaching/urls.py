@@ -1,6 +1,7 @@
 from django.urls import path, register_converter
 
-from teaching import class_views, invitations, pair_views, views
+from teaching import invitations, pair_views, views
+from teaching.class_results import views as class_views
 
 
 class IdConverter:

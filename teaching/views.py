@@ -35,7 +35,6 @@ from labs.web.forms import LabForm
 from labs.web.htmx import HtmxHttpRequest, SignedInRequest
 from labs.web.presenters import present_run
 from labs.web.start import run_from_form
-from teaching import gradebook_cache
 from teaching.access import (
     assignment_for,
     classroom_for,
@@ -56,7 +55,9 @@ from teaching.forms import (
     RunsShownForm,
     SubmitForm,
 )
-from teaching.gradebook import build_gradebook, hand_in, standing_of, summary_of
+from teaching.gradebook import cache as gradebook_cache
+from teaching.gradebook.book import build_gradebook, standing_of, summary_of
+from teaching.gradebook.hand_in import hand_in
 from teaching.handin import (
     FeedbackForm,
     PairSubmitForm,

@@ -16,7 +16,7 @@ from django.db import close_old_connections, connection
 from labs.capstone.analysis import Analysis
 from labs.runs.models import Run
 from ops.backup import BackupError, restore
-from teaching.gradebook import hand_in
+from teaching.gradebook.hand_in import hand_in
 from teaching.models import Assignment, Classroom, Submission, SubmissionVersion
 from tests.base import DUE, finished_run, make_user
 

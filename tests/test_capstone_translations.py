@@ -320,7 +320,7 @@ QUEUE_PANEL_ENGLISH = (
 @pytest.mark.parametrize("language", ["mr", "en"])
 def test_the_queue_panel_reads_in_the_readers_language(client, people, language):
     """The kept DLQ of a finished experiment, what a redrive says, and a queue that is gone."""
-    from labs.runs import kept_queue
+    from labs.runs import retained_queue
     from labs.runs.models import Run
     from tests.live_helpers import keep_parked
 
@@ -339,7 +339,7 @@ def test_the_queue_panel_reads_in_the_readers_language(client, people, language)
             ).content.decode()
         )
     finally:
-        kept_queue.clean_run_keys(run.pk)
+        retained_queue.clean_run_keys(run.pk)
     gone = visible_text(client.get(reverse("run-queue", args=[run.pk]), **hx).content.decode())
     if language == "mr":
         assert all(DEVANAGARI.search(text) for text in (panel, refused, gone))

@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from labs.catalogue.entries import get_lab
-from teaching.class_results import class_results, key_figures, spread_of
+from teaching.class_results.figures import class_results, key_figures, spread_of
 from teaching.models import Membership, Submission, SubmissionDigest
 from tests.base import DUE, finished_run, make_user
 
@@ -73,7 +73,7 @@ def test_a_hand_in_keeps_its_figures_settings_and_thinned_line(school):
 def test_a_resubmission_replaces_the_digest_and_feedback_leaves_it(school):
     from django.utils import timezone
 
-    from teaching.gradebook import hand_in as resubmit
+    from teaching.gradebook.hand_in import hand_in as resubmit
 
     submission = hand_in(school.assignment_a, school.alice, **school.assignment_a.presets)
     later = finished_run(school.alice, **school.assignment_a.presets, per_waiting=50)
@@ -88,7 +88,7 @@ def test_a_resubmission_replaces_the_digest_and_feedback_leaves_it(school):
 
 
 def test_thinning_keeps_at_most_150_points_and_the_last():
-    from teaching.digest import thinned
+    from teaching.class_results.digest import thinned
 
     kept = thinned(list(range(301)))
     assert len(kept) <= 150 and kept[0] == 0 and kept[-1] == 300
@@ -148,7 +148,7 @@ def test_four_runs_are_too_few_for_an_outlier(small_class):
     ],
 )
 def test_an_outlier_is_beyond_the_fences_and_10_percent_from_the_median(values, flagged):
-    from teaching.class_results import Entry
+    from teaching.class_results.figures import Entry
 
     entries = [
         Entry(student=None, section="", label=f"s{n}", timing="", figures={"peak_backlog": v})
@@ -277,7 +277,7 @@ def test_the_projector_poll_answers_only_itself_when_nothing_changed(client, sma
 
 
 def test_the_projector_polls_within_the_site_poll_budget(db, settings):
-    from teaching.class_views import PROJECTOR_POLL_MIN_MS, projector_poll_ms
+    from teaching.class_results.views import PROJECTOR_POLL_MIN_MS, projector_poll_ms
 
     settings.LAB_POLLS_PER_S = 100
     assert projector_poll_ms() == PROJECTOR_POLL_MIN_MS
@@ -322,7 +322,7 @@ def test_the_query_count_does_not_grow_with_the_class(client, small_class):
     client.force_login(school.teacher)
     where = url("assignment-results", school.assignment_a.pk)
 
-    from teaching.gradebook_cache import bump
+    from teaching.gradebook.cache import bump
 
     def queries(*, built: bool) -> int:
         if built:
@@ -347,7 +347,7 @@ def test_the_query_count_does_not_grow_with_the_class(client, small_class):
 def test_the_page_is_built_once_per_change_and_a_change_shows_at_once(
     client, small_class, monkeypatch
 ):
-    from teaching import class_views
+    from teaching.class_results import views as class_views
 
     built = []
     real = class_views.build
@@ -369,11 +369,10 @@ def test_the_page_is_built_once_per_change_and_a_change_shows_at_once(
 
 
 def test_a_panel_can_move_the_signature_so_the_page_is_rebuilt(client, small_class, monkeypatch):
-    from teaching import class_results, class_views
+    from teaching.class_results import views as class_views
 
     said = {"predictions": 0}
-    monkeypatch.setattr(class_results, "SIGNATURE_PARTS", [lambda a: said["predictions"]])
-    monkeypatch.setattr(class_views, "SIGNATURE_PARTS", class_results.SIGNATURE_PARTS)
+    monkeypatch.setattr(class_views, "predictions_signature", lambda a: said["predictions"])
     before = class_views.signature(small_class.assignment_a)
     assert class_views.signature(small_class.assignment_a) == before
     said["predictions"] = 1
@@ -381,7 +380,7 @@ def test_a_panel_can_move_the_signature_so_the_page_is_rebuilt(client, small_cla
 
 
 def test_the_cached_copy_holds_nothing_of_the_viewer(client, small_class, monkeypatch):
-    from teaching import class_views
+    from teaching.class_results import views as class_views
 
     kept = []
     real = class_views.render_to_string
@@ -422,9 +421,9 @@ def test_the_teacher_sets_sections_that_the_results_page_filters_on(client, smal
 
 
 def test_a_new_prediction_on_a_hand_in_rebuilds_the_cached_page(client, small_class):
-    """The predictions panel moves the signature through SIGNATURE_PARTS."""
+    """The predictions panel moves the signature (`predictions_signature`)."""
     from labs.runs.predictions import Prediction
-    from teaching.class_views import signature
+    from teaching.class_results.views import signature
 
     assignment = small_class.assignment_a
     client.force_login(small_class.teacher)

@@ -17,7 +17,7 @@ from labs.runs.models import Run
 from labs.runs.tasks import execute_run
 from labs.web.keeping import keep_shown
 from teaching.challenge_runs import statuses_for
-from teaching.gradebook import hand_in
+from teaching.gradebook.hand_in import hand_in
 from teaching.unit_challenges import get_challenge
 from tests.base import DUE, finished_run
 

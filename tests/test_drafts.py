@@ -18,7 +18,7 @@ from labs.runs import drafts
 from labs.runs.models import Run
 from labs.runs.sweeps import sweep_once
 from labs.runs.tasks import execute_run
-from teaching.gradebook import hand_in
+from teaching.gradebook.hand_in import hand_in
 from tests.base import DUE
 from tests.test_run_caps import defaults_form
 

@@ -25,7 +25,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from labs.runs import kept_queue
+from labs.runs import retained_queue
 from labs.runs.models import Run
 from tests.base import make_user
 from tests.live_helpers import keep_parked
@@ -115,17 +115,17 @@ def test_four_big_redrives_do_not_hold_up_a_quick_lab(client, settings, two_work
         quick_log = (two_workers / "quick.log").read_text()
         heavy_log = (two_workers / "heavy.log").read_text()
         assert "labs.tasks.execute_run[" in quick_log
-        assert "labs.tasks.drain_kept_queue[" not in quick_log  # never consumed heavy work
-        assert heavy_log.count("labs.tasks.drain_kept_queue[") >= 2
+        assert "labs.tasks.drain_retained_queue[" not in quick_log  # never consumed heavy work
+        assert heavy_log.count("labs.tasks.drain_retained_queue[") >= 2
         assert "labs.tasks.execute_run[" not in heavy_log
         still_draining = [
-            run for run in bobs if kept_queue.snapshot(run.pk)["busy"] or _backlog(run)
+            run for run in bobs if retained_queue.snapshot(run.pk)["busy"] or _backlog(run)
         ]
         assert still_draining, "the drains ended before the quick lab: nothing was shown"
         assert Run.objects.filter(pk__in=[r.pk for r in bobs], drain_until__gt=quick.finished_at)
     finally:
         for run in bobs:
-            kept_queue.clean_run_keys(run.pk)
+            retained_queue.clean_run_keys(run.pk)
 
 
 def _tasks_waiting(queue: str) -> int:
@@ -140,7 +140,7 @@ def _tasks_waiting(queue: str) -> int:
 
 
 def _backlog(run: Run) -> int:
-    snap = kept_queue.snapshot(run.pk)
+    snap = retained_queue.snapshot(run.pk)
     return snap["depth"] + snap["in_flight"] + snap["dlq_depth"]
 
 

@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from lessons.models import Attempt
-from teaching.gradebook import hand_in
+from teaching.gradebook.hand_in import hand_in
 from teaching.models import Extension, Submission
 from tests.base import DUE, finished_run
 
@@ -103,7 +103,7 @@ def test_the_csv_is_kept_until_a_cell_changes(client, school, frozen):
 def test_a_hand_in_is_graded_from_its_digest_or_without_one_from_its_run(school):
     from django.utils import timezone
 
-    from teaching.gradebook import build_gradebook
+    from teaching.gradebook.book import build_gradebook
     from teaching.models import SubmissionDigest
 
     sub = Submission.objects.create(

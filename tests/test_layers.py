@@ -58,7 +58,7 @@ NO_REDIS = ("labs.sim", "labs.text", "labs.interface", "labs.words", "labs.chart
 DRAW_ONLY = "labs.charts"
 MODELS = ("labs.sim", "labs.experiments")
 # Views answer requests; the sweeper (its own loop) ends runs and deletes keys.
-VIEWS = re.compile(r"(^|\.)views($|\.)|\.class_views$")
+VIEWS = re.compile(r"(^|\.)views($|\.)")
 SWEEPS = ("labs.runs.sweeps", "labs.runs.stale")
 OURS = ("labs", "lessons", "teaching", "accounts", "ops", "school")
 

@@ -252,7 +252,7 @@ def test_the_class_results_page_shows_predictions_against_the_runs(client, schoo
 
 
 def test_the_commonest_wrong_choice_is_named():
-    from teaching.class_predictions import most_common_wrong
+    from teaching.class_results.predictions import most_common_wrong
 
     (recovered, _peak) = prompts_for("trapped-service")
     pairs = [(True, False, False), (True, False, False), (False, True, False), (False, False, True)]

@@ -13,7 +13,7 @@ from labs.capstone.analysis import Analysis
 from labs.runs import references
 from labs.runs.models import Run, StoredResult
 from labs.runs.sweeps import prunable, prune
-from teaching.gradebook import hand_in
+from teaching.gradebook.hand_in import hand_in
 from teaching.models import Assignment, Submission, SubmissionVersion
 from tests.base import DUE
 

@@ -1,4 +1,4 @@
-"""The queue panel of a finished experiment: its kept DLQ, redrive one or all, purge, expiry."""
+"""The queue panel of a finished experiment: its retained DLQ, redrive one or all, purge, expiry."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from django.conf import settings as django_settings
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from labs.runs import kept_queue
+from labs.runs import retained_queue
 from labs.runs.models import Run
-from labs.runs.tasks import drain_kept_queue
+from labs.runs.tasks import drain_retained_queue
 from tests.live_helpers import POISON_ERROR, keep_parked
 
 pytestmark = pytest.mark.redis
@@ -25,14 +25,14 @@ def drains(monkeypatch):
     """Run each drain the view starts here, in this process, once the request is done."""
     started: list[list[str]] = []
     monkeypatch.setattr(
-        "labs.runs.dispatch.drain_kept_queue.apply_async",
+        "labs.runs.dispatch.drain_retained_queue.apply_async",
         lambda args, **kwargs: started.append(args),
     )
 
     def run_all() -> float:
         t0 = time.monotonic()
         while started:
-            drain_kept_queue.run(*started.pop(0))
+            drain_retained_queue.run(*started.pop(0))
         return time.monotonic() - t0
 
     return started, run_all
@@ -40,13 +40,13 @@ def drains(monkeypatch):
 
 @pytest.fixture
 def kept(people):
-    """Alice's finished poison-live run with three messages parked in its kept DLQ."""
+    """Alice's finished poison-live run with three messages parked in its retained DLQ."""
     run = Run.objects.create(
         owner=people.alice, lab="poison-live", params={}, seed=0, status="succeeded"
     )
     keep_parked(run.pk, PARKED)
     yield run
-    kept_queue.clean_run_keys(run.pk)
+    retained_queue.clean_run_keys(run.pk)
 
 
 def panel(client, run):
@@ -80,7 +80,7 @@ def test_it_redrives_one_message_and_the_fixed_consumer_makes_it(
     assert "Moved pdf-5 back to the queue" in html and 'hx-trigger="every 1s"' in html
     assert len(started) == 1
     run_all()
-    q = kept_queue.snapshot(kept.pk)
+    q = retained_queue.snapshot(kept.pk)
     assert [d["id"] for d in q["dlq"]] == ["pdf-3", "pdf-7"]
     assert (q["done"], q["depth"], q["in_flight"], q["busy"]) == (1, 0, 0, False)
     again = client.post(reverse("run-queue-redrive", args=[kept.pk]), {"message": "pdf-5"}, **HX)
@@ -107,12 +107,12 @@ def test_it_redrives_the_whole_dlq_no_faster_than_the_bounded_rate(
         assert panel(client, run).status_code == 200  # busy: the panel keeps polling
         took_s = run_all()
         # A bucket of one token at 10 a second: 7 of the 8 wait for a token each.
-        assert took_s >= 7 / kept_queue.REDRIVE_RATE_PER_S
-        q = kept_queue.snapshot(run.pk)
+        assert took_s >= 7 / retained_queue.REDRIVE_RATE_PER_S
+        q = retained_queue.snapshot(run.pk)
         assert (q["dlq_depth"], q["done"], q["busy"]) == (0, 8, False)
         assert panel(client, run).status_code == 286
     finally:
-        kept_queue.clean_run_keys(run.pk)
+        retained_queue.clean_run_keys(run.pk)
 
 
 def test_it_purges_the_dlq_for_good(client, kept):
@@ -120,18 +120,18 @@ def test_it_purges_the_dlq_for_good(client, kept):
     response = client.post(reverse("run-queue-purge", args=[kept.pk]), {"what": "dlq"}, **HX)
     assert response.status_code == 200
     assert "Purged the dead-letter queue: 3 messages deleted." in response.content.decode()
-    assert kept_queue.snapshot(kept.pk)["dlq_depth"] == 0
+    assert retained_queue.snapshot(kept.pk)["dlq_depth"] == 0
     assert "The dead-letter queue is empty." in panel(client, kept).content.decode()
 
 
 def test_it_purges_the_messages_waiting_in_the_queue(client, kept):
-    kept_queue.redrive_one(kept.pk, "pdf-3")  # nothing drains it: it waits
+    retained_queue.redrive_one(kept.pk, "pdf-3")  # nothing drains it: it waits
     client.force_login(kept.owner)
     response = client.post(reverse("run-queue-purge", args=[kept.pk]), {"what": "queue"})
     assert response.status_code == 302  # a plain form: back to the run page, with the message
     page = client.get(response["Location"]).content.decode()
     assert "Purged the queue: 1 message deleted." in page
-    q = kept_queue.snapshot(kept.pk)
+    q = retained_queue.snapshot(kept.pk)
     assert (q["depth"], q["dlq_depth"]) == (0, 2)
 
 
@@ -143,11 +143,11 @@ def test_only_the_owner_may_act_on_the_queue(client, kept, people):
         == 404
     )
     assert panel(client, kept).status_code == 404
-    assert kept_queue.snapshot(kept.pk)["dlq_depth"] == 3
+    assert retained_queue.snapshot(kept.pk)["dlq_depth"] == 3
 
 
-def test_it_says_clearly_when_the_kept_queue_has_expired(client, kept):
-    kept_queue.clean_run_keys(kept.pk)  # what its TTL does an hour after the run
+def test_it_says_clearly_when_the_retained_queue_has_expired(client, kept):
+    retained_queue.clean_run_keys(kept.pk)  # what its TTL does an hour after the run
     client.force_login(kept.owner)
     response = client.post(reverse("run-queue-redrive", args=[kept.pk]), **HX)
     assert response.status_code == 410
@@ -165,7 +165,7 @@ def test_it_refuses_to_touch_the_queue_of_a_run_still_going(client, kept):
     response = client.post(reverse("run-queue-redrive", args=[kept.pk]), **HX)
     assert response.status_code == 409
     assert "still running" in response.content.decode()
-    assert kept_queue.snapshot(kept.pk)["dlq_depth"] == 3
+    assert retained_queue.snapshot(kept.pk)["dlq_depth"] == 3
 
 
 def test_it_refuses_an_unknown_purge(client, kept):
@@ -207,7 +207,7 @@ def test_a_redrive_is_refused_while_the_drains_already_fill_the_experiment_cap(
     assert started == []  # no drain task
     kept.refresh_from_db()
     assert kept.drain_until is None  # not counted as draining
-    q = kept_queue.snapshot(kept.pk)
+    q = retained_queue.snapshot(kept.pk)
     assert (q["dlq_depth"], q["depth"], q["busy"]) == (3, 0, False)  # nothing moved
 
 

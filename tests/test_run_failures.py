@@ -142,8 +142,8 @@ def test_the_budget_refusal_reads_in_marathi(client, people, published):
     assert "of a worker's time" not in text and "10 s" in text
 
 
-def test_an_expired_kept_queue_is_explained_in_the_readers_language():
-    from labs.runs.kept_queue import QueueGone
+def test_an_expired_retained_queue_is_explained_in_the_readers_language():
+    from labs.runs.retained_queue import QueueGone
 
     with translation.override("mr"):
         gone = str(QueueGone())

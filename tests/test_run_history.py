@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from labs.runs.models import Run
-from teaching.gradebook import hand_in
+from teaching.gradebook.hand_in import hand_in
 from teaching.models import Assignment
 from tests.base import DUE
 

@@ -11,8 +11,8 @@ from django.urls import reverse
 from labs.catalogue.entries import get_lab
 from labs.interface.progress import SilentProgress
 from labs.runs.execution import run_lab
-from labs.runs.kept_queue import clean_run_keys
 from labs.runs.models import Run
+from labs.runs.retained_queue import clean_run_keys
 from labs.runs.run_progress import RunProgress
 from tests.base import make_user
 

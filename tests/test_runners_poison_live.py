@@ -6,7 +6,7 @@ import pytest
 
 from labs.experiments.dlq import open_kept
 from labs.experiments.namespace import Namespace, connect, kept_id, run_key_for
-from labs.runs.kept_queue import clean_run_keys
+from labs.runs.retained_queue import clean_run_keys
 from tests.lab_helpers import headline, lab, refusal
 from tests.live_helpers import KeyedProgress
 

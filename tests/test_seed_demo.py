@@ -14,7 +14,7 @@ from labs.interface.figures import Figure
 from labs.roles import is_teacher
 from labs.runs.models import Run
 from teaching.demo_class import CLASS
-from teaching.gradebook import build_gradebook
+from teaching.gradebook.book import build_gradebook
 from teaching.models import Assignment, Classroom, Submission
 
 
@@ -100,7 +100,7 @@ def test_the_demo_class_looks_like_a_class_on_its_results_page(db):
     differ, the lesson's case as the reference, and the runs on other seeds flagged."""
     from django.utils import timezone
 
-    from teaching.class_results import class_results
+    from teaching.class_results.figures import class_results
 
     seed()
     assignment = Assignment.objects.get()

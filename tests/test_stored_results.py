@@ -153,7 +153,7 @@ def test_the_migration_moves_copies_into_one_stored_result_and_back():
 
 
 def test_the_gradebook_reads_a_summary_from_the_store(school):
-    from teaching.gradebook import build_gradebook, summary_of
+    from teaching.gradebook.book import build_gradebook, summary_of
     from teaching.models import Submission
     from tests.base import DUE, finished_run
 

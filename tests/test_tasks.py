@@ -188,7 +188,7 @@ def experiment(people) -> Run:
 def test_it_runs_an_experiment_under_the_runs_name_and_keeps_only_its_dlq(experiment):
     from labs.experiments.dlq import open_kept
     from labs.experiments.namespace import kept_id, run_key_for
-    from labs.runs.kept_queue import clean_run_keys, client
+    from labs.runs.retained_queue import clean_run_keys, client
 
     leave_keys(experiment.pk)  # a dead first attempt's leftovers: the new one starts clean
     try:
@@ -253,7 +253,7 @@ def test_an_experiment_over_twenty_seeds_runs_each_under_the_runs_name_and_keeps
     from labs.experiments.dlq import open_kept
     from labs.experiments.namespace import connect, kept_id, run_key_for, run_namespace
     from labs.runs.dispatch import publish
-    from labs.runs.kept_queue import clean_run_keys, client
+    from labs.runs.retained_queue import clean_run_keys, client
 
     lab = get_lab("retries-live")
     small = {"messages": 10, "workers": 2, "max_receives": 1, "base_s": 0.0, "cap_s": 0.0}

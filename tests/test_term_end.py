@@ -17,7 +17,8 @@ from django.urls import reverse
 from labs.capstone.analysis import Analysis
 from labs.runs.models import Run
 from labs.sim.capstone.trapped import RECOMMENDED_CONTROLS
-from teaching.gradebook import build_gradebook, hand_in
+from teaching.gradebook.book import build_gradebook
+from teaching.gradebook.hand_in import hand_in
 from teaching.models import Assignment, Submission
 from tests.base import DUE, PASSWORD, finished_run
 

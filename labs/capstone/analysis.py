@@ -34,6 +34,13 @@ QUESTIONS = (
 FIELDS = tuple(name for name, _heading in QUESTIONS)
 
 
+# Its keys onto a run that keep the run from being pruned: a draft analysis holds both its
+# runs, and pruning them would delete the student's text. Declared to the run lifecycle
+# (`labs.runs.references.register_keeper`) by `LabsConfig.ready`: `labs.runs` ranks below
+# the capstone and may not import it.
+KEEPS_RUNS = ("before", "after")
+
+
 class Analysis(models.Model):
     """One student's written analysis of one before/after pair of their own runs."""
 

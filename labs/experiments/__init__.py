@@ -30,7 +30,7 @@ from labs.experiments.faults import CrashAt, CrashPlan, Poison, StandInService, 
 from labs.experiments.fifo import fifo_vs_standard
 from labs.experiments.fifo_queue import FifoQueue
 from labs.experiments.flaky import flaky
-from labs.experiments.harness import Run
+from labs.experiments.harness import ExperimentSession
 from labs.experiments.metrics import Sampler, drain_estimate_s, queue_panel, queue_reader
 from labs.experiments.namespace import Namespace, connect, redis_url
 from labs.experiments.outage import outage
@@ -56,7 +56,7 @@ __all__ = [
     "RedisBreakerStorage",
     "RedisQueue",
     "RedriveReport",
-    "Run",
+    "ExperimentSession",
     "Sampler",
     "StandInService",
     "WorkerCrash",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from labs.experiments.harness import Run, ShouldStop
+from labs.experiments.harness import ExperimentSession, ShouldStop
 from labs.experiments.limits import check_float
 from labs.experiments.metrics import OnSample
 from labs.experiments.namespace import Namespace
@@ -48,9 +48,9 @@ class ExperimentContext:
         """The sampling interval: the one asked for, else the experiment's own default."""
         return self.sample_interval_s if self.sample_interval_s is not None else default_s
 
-    def run(self, seed: int) -> Run:
+    def run(self, seed: int) -> ExperimentSession:
         """The experiment's `with` block: its namespace, connection, stop and cleanup."""
-        return Run(
+        return ExperimentSession(
             seed=seed, url=self.redis_url, should_stop=self.should_stop, namespace=self.namespace
         )
 

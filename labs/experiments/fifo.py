@@ -25,7 +25,7 @@ from typing import Any
 
 from labs.experiments.context import LOCAL, ExperimentContext
 from labs.experiments.fifo_queue import FifoQueue
-from labs.experiments.harness import Run, finish
+from labs.experiments.harness import ExperimentSession, finish
 from labs.experiments.limits import check_float, check_int
 from labs.experiments.metrics import Sampler
 from labs.experiments.namespace import connect
@@ -219,7 +219,7 @@ def fifo_vs_standard(
 
 
 def _handle(
-    run: Run,
+    run: ExperimentSession,
     log: Log,
     lock: threading.Lock,
     entry: Entry,
@@ -237,7 +237,7 @@ def _handle(
 
 
 def _send_all(
-    run: Run, timed: list[tuple[float, Entry]], standard: RedisQueue, fifo: FifoQueue
+    run: ExperimentSession, timed: list[tuple[float, Entry]], standard: RedisQueue, fifo: FifoQueue
 ) -> set[Entry]:
     """The producer: each send at its time to both queues. Returns what FIFO dropped."""
     start = time.monotonic()

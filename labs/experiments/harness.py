@@ -1,8 +1,8 @@
 """What every experiment shares: its own namespace, a clock, a stop signal and a cleanup.
 
-An experiment runs inside `with Run(...) as run:`. Whatever happens inside (a result, an
-error, a student pressing stop), leaving the block stops the run's workers and samplers
-first and then deletes every key under the run's prefix.
+An experiment runs inside `with ExperimentSession(...) as run:`. Whatever happens inside (a
+result, an error, a student pressing stop), leaving the block stops the run's workers and
+samplers first and then deletes every key under the run's prefix.
 """
 
 from __future__ import annotations
@@ -25,8 +25,11 @@ class Stoppable(Protocol):
     def stop(self) -> object: ...
 
 
-class Run:
+class ExperimentSession:
     """One experiment run on the shared Redis: a namespace, a connection and a time budget.
+
+    (Not the Django model `labs.runs.models.Run`, the row a student's press makes: a session
+    is the Redis side of one experiment, opened and closed by the worker that runs it.)
 
     `stopped()` is true once `should_stop()` says so or the run has used `max_wall_s`;
     experiments check it often and wind down, keeping what they measured so far.
@@ -57,7 +60,7 @@ class Run:
         self.t0_wall = time.time()
         self.r: redis.Redis | None = None
 
-    def __enter__(self) -> Run:
+    def __enter__(self) -> ExperimentSession:
         self.r = connect(self.url, name=f"{self.ns.prefix}main")
         self.t0 = time.monotonic()
         self.t0_wall = time.time()
@@ -78,7 +81,7 @@ class Run:
     @property
     def redis(self) -> redis.Redis:
         """The run's own connection (workers and samplers open their own)."""
-        assert self.r is not None, "use Run inside a with block"
+        assert self.r is not None, "use ExperimentSession inside a with block"
         return self.r
 
     def own(self, thing: Stoppable) -> Any:
@@ -151,7 +154,7 @@ class Run:
         }
 
 
-def finish(run: Run, result: dict[str, Any]) -> dict[str, Any]:
-    """Add the run's cleanup check to a result built inside the `with Run` block."""
+def finish(run: ExperimentSession, result: dict[str, Any]) -> dict[str, Any]:
+    """Add the run's cleanup check to a result built inside the `with ExperimentSession` block."""
     result["summary"]["keys_left"] = run.keys_left
     return result

@@ -108,7 +108,7 @@ KEPT_DLQ_S = 3600.0
 # full Redis under `volatile-ttl`, which evicts the keys nearest their end first, evicts
 # all of those before a kept DLQ still in its hour. The hour itself is kept by the
 # `ends_at` its `kept` hash records (`dlq.open_kept` treats it as gone after) and by the
-# sweeper, which deletes it then (`labs.runs.kept_caps`); the TTL only ends what a
+# sweeper, which deletes it then (`labs.runs.retained_caps`); the TTL only ends what a
 # stopped sweeper left.
 KEPT_GUARD_S = 3 * 3600.0
 

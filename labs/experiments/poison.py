@@ -18,7 +18,7 @@ from labs.experiments.context import LOCAL, ExperimentContext
 from labs.experiments.dlq import keep_dead_letters, redrive_all
 from labs.experiments.effects import Effects
 from labs.experiments.faults import Poison
-from labs.experiments.harness import Run, finish
+from labs.experiments.harness import ExperimentSession, finish
 from labs.experiments.limits import MAX_WORKERS, check_float, check_int
 from labs.experiments.metrics import Sampler, queue_reader
 from labs.experiments.queue import Message, RedisQueue
@@ -150,7 +150,7 @@ def poison(
 
 
 def _redrive_after_fix(
-    run: Run,
+    run: ExperimentSession,
     rows: list[dict[str, Any]],
     max_receives: list[int],
     rate_per_s: float,

@@ -1,1 +1,2 @@
-"""The run lifecycle: the Run record, dispatch, the Celery task, leases, progress, kept queues."""
+"""The run lifecycle: the Run record, dispatch, the Celery task, leases, progress, retained
+queues."""

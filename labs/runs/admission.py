@@ -42,7 +42,7 @@ def experiment_slugs() -> list[str]:
 
 
 def active_experiments(user, *, now=None, exclude_pk: Any = None) -> int:
-    """Experiments queued or running, plus finished ones whose kept queue is draining."""
+    """Experiments queued or running, plus finished ones whose retained queue is draining."""
     now = now or timezone.now()
     mine = Run.objects.filter(owner=user)
     if exclude_pk is not None:

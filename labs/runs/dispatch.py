@@ -13,10 +13,10 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from labs.catalogue.lab import Lab
-from labs.runs import admission, failures, kept_queue, redis_clients, result_store
+from labs.runs import admission, failures, redis_clients, result_store, retained_queue
 from labs.runs.draining import hold_drain
 from labs.runs.models import Run
-from labs.runs.tasks import drain_kept_queue, execute_run, hard_limit_for
+from labs.runs.tasks import drain_retained_queue, execute_run, hard_limit_for
 
 logger = logging.getLogger(__name__)
 
@@ -249,21 +249,23 @@ def admit_drain(run: Run) -> None:
 
 
 def start_drain(run: Run) -> bool:
-    """Start draining `run`'s kept queue after a redrive; False if a drain is already going.
+    """Start draining `run`'s retained queue after a redrive; False if a drain is already going.
 
     The running drain then finds the new work itself (it looks again after it lets go).
-    Raises `kept_queue.QueueGone` once the kept queue has expired.
+    Raises `retained_queue.QueueGone` once the retained queue has expired.
     """
-    token = kept_queue.claim_drain(run.pk)
+    token = retained_queue.claim_drain(run.pk)
     if token is None:
         return False
 
     def publish() -> None:
         try:
-            drain_kept_queue.apply_async(args=(str(run.pk), token), queue=settings.LAB_HEAVY_QUEUE)
+            drain_retained_queue.apply_async(
+                args=(str(run.pk), token), queue=settings.LAB_HEAVY_QUEUE
+            )
         except (OperationalError, redis.RedisError, OSError) as exc:
             logger.warning("could not enqueue the drain of run %s: %s", run.pk, exc)
-            kept_queue.release_drain(run.pk, token)
+            retained_queue.release_drain(run.pk, token)
 
     transaction.on_commit(publish)
     return True

@@ -1,4 +1,4 @@
-"""A finished experiment whose kept queue drains still counts as a running experiment.
+"""A finished experiment whose retained queue drains still counts as a running experiment.
 
 `Run.drain_until` says so until the drain ends: set when a redrive starts a drain task
 (`labs.runs.dispatch`), renewed by each drain task and cleared when it ends
@@ -11,13 +11,13 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from labs.runs import kept_queue
+from labs.runs import retained_queue
 from labs.runs.models import Run
 
 
 def hold_drain(run_pk) -> None:
     """Mark the run draining for one drain task's length (and a margin)."""
-    until = timezone.now() + timedelta(seconds=kept_queue.LOCK_S + kept_queue.DRAIN_MAX_S)
+    until = timezone.now() + timedelta(seconds=retained_queue.LOCK_S + retained_queue.DRAIN_MAX_S)
     Run.objects.filter(pk=run_pk).update(drain_until=until)
 
 

@@ -147,9 +147,9 @@ class Run(models.Model):
     same_as = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="copies"
     )
-    # A redrive of the kept queue is draining until then: it counts as a running experiment.
+    # A redrive of the retained queue is draining until then: it counts as a running experiment.
     drain_until = models.DateTimeField(null=True, blank=True)
-    # Which cap dropped the kept DLQ before its hour (`labs.runs.kept_caps`), for the panel.
+    # Which cap dropped the retained DLQ before its hour (`labs.runs.retained_caps`), for the panel.
     dlq_note = models.CharField(max_length=300, blank=True, default="")
     # Started by moving a control, not by Run (`labs.runs.drafts`): out of the history and
     # deleted by the sweeper after `LAB_DRAFT_KEEP_MIN`, unless kept (named, handed in...).

@@ -43,7 +43,8 @@ class Reference:
 
 _references: list[Reference] = []
 # Keys onto Run that keep a run from being pruned without making it handed in: a
-# student's analysis of a pair they have not handed in yet (`labs.capstone.analysis`).
+# student's analysis of a pair they have not handed in yet (`labs.capstone.analysis.
+# KEEPS_RUNS`, registered by `LabsConfig.ready`).
 _keepers: list[tuple[type[models.Model], str]] = []
 
 
@@ -61,7 +62,11 @@ def register_keeper(model: type[models.Model], field: str) -> None:
 
 
 def holders() -> tuple[tuple[type[models.Model], str], ...]:
-    """(model, key) for every row outside labs that holds on to a run: the pruning's list."""
+    """(model, key) for every row outside labs that holds on to a run: the pruning's list.
+
+    Teaching's hand-ins (`teaching.models.RUN_REFERENCES`) and the capstone's draft analyses
+    (`labs.capstone.analysis.KEEPS_RUNS`), both declared at start-up by their apps' `ready`.
+    """
     return tuple((r.model, r.field) for r in _references) + tuple(_keepers)
 
 

@@ -14,7 +14,7 @@ of `LAB_LEASE_S`. A run that has had its `MAX_ATTEMPTS` claims is failed instead
 Every step is a conditional UPDATE: of two sweepers, or a sweeper and a worker taking the
 run over itself, one wins and the other does nothing; a second delivery that finds the
 run taken is skipped (`Run.objects.claim`). No page view calls this: a poll only reads.
-It sits above both the `Run` model and the kept queue, so neither needs the other.
+It sits above both the `Run` model and the retained queue, so neither needs the other.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from django.utils import timezone
 
 from labs.catalogue.entries import get_lab
 from labs.runs import failures, redis_clients
-from labs.runs.kept_queue import clean_run_keys
 from labs.runs.models import Run
 from labs.runs.result_store import settle_followers
+from labs.runs.retained_queue import clean_run_keys
 
 logger = logging.getLogger(__name__)
 

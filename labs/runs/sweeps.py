@@ -149,7 +149,7 @@ class SweepReport:
     resent: int = 0
     lost: int = 0
     compacted: int = 0
-    kept_dropped: int = 0
+    retained_dropped: int = 0
     drafts: int = 0
     pruned: int = 0
 
@@ -160,13 +160,13 @@ class SweepReport:
 def sweep_once(*, prune_too: bool = False, now=None) -> SweepReport:
     """One pass of every sweep; the loop calls it every `LAB_SWEEP_EVERY_S`."""
     from labs.runs.drafts import prune_drafts
-    from labs.runs.kept_caps import enforce_kept_caps
     from labs.runs.lost import resend_lost
+    from labs.runs.retained_caps import enforce_retained_caps
 
     report = SweepReport(expired=expire_queued(now), compacted=compact_finished())
     report.requeued, report.stale = resend_stale(now)
     report.resent, report.lost = resend_lost(now)
-    report.kept_dropped = enforce_kept_caps(now=now)
+    report.retained_dropped = enforce_retained_caps(now=now)
     # Every pass, not hourly: a class dragging sliders makes drafts by the thousand.
     report.drafts = prune_drafts(now)
     if prune_too:

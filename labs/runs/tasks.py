@@ -1,5 +1,5 @@
 """The Celery tasks: run a lab (claim the run, call the lab, save what came out), and drain
-a finished experiment's kept queue after a redrive from the queue panel."""
+a finished experiment's retained queue after a redrive from the queue panel."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.utils import timezone
 
 import labs.runs.heartbeat  # noqa: F401 - every worker that loads the tasks beats
 from labs.catalogue.entries import get_lab
-from labs.runs import ended, kept_queue, result_store
+from labs.runs import ended, result_store, retained_queue
 from labs.runs.draining import end_drain, hold_drain
 from labs.runs.execution import ParamsRefused, run_lab
 from labs.runs.lease import LeaseKeeper, lease_s
@@ -139,7 +139,7 @@ def _failed(run: Run, lab, code: str, **args) -> str:
 
 def _clean_keys(run_pk) -> None:
     try:
-        kept_queue.clean_run_keys(run_pk)
+        retained_queue.clean_run_keys(run_pk)
     except redis.RedisError:
         logger.warning("could not clean the keys of run %s; their TTL will", run_pk)
 
@@ -150,26 +150,26 @@ def hard_limit_for(time_limit_s: int) -> int:
 
 
 @shared_task(
-    name="labs.tasks.drain_kept_queue",  # the name from before the move
+    name="labs.tasks.drain_kept_queue",  # the name from before the move and the rename
     ignore_result=True,
-    soft_time_limit=int(kept_queue.DRAIN_MAX_S) + 10,
+    soft_time_limit=int(retained_queue.DRAIN_MAX_S) + 10,
 )
-def drain_kept_queue(run_id: str, token: str) -> str:
-    """Redrive (if asked) and drain a finished run's kept queue for a few seconds.
+def drain_retained_queue(run_id: str, token: str) -> str:
+    """Redrive (if asked) and drain a finished run's retained queue for a few seconds.
 
     Holds the run's drain lock (`token`); if work is left when it lets go, it starts the
     next drain, so a long redrive goes on in short tasks until the queue is empty or gone.
     """
     hold_drain(run_id)
-    if not kept_queue.drain(run_id, token):
+    if not retained_queue.drain(run_id, token):
         end_drain(run_id)
         return "done"
     try:
-        again = kept_queue.claim_drain(run_id)
-    except kept_queue.QueueGone:
+        again = retained_queue.claim_drain(run_id)
+    except retained_queue.QueueGone:
         end_drain(run_id)
         return "gone"
     if again:
         hold_drain(run_id)
-        drain_kept_queue.apply_async(args=(run_id, again), queue=settings.LAB_HEAVY_QUEUE)
+        drain_retained_queue.apply_async(args=(run_id, again), queue=settings.LAB_HEAVY_QUEUE)
     return "more"

@@ -14,7 +14,7 @@ from labs.catalogue.prediction import Verdict
 from labs.catalogue.spread import OVER_SEEDS, SEEDS
 from labs.experiments.error_words import error_words
 from labs.interface.figures import Figure
-from labs.runs import kept_caps, kept_queue, waiting
+from labs.runs import retained_caps, retained_queue, waiting
 from labs.runs.models import Run
 from labs.runs.predictions import verdicts
 from labs.text import num, said
@@ -167,12 +167,12 @@ def _cell(column: Any, cell: Any) -> Any:
 
 @dataclass
 class PanelView:
-    """The queue panel of a finished experiment: its kept queue, or why there is none."""
+    """The queue panel of a finished experiment: its retained queue, or why there is none."""
 
-    queue: dict[str, Any] | None = None  # kept_queue.snapshot()
+    queue: dict[str, Any] | None = None  # retained_queue.snapshot()
     gone: str = ""  # why there is nothing to show
     can_act: bool = False  # only the run's owner may redrive or purge
-    capacity_per_s: float = kept_queue.DRAIN_CAPACITY_PER_S
+    capacity_per_s: float = retained_queue.DRAIN_CAPACITY_PER_S
 
     @property
     def polling(self) -> bool:
@@ -194,11 +194,11 @@ def present_panel(run: Run, lab: Lab | None, user) -> PanelView | None:
             gone=_("This run failed, so its queues were deleted and nothing was kept.")
         )
     if run.dlq_note:
-        return PanelView(gone=kept_caps.note_for(run.dlq_note))
+        return PanelView(gone=retained_caps.note_for(run.dlq_note))
     try:
-        snapshot = kept_queue.snapshot(run.pk)
-    except kept_queue.QueueGone as exc:
-        return PanelView(gone=kept_queue.gone_reason(run.finished_at, exc))
+        snapshot = retained_queue.snapshot(run.pk)
+    except retained_queue.QueueGone as exc:
+        return PanelView(gone=retained_queue.gone_reason(run.finished_at, exc))
     except redis.RedisError:
         return PanelView(gone=_("The queue panel cannot reach Redis just now. Try again shortly."))
     return PanelView(queue=snapshot, can_act=run.owner_id == user.pk)

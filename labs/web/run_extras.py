@@ -28,12 +28,14 @@ def add(slug: str, *, links: Links | None = None, panel: Panel | None = None) ->
 
 
 def links_for(run: Any) -> list[tuple[str, str]]:
-    """The links a feature adds under `run`'s facts (none for most labs)."""
+    """The links a feature adds under `run`'s facts (none for most labs; the capstone's
+    report and operator view: `labs.capstone.run_page`)."""
     links = _links.get(run.lab)
     return links(run) if links is not None else []
 
 
 def panel_for(run: Any, user: Any) -> dict[str, Any] | None:
-    """The live controls `user` may switch on `run`, or None."""
+    """The live controls `user` may switch on `run`, or None (the capstone's live lab:
+    `labs.capstone.run_page`)."""
     panel = _panels.get(run.lab)
     return panel(run, user) if panel is not None else None

@@ -4,7 +4,7 @@ import django.db.models.deletion
 import django.utils.timezone
 from django.db import migrations, models
 
-from teaching.digest import digest_fields
+from teaching.class_results.digest import digest_fields
 
 
 def result_of(run):

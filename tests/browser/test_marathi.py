@@ -22,7 +22,7 @@ import pytest
 from labs.capstone.pairs import pair_params
 from labs.catalogue.entries import LABS, get_lab
 from labs.catalogue.units import UNITS
-from labs.runs import kept_queue
+from labs.runs import retained_queue
 from tests.base import DUE, finished_run, make_user, stored_experiment_run
 from tests.browser.conftest import PHONE, chromium_path, shot
 from tests.browser.crawl import Crawled, latin_runs, read
@@ -45,7 +45,7 @@ WIDE_PAGES = (
     "trapped-live",
 )
 # Finished experiments whose result page shows the queue panel (a kept dead-letter queue).
-KEPT_QUEUES = ("poison-live", "retries-live")
+RETAINED_QUEUES = ("poison-live", "retries-live")
 PARKED = ["pdf-3", "pdf-5", "pdf-7"]
 
 
@@ -109,7 +109,7 @@ def build_school():
         for slug in runs
         if get_lab(slug).kind == "experiment"
     }
-    for slug in KEPT_QUEUES:
+    for slug in RETAINED_QUEUES:
         keep_parked(runs[slug].pk, PARKED)
     waiting = Run.objects.create(owner=asha, lab="drain", params={}, seed=1)
     timed_out = Run.objects.create(
@@ -132,7 +132,7 @@ def build_school():
     student += [(f"unit {u.slug}", f"/units/{u.slug}/") for u in UNITS]
     student += [(f"lab {lab.slug}", f"/labs/{lab.slug}/") for lab in LABS]
     student += [
-        (f"run {slug}", f"/runs/{run.id}/", *([dlq_shown] if slug in KEPT_QUEUES else []))
+        (f"run {slug}", f"/runs/{run.id}/", *([dlq_shown] if slug in RETAINED_QUEUES else []))
         for slug, run in runs.items()
     ]
     student += [(f"live {slug}", f"/runs/{run.id}/") for slug, run in live.items()]
@@ -317,8 +317,8 @@ def test_a_marathi_reader_sees_no_english_and_no_page_wider_than_a_phone(phone_b
         student, _pages = people["student"]
         seen["student"] += wide_charts(browser, url, student, school["runs"])
     finally:
-        for run in Run.objects.filter(lab__in=KEPT_QUEUES):
-            kept_queue.clean_run_keys(run.pk)
+        for run in Run.objects.filter(lab__in=RETAINED_QUEUES):
+            retained_queue.clean_run_keys(run.pk)
     if REPORT:
         write_report(seen)
 

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from labs.experiments.context import LOCAL, ExperimentContext
-from labs.experiments.harness import Run, finish
+from labs.experiments.harness import ExperimentSession, finish
 from labs.experiments.metrics import OnSample
 from labs.experiments.namespace import connect
 from labs.experiments.trapped.callers import Callers
@@ -108,7 +108,7 @@ class LiveService:
 
     def __init__(
         self,
-        run: Run,
+        run: ExperimentSession,
         p: TrappedParams,
         time_scale: float,
         seed: int,

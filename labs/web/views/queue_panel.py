@@ -1,4 +1,4 @@
-"""The queue panel of a finished real-queue experiment: look at the kept DLQ, redrive, purge."""
+"""The queue panel of a finished real-queue experiment: look at the retained DLQ, redrive, purge."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from django_htmx.http import HttpResponseStopPolling
 
 from labs.catalogue.entries import get_lab
 from labs.catalogue.lab import Lab
-from labs.runs import kept_caps, kept_queue
+from labs.runs import retained_caps, retained_queue
 from labs.runs.admission import CapReached
 from labs.runs.dispatch import admit_drain, start_drain
 from labs.runs.models import Run
@@ -56,7 +56,7 @@ def queue_redrive(request: HtmxHttpRequest, run_id) -> HttpResponse:
             raise _Refused(str(exc), 429) from exc
         msg_id = cleaned["message"]
         if msg_id:
-            if not kept_queue.redrive_one(run.pk, msg_id):
+            if not retained_queue.redrive_one(run.pk, msg_id):
                 raise _Refused(
                     _("%(id)s is not in the dead-letter queue (any more).") % {"id": msg_id}, 409
                 )
@@ -64,7 +64,7 @@ def queue_redrive(request: HtmxHttpRequest, run_id) -> HttpResponse:
                 "id": msg_id
             }
         else:
-            count = kept_queue.ask_redrive_all(run.pk)
+            count = retained_queue.ask_redrive_all(run.pk)
             if not count:
                 raise _Refused(_("The dead-letter queue is empty: nothing to redrive."), 409)
             done = ngettext(
@@ -73,7 +73,7 @@ def queue_redrive(request: HtmxHttpRequest, run_id) -> HttpResponse:
                 "Redriving the %(n)d messages of the DLQ, at most %(rate)s a second; "
                 "the fixed consumer makes them as they come.",
                 count,
-            ) % {"n": count, "rate": f"{kept_queue.REDRIVE_RATE_PER_S:g}"}
+            ) % {"n": count, "rate": f"{retained_queue.REDRIVE_RATE_PER_S:g}"}
         start_drain(run)
         return done
 
@@ -84,11 +84,11 @@ def queue_redrive(request: HtmxHttpRequest, run_id) -> HttpResponse:
 @require_POST
 @vary_on_headers("HX-Request")
 def queue_purge(request: HtmxHttpRequest, run_id) -> HttpResponse:
-    """Delete every message of the kept queue or of its DLQ, for good."""
+    """Delete every message of the retained queue or of its DLQ, for good."""
 
     def purge(run: Run, cleaned: dict) -> str:
         what = cleaned["what"]
-        deleted = kept_queue.purge(run.pk, what)
+        deleted = retained_queue.purge(run.pk, what)
         name = PurgeForm.WHAT[what]
         return ngettext(
             "Purged %(what)s: %(n)d message deleted.",
@@ -123,8 +123,10 @@ def _panel_action(request: HtmxHttpRequest, run_id, form_class, act) -> HttpResp
         done = act(run, form.cleaned_data)
     except _Refused as exc:
         return _panel_response(request, run, lab, exc.message, exc.status)
-    except kept_queue.QueueGone as exc:
-        return _panel_response(request, run, lab, kept_queue.gone_reason(run.finished_at, exc), 410)
+    except retained_queue.QueueGone as exc:
+        return _panel_response(
+            request, run, lab, retained_queue.gone_reason(run.finished_at, exc), 410
+        )
     except redis.RedisError:
         return _panel_response(request, run, lab, str(REDIS_DOWN), 503)
     return _panel_response(request, run, lab, done)
@@ -145,11 +147,11 @@ def _queue_owned_by(request: HtmxHttpRequest, run_id) -> tuple[Run, Lab]:
 
 
 def _check_queue_open(run: Run) -> None:
-    """Raise QueueGone with the reason when the run has no kept queue (any more)."""
+    """Raise QueueGone with the reason when the run has no retained queue (any more)."""
     if run.status == Run.Status.FAILED:
-        raise kept_queue.QueueGone(_("This run failed, so its queues were deleted."))
+        raise retained_queue.QueueGone(_("This run failed, so its queues were deleted."))
     if run.dlq_note:
-        raise kept_queue.QueueGone(kept_caps.note_for(run.dlq_note))
+        raise retained_queue.QueueGone(retained_caps.note_for(run.dlq_note))
 
 
 STILL_RUNNING = gettext_lazy(

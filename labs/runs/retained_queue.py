@@ -6,7 +6,7 @@ after the run, whatever is done to it meanwhile. This module is the queue panel'
 that queue: read it, redrive one message or all of them, purge, and drain what was
 redriven with "the fixed consumer" (a worker that now succeeds) for a few seconds.
 
-Redrive all and the drain run in a Celery task (`labs.runs.tasks.drain_kept_queue`), never in a
+Redrive all and the drain run in a Celery task (`labs.runs.tasks.drain_retained_queue`), never in a
 web request: the redrive goes through the token bucket of `redrive_all`, at most
 `REDRIVE_RATE_PER_S` messages a second. One drain per run at a time, held by a lock key
 with a token; a request that finds the lock taken leaves its message for the running
@@ -62,7 +62,7 @@ def gone_text() -> str:
 
 
 def gone_early_text(evicted: bool) -> str:
-    """Why a kept queue is gone before its hour was up, in the reader's language: Redis,
+    """Why a retained queue is gone before its hour was up, in the reader's language: Redis,
     full, evicted it (`maxmemory-policy volatile-ttl` drops the keys nearest their end
     first), or lost it in a restart or a flush. Never "kept for an hour": it was not."""
     if evicted:
@@ -78,7 +78,7 @@ def gone_early_text(evicted: bool) -> str:
 
 
 def gone_reason(finished_at, gone: QueueGone, now=None) -> str:
-    """What to tell a reader whose run's kept queue is gone (`gone`, just raised).
+    """What to tell a reader whose run's retained queue is gone (`gone`, just raised).
 
     A reason given with it stands. Otherwise, within the hour after the run ended the
     queue should still be there: it was evicted by a full Redis if Redis says it has
@@ -103,7 +103,7 @@ return 0
 
 
 class QueueGone(Exception):
-    """The kept queue has expired (or was never kept); `str()` says so for the page.
+    """The retained queue has expired (or was never kept); `str()` says so for the page.
 
     Without a message of its own it says the queue expired, in the language of whoever
     reads it then (the page), not of whoever raised it.
@@ -154,7 +154,7 @@ def snapshot(run_pk: Any) -> dict[str, Any]:
 
 
 def time_left_s(run_pk: Any, queue: RedisQueue) -> float:
-    """Seconds the run's kept queue has left of its promised hour (not its keys' TTL,
+    """Seconds the run's retained queue has left of its promised hour (not its keys' TTL,
     which is longer: `labs.experiments.namespace.KEPT_GUARD_S`)."""
     left = kept_time_left_s(client(), kept_id(run_key_for(run_pk)))
     return queue.ns.ttl_s if left is None else left
@@ -202,7 +202,7 @@ def release_drain(run_pk: Any, token: str) -> None:
 
 
 def drain(run_pk: Any, token: str, *, max_s: float = DRAIN_MAX_S) -> bool:
-    """Redrive (if asked) and drain the kept queue for at most `max_s`; the task's body.
+    """Redrive (if asked) and drain the retained queue for at most `max_s`; the task's body.
 
     Returns True if work is left (a backlog, or a redrive still asked for) once the lock
     is let go, so the caller starts another drain.
@@ -249,14 +249,14 @@ def drain(run_pk: Any, token: str, *, max_s: float = DRAIN_MAX_S) -> bool:
 
 
 def clean_run_keys(run_pk: Any) -> int:
-    """Delete every key of a run: its experiment's and its kept queue's. Returns how many."""
+    """Delete every key of a run: its experiment's and its retained queue's. Returns how many."""
     run_key = run_key_for(run_pk)
     r = client()
     return Namespace(run_key).cleanup(r) + Namespace(kept_id(run_key)).cleanup(r)
 
 
-def kept_exist(run_pks: list[Any]) -> list[bool]:
-    """For each run, whether its kept DLQ is still there (one round trip for them all)."""
+def retained_exist(run_pks: list[Any]) -> list[bool]:
+    """For each run, whether its retained DLQ is still there (one round trip for them all)."""
     pipe = client().pipeline(transaction=False)
     for pk in run_pks:
         pipe.exists(Namespace(kept_id(run_key_for(pk))).key("kept"))

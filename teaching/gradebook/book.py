@@ -13,14 +13,11 @@ from functools import cached_property
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_noop
 
-from labs.runs.models import Run
-from labs.web.keeping import keep_shown
 from lessons.models import Attempt, latest_attempts
 from teaching.challenge_runs import challenges_met
 from teaching.criteria import Check, Criterion, evaluate, pair_summary, passes
@@ -215,35 +212,3 @@ def summary_of(submission: Submission) -> dict[str, Any] | None:
     if submission.before_run is None:
         return after
     return pair_summary((submission.before_run.result or {}).get("summary"), after)
-
-
-def hand_in(assignment: Assignment, student, run: Run, before: Run | None, now: datetime) -> bool:
-    """Save a hand-in; a resubmission keeps the last one as a version. True if it is the first.
-
-    Locks the student's submission row, so two resubmissions at once make two versions
-    rather than one lost. A draft handed in (a run started by moving a control) is kept.
-    """
-    for handed in (run, before):
-        if handed is not None:
-            keep_shown(handed, student)
-    if not Submission.objects.filter(assignment=assignment, student=student).exists():
-        try:
-            with transaction.atomic():
-                Submission.objects.create(
-                    assignment=assignment,
-                    student=student,
-                    run=run,
-                    before_run=before,
-                    submitted_at=now,
-                )
-            return True
-        except IntegrityError:
-            pass  # a second press made it first: this one becomes the next version
-    with transaction.atomic():
-        current = Submission.objects.select_for_update().get(assignment=assignment, student=student)
-        current.archive()
-        current.run, current.before_run, current.submitted_at = run, before, now
-        current.version += 1
-        current.feedback, current.scores, current.feedback_at = "", {}, None
-        current.save()
-        return False

@@ -13,7 +13,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils import timezone
 
-from teaching.class_results import ClassResults
+from teaching.class_results.figures import ClassResults
 
 FIXED = ("username", "name", "section", "timing", "submitted_at", "version", "seed")
 

@@ -1,4 +1,9 @@
-"""What makes a class's cached gradebook table stale: every change to one of its cells."""
+"""What makes a class's cached gradebook table stale: every change to one of its cells.
+
+Connected once at start-up (`TeachingConfig.ready` calls `connect`): saving or deleting a
+class, assignment, membership, submission or version, extension, a self-check `Attempt`
+or a user bumps the version of each class it shows in (`teaching.gradebook.cache.bump`).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db.models.signals import post_delete, post_save
 
 from lessons.models import Attempt
-from teaching import gradebook_cache
+from teaching.gradebook import cache
 from teaching.models import (
     Assignment,
     Classroom,
@@ -44,7 +49,7 @@ def _changed(sender, instance, **kwargs) -> None:
         ids = _classes_of_student(instance.student_id)
     else:  # a user: their name or username shows in the table
         ids = _classes_of_student(instance.pk)
-    gradebook_cache.bump(ids)
+    cache.bump(ids)
 
 
 def connect() -> None:

@@ -17,7 +17,7 @@ from labs.charts.base import OK
 from labs.charts.class_view import Mark, StudentLine
 from labs.text import num, said
 from labs.web.series_names import named
-from teaching.class_results import ClassResults, Entry, Spread
+from teaching.class_results.figures import ClassResults, Entry, Spread
 
 # The overlay's axis, where the series' own key reads poorly.
 LINE_WORDS = {"backlog": gettext_noop("requests waiting (backlog)")}

@@ -31,10 +31,12 @@ from django.views.decorators.vary import vary_on_headers
 from labs.runs.dispatch import RunRefused, start_run
 from labs.runs.waiting import waiting_count
 from labs.web.htmx import HtmxHttpRequest
-from teaching import class_charts, gradebook_cache
 from teaching.access import role_in
-from teaching.class_export import export_columns, export_rows
-from teaching.class_results import EXTRA_PANELS, SIGNATURE_PARTS, ClassResults, class_results
+from teaching.class_results import charts as class_charts
+from teaching.class_results.export import export_columns, export_rows
+from teaching.class_results.figures import ClassResults, class_results
+from teaching.class_results.predictions import predictions_panel, predictions_signature
+from teaching.gradebook import cache as gradebook_cache
 from teaching.models import Assignment
 
 # A projector's page changes no faster than a room reads it.
@@ -146,7 +148,8 @@ def page_context(request, assignment, results: ClassResults, chosen, *, projecto
         (entry, [entry.figures.get(s.figure.name) for s in results.spreads])
         for entry in results.entries
     ]
-    panels = [panel for make in EXTRA_PANELS if (panel := make(results)) is not None]
+    # Panels after the criteria, each a dict naming the "template" to include.
+    panels = [panel for panel in (predictions_panel(results),) if panel is not None]
     pass_chart = class_charts.pass_rate_chart(results)
     changes_chart = class_charts.changes_chart(results)
     charts = [
@@ -203,8 +206,8 @@ def signature(assignment: Assignment) -> str:
     """Changes when anything the page shows can change, from a few small queries rather
     than the whole page's work: who is in the class and in which section, their due
     dates and whether each has passed, every hand-in and its version, the class's runs,
-    the assignment's own settings, whether the lesson's case has been run, and whatever
-    the panels added through `SIGNATURE_PARTS` say. A projector whose page matches is
+    the assignment's own settings, whether the lesson's case has been run, and the
+    predictions panel's data (`predictions_signature`). A projector whose page matches is
     answered with its poller alone; the rendered page is kept under it."""
     return _look(assignment)[0]
 
@@ -215,7 +218,7 @@ def _look(assignment: Assignment) -> tuple[str, bool]:
 
     from labs.runs.models import Run, StoredResult
     from labs.runs.result_store import result_key
-    from teaching.class_results import lesson_case
+    from teaching.class_results.figures import lesson_case
 
     now = timezone.now()
     members = list(
@@ -251,7 +254,7 @@ def _look(assignment: Assignment) -> tuple[str, bool]:
         assignment.presets,
         assignment.locked,
         assignment.title,
-        [part(assignment) for part in SIGNATURE_PARTS],
+        [predictions_signature(assignment)],  # nested as before: cached copies still match
     ]
     digest = hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()[:16]
     return digest, reference
@@ -393,7 +396,7 @@ def _filename(assignment: Assignment, ext: str) -> str:
 def results_reference(request: HttpRequest, assignment_id: int) -> HttpResponse:
     """Run the lesson's case (the lab's defaults under the assignment's presets) through
     the workers like any run, so the page can mark its figures."""
-    from teaching.class_results import lesson_case
+    from teaching.class_results.figures import lesson_case
 
     assignment = results_assignment(request.user, assignment_id)
     lab = assignment.get_lab()

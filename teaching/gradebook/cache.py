@@ -24,8 +24,8 @@ from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from teaching.gradebook import build_gradebook
-from teaching.gradebook_cells import row_cells
+from teaching.gradebook.book import build_gradebook
+from teaching.gradebook.cells import row_cells
 from teaching.models import Classroom, Extension
 
 RENDERING = 2  # bump when the table's template or data change shape: old copies are ignored
@@ -83,7 +83,7 @@ def csv_bytes(request: HttpRequest, classroom: Classroom) -> bytes:
     current: kept like the table, per class version (English only, so not per language;
     per host, as its run links are absolute)."""
     from labs.web.exports import csv_response
-    from teaching.gradebook_csv import gradebook_table
+    from teaching.gradebook.plain_table import gradebook_table
 
     host = hashlib.sha1(request.build_absolute_uri("/").encode()).hexdigest()[:12]
     key = f"gradebook:csv:{RENDERING}:{site()}:{classroom.pk}:{version(classroom.pk)}:{host}"

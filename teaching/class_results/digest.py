@@ -1,5 +1,8 @@
 """Each hand-in's figures, settings and main line, kept once when it is saved.
 
+`teaching.models.Submission.save` records them (`Submission.record_digest`, from
+`digest_fields` here) each time the handed-in runs are written.
+
 The class results page reads these (`SubmissionDigest`) rather than the runs' results, so
 its cost does not grow with the size of each result, and a view never works them out again.
 """
@@ -11,7 +14,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from labs.charts.class_view import main_series
-from teaching.models import Submission, SubmissionDigest
 
 # Enough points for a line 1,000 px wide to look like the run; a 300 s run keeps every 2nd.
 MAX_POINTS = 150
@@ -56,22 +58,3 @@ def digest_fields(
         "seed": result.get("seed") or 0,
         "trace": main_line(lab, result),
     }
-
-
-def record_digest(submission: Submission) -> SubmissionDigest:
-    """Work out and save the digest of `submission` as it now stands."""
-    run, before = submission.run, submission.before_run
-    fields = digest_fields(run.lab, run.result, before.result if before else None)
-    if not fields["params"]:
-        fields["params"], fields["seed"] = run.params, run.seed
-    digest, _created = SubmissionDigest.objects.update_or_create(
-        submission=submission, defaults=fields
-    )
-    return digest
-
-
-def on_submission_saved(sender, instance: Submission, update_fields=None, **kwargs) -> None:
-    """Every hand-in and resubmission gets its digest; saving feedback alone does not."""
-    if update_fields is not None and not {"run", "before_run"} & set(update_fields):
-        return
-    record_digest(instance)

@@ -1,8 +1,9 @@
 """A class's results on one assignment: every hand-in's figures side by side.
 
-Built from the hand-ins' digests (`teaching.digest`), never from the runs' results, with a
-fixed number of queries however large the class: its members, their extensions, the
-hand-ins with their digests, the lesson's reference and a count of the class's runs.
+Built from the hand-ins' digests (`teaching.class_results.digest`), never from the runs'
+results, with a fixed number of queries however large the class: its members, their
+extensions, the hand-ins with their digests, the lesson's reference and a count of the
+class's runs.
 
 Which runs stand apart, and why (each rule is said on the page as it is here):
 - a different seed: the lab draws at random, more than half the runs shown share one
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -48,18 +49,6 @@ STATUS_FILTERS: dict[str, tuple[str, ...]] = {
     "late": (Timing.LATE,),
     "missing": (Timing.MISSING, Timing.OPEN),
 }
-
-# Panels other features add to the page, after the criteria: each is called with the
-# page's `ClassResults` and gives None or a dict with the "template" to include (the
-# predict-explain issue's predictions against outcomes belong here).
-EXTRA_PANELS: list[Callable[[ClassResults], dict[str, Any] | None]] = []
-
-# What else the page's signature (`teaching.class_views.signature`) must cover. The page is
-# kept rendered in the shared cache under its signature, and a projector asks whether the
-# signature moved: a panel that shows data of its own (predictions, say) adds here a
-# function of the assignment giving something small and JSON-serialisable (a count and a
-# latest time from one query) that changes whenever that data does.
-SIGNATURE_PARTS: list[Callable[[Assignment], Any]] = []
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """A kept dead-letter queue survives a full Redis for its promised hour, and the panel is
 honest when one is gone early anyway. Real eviction: a Redis server of the test's own with
 a small `maxmemory` and `./dev`'s `volatile-ttl`, filled with entries that live an hour
-(as the site's cache entries do) while the kept queue has ten minutes of its hour left:
+(as the site's cache entries do) while the retained queue has ten minutes of its hour left:
 its keys' TTL is longer than the hour (`KEPT_GUARD_S`), so the filler is evicted, not it.
 Past the hour the panel says it is gone and the sweeper deletes it."""
 
@@ -15,9 +15,9 @@ from django.utils import timezone
 
 from labs.catalogue.entries import get_lab
 from labs.experiments.namespace import KEPT_GUARD_S, Namespace, kept_id, run_key_for
-from labs.runs import kept_queue, redis_clients
-from labs.runs.kept_caps import enforce_kept_caps
+from labs.runs import redis_clients, retained_queue
 from labs.runs.models import Run
+from labs.runs.retained_caps import enforce_retained_caps
 from labs.web.presenters import present_panel
 from tests.base import make_user
 from tests.live_helpers import keep_parked
@@ -50,7 +50,7 @@ def finished_run(minutes_ago: float) -> Run:
     )  # fmt: skip
 
 
-def kept_keys(server: RedisServer, run: Run) -> list[str]:
+def retained_keys(server: RedisServer, run: Run) -> list[str]:
     return Namespace(kept_id(run_key_for(run.pk))).keys(server.client(1))
 
 
@@ -64,7 +64,7 @@ def ten_minutes_left(server: RedisServer, run: Run) -> None:
     """As if the queue was kept 50 minutes ago: its hour ends in 10, its keys 3 h later."""
     r = server.client(1)
     r.hset(Namespace(kept_id(run_key_for(run.pk))).key("kept"), "ends_at", time.time() + 600)
-    for key in kept_keys(server, run):
+    for key in retained_keys(server, run):
         r.expire(key, 600 + int(KEPT_GUARD_S))
 
 
@@ -78,39 +78,39 @@ def fill(server: RedisServer, until_evicted: int) -> None:
     pytest.fail("Redis never filled up")
 
 
-def test_a_full_redis_evicts_other_entries_before_a_kept_queue_in_its_hour(small_redis):
+def test_a_full_redis_evicts_other_entries_before_a_retained_queue_in_its_hour(small_redis):
     run = finished_run(minutes_ago=50)
     keep_parked(run.pk, ["pdf-1", "pdf-2"])
     ten_minutes_left(small_redis, run)
-    kept = kept_keys(small_redis, run)
+    kept = retained_keys(small_redis, run)
     assert panel(run) == ""  # the queue is there and shown
 
     fill(small_redis, until_evicted=300)
 
-    assert kept_keys(small_redis, run) == kept  # every key of it survived
+    assert retained_keys(small_redis, run) == kept  # every key of it survived
     assert panel(run) == ""
-    assert kept_queue.snapshot(run.pk)["expires_in_min"] == 10
+    assert retained_queue.snapshot(run.pk)["expires_in_min"] == 10
 
-    # Should it go anyway (a Redis full of kept queues), the panel says why.
+    # Should it go anyway (a Redis full of retained queues), the panel says why.
     small_redis.client(1).delete(*kept)
     said = panel(run)
     assert "ran out of memory and removed it" in said
     assert HOUR_PROMISE not in said
 
 
-def test_past_its_hour_a_kept_queue_is_gone_and_the_sweeper_deletes_it(small_redis):
+def test_past_its_hour_a_retained_queue_is_gone_and_the_sweeper_deletes_it(small_redis):
     run = finished_run(minutes_ago=61)
     keep_parked(run.pk, ["pdf-1"])
     r = small_redis.client(1)
     r.hset(Namespace(kept_id(run_key_for(run.pk))).key("kept"), "ends_at", time.time() - 60)
-    assert kept_keys(small_redis, run)  # its keys outlive the hour (their TTL is longer)
+    assert retained_keys(small_redis, run)  # its keys outlive the hour (their TTL is longer)
 
     assert HOUR_PROMISE in panel(run)
-    assert enforce_kept_caps() == 1
-    assert kept_keys(small_redis, run) == []
+    assert enforce_retained_caps() == 1
+    assert retained_keys(small_redis, run) == []
 
 
-def test_a_kept_queue_lost_in_a_restart_is_said_to_be_lost(small_redis):
+def test_a_retained_queue_lost_in_a_restart_is_said_to_be_lost(small_redis):
     run = finished_run(minutes_ago=5)
     keep_parked(run.pk, ["pdf-1"])
     small_redis.shutdown_nosave()

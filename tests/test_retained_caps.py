@@ -1,4 +1,5 @@
-"""Kept DLQs are capped per student and in all, on the real Redis: oldest dropped, owner told."""
+"""Retained DLQs are capped per student and in all, on the real Redis: oldest dropped, owner
+told."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from labs.runs import kept_queue
-from labs.runs.kept_caps import enforce_kept_caps, kept_runs
+from labs.runs import retained_queue
 from labs.runs.models import Run
+from labs.runs.retained_caps import enforce_retained_caps, retained_runs
 from tests.live_helpers import keep_parked
 
 pytestmark = pytest.mark.redis
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.redis
 
 @pytest.fixture
 def keep(db):
-    """`keep(owner, minutes_ago)`: a finished poison-live run with a kept DLQ of its own."""
+    """`keep(owner, minutes_ago)`: a finished poison-live run with a retained DLQ of its own."""
     made: list[Run] = []
 
     def make(owner, minutes_ago: int) -> Run:
@@ -36,13 +37,13 @@ def keep(db):
 
     yield make
     for run in made:
-        kept_queue.clean_run_keys(run.pk)
+        retained_queue.clean_run_keys(run.pk)
 
 
 def has_queue(run: Run) -> bool:
     try:
-        kept_queue.snapshot(run.pk)
-    except kept_queue.QueueGone:
+        retained_queue.snapshot(run.pk)
+    except retained_queue.QueueGone:
         return False
     return True
 
@@ -52,12 +53,12 @@ def test_a_student_keeps_at_most_the_cap_the_oldest_go_first(people, keep, setti
     oldest, middle, newest = keep(people.alice, 30), keep(people.alice, 20), keep(people.alice, 10)
     bobs = keep(people.bob, 40)
 
-    assert enforce_kept_caps() == 1
+    assert enforce_retained_caps() == 1
 
     assert [has_queue(r) for r in (oldest, middle, newest, bobs)] == [False, True, True, True]
     oldest.refresh_from_db()
     assert oldest.dlq_note == "per_user"
-    assert {r.pk for r in kept_runs()} == {middle.pk, newest.pk, bobs.pk}
+    assert {r.pk for r in retained_runs()} == {middle.pk, newest.pk, bobs.pk}
 
 
 def test_the_total_cap_drops_the_oldest_of_anyone(people, keep, settings):
@@ -66,7 +67,7 @@ def test_the_total_cap_drops_the_oldest_of_anyone(people, keep, settings):
     bobs_old = keep(people.bob, 50)
     alices = [keep(people.alice, 40), keep(people.alice, 5)]
 
-    assert enforce_kept_caps() == 1
+    assert enforce_retained_caps() == 1
 
     assert not has_queue(bobs_old) and all(has_queue(r) for r in alices)
     bobs_old.refresh_from_db()
@@ -76,7 +77,7 @@ def test_the_total_cap_drops_the_oldest_of_anyone(people, keep, settings):
 def test_the_owner_reads_why_on_the_queue_panel(client, people, keep, settings):
     settings.LAB_KEPT_DLQ_PER_USER = 1
     dropped, _kept = keep(people.alice, 20), keep(people.alice, 10)
-    enforce_kept_caps()
+    enforce_retained_caps()
     client.force_login(people.alice)
     html = client.get(dropped.get_absolute_url()).content.decode()
     assert "deleted to make room: each student keeps at most 1" in html

@@ -23,7 +23,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext, pgettext
 
-from teaching.gradebook import Cell
+from teaching.gradebook.book import Cell
 
 # Stand-ins reversed once, then replaced by each cell's ids.
 _A = "00000000-0000-4000-8000-00000000000a"

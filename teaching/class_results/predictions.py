@@ -1,9 +1,10 @@
 """The class results page's predictions panel: what the class expected against what its
 runs gave, and the class's most common wrong expectation said in words.
 
-Added to `teaching.class_results.EXTRA_PANELS` at start-up (`TeachingConfig.ready`). One
-query whatever the class's size: the predictions of the hand-ins shown; the outcomes come
-from the hand-ins' digests (their runs' summaries), never from the results.
+Shown and signed by the page's views (`teaching.class_results.views.page_context` and
+`signature`), which call this module directly. One query whatever the class's size: the
+predictions of the hand-ins shown; the outcomes come from the hand-ins' digests (their
+runs' summaries), never from the results.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from django.utils.translation import ngettext
 from labs.catalogue.entries import prompts_for
 from labs.catalogue.prediction import Prompt, is_right
 from labs.runs.predictions import Prediction
-from teaching.class_results import ClassResults
+from teaching.class_results.figures import ClassResults
 from teaching.models import Assignment
 
 
@@ -48,8 +49,8 @@ class PromptResults:
 
 
 def predictions_signature(assignment: Assignment) -> list[Any]:
-    """What the panel shows can change by (`teaching.class_results.SIGNATURE_PARTS`): the
-    number of predictions on the assignment's handed-in runs and the latest made. One
+    """What the panel shows can change by (part of `teaching.class_results.views.signature`):
+    the number of predictions on the assignment's handed-in runs and the latest made. One
     query; the cached page and the projector move with it."""
     found = Prediction.objects.filter(run__submissions__assignment=assignment).aggregate(
         n=Count("pk"), last=Max("created_at")

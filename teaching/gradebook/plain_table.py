@@ -10,8 +10,8 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils import timezone
 
-from teaching.gradebook import Gradebook
-from teaching.gradebook_cells import Links
+from teaching.gradebook.book import Gradebook
+from teaching.gradebook.cells import Links
 from teaching.people import shown_username_en
 
 

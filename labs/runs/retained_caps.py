@@ -54,12 +54,12 @@ def _keeping_slugs() -> list[str]:
     return [lab.slug for lab in LABS if lab.kind == "experiment" and lab.keeps_dlq]
 
 
-def kept_runs(now=None) -> list[Run]:
+def retained_runs(now=None) -> list[Run]:
     """Runs whose DLQ is (still) kept in Redis, oldest first."""
-    from labs.runs import kept_queue
+    from labs.runs import retained_queue
 
     now = now or timezone.now()
-    since = now - timedelta(seconds=kept_queue.KEPT_DLQ_S)
+    since = now - timedelta(seconds=retained_queue.KEPT_DLQ_S)
     candidates = list(
         Run.objects.filter(
             lab__in=_keeping_slugs(),
@@ -72,7 +72,7 @@ def kept_runs(now=None) -> list[Run]:
     )
     if not candidates:
         return []
-    kept = kept_queue.kept_exist([run.pk for run in candidates])
+    kept = retained_queue.retained_exist([run.pk for run in candidates])
     return [run for run, exists in zip(candidates, kept, strict=True) if exists]
 
 
@@ -82,13 +82,13 @@ EXPIRED_LOOK_BACK_S = 600
 
 
 def drop_expired(now=None) -> int:
-    """Delete the kept DLQs whose hour is up. Their keys live longer than that (see
+    """Delete the retained DLQs whose hour is up. Their keys live longer than that (see
     `labs.experiments.namespace.KEPT_GUARD_S`), so a full Redis evicts other keys before
-    a kept DLQ still in its hour; the panel already treats them as gone."""
-    from labs.runs import kept_queue
+    a retained DLQ still in its hour; the panel already treats them as gone."""
+    from labs.runs import retained_queue
 
     now = now or timezone.now()
-    ended = now - timedelta(seconds=kept_queue.KEPT_DLQ_S)
+    ended = now - timedelta(seconds=retained_queue.KEPT_DLQ_S)
     pks = list(
         Run.objects.filter(
             lab__in=_keeping_slugs(),
@@ -100,23 +100,23 @@ def drop_expired(now=None) -> int:
     if not pks:
         return 0
     dropped = 0
-    for pk, present in zip(pks, kept_queue.kept_exist(pks), strict=True):
+    for pk, present in zip(pks, retained_queue.retained_exist(pks), strict=True):
         if present:
-            kept_queue.clean_run_keys(pk)
+            retained_queue.clean_run_keys(pk)
             dropped += 1
     return dropped
 
 
-def enforce_kept_caps(now=None) -> int:
-    """Drop the kept DLQs whose hour is up, then the oldest past the per-student and the
+def enforce_retained_caps(now=None) -> int:
+    """Drop the retained DLQs whose hour is up, then the oldest past the per-student and the
     total cap; how many dropped."""
-    from labs.runs import kept_queue
+    from labs.runs import retained_queue
 
     try:
         expired = drop_expired(now)
-        runs = kept_runs(now)
+        runs = retained_runs(now)
     except redis.RedisError as exc:
-        logger.warning("could not count the kept queues: %s", exc)
+        logger.warning("could not count the retained queues: %s", exc)
         return 0
     drop: dict[UUID, str] = {}
     by_owner: dict[int, list[Run]] = defaultdict(list)
@@ -132,7 +132,7 @@ def enforce_kept_caps(now=None) -> int:
         # The note first: a panel that opens meanwhile says why, rather than "expired".
         Run.objects.filter(pk=pk, dlq_note="").update(dlq_note=code, drain_until=None)
         try:
-            kept_queue.clean_run_keys(pk)
+            retained_queue.clean_run_keys(pk)
         except redis.RedisError as exc:
-            logger.warning("could not drop the kept queue of run %s: %s", pk, exc)
+            logger.warning("could not drop the retained queue of run %s: %s", pk, exc)
     return expired + len(drop)
