@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-# The drain lab's form as a student sends it (tests/test_views.py's GOOD).
+# The drain lab's form as a student sends it (tests/labs/web/test_views.py's GOOD).
 DRAIN_FORM = {
     "arrivals": "50, 800, 800, 800, 200, 50, 50, 50, 50, 50", "per_worker": "100",
     "rule": "backlog", "fixed_workers": "3", "per_waiting": "100", "min_workers": "1",

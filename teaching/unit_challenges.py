@@ -1,7 +1,7 @@
 """Each unit's challenges, in teaching order: a goal, its checks, what may change.
 
 Every challenge is met by a known setting and missed at the lab's defaults
-(`tests/test_challenges.py` runs both), so none is impossible or given away.
+(`tests/teaching/test_challenges.py` runs both), so none is impossible or given away.
 """
 
 from __future__ import annotations

@@ -15,7 +15,10 @@ os.environ.setdefault("TELEMETRY_PREFIX", f"test-telemetry-{uuid.uuid4().hex[:8]
 # under the same run number or form values would be served in this one.
 os.environ.setdefault("CACHE_KEY_PREFIX", f"test-{uuid.uuid4().hex[:8]}")
 
-NO_DATABASE_DIRS = ("sim", "experiments")
+NO_DATABASE_DIRS = (
+    ("labs", "sim"),
+    ("labs", "experiments"),
+)  # the pure models, the Redis experiments
 # A test reaches the database only through one of these (pytest-django refuses any other
 # access), or as a Django TestCase.
 DATABASE_FIXTURES = frozenset(
@@ -31,7 +34,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
     for item in items:
         rel = Path(item.fspath).relative_to(here)
-        if rel.parts and rel.parts[0] in NO_DATABASE_DIRS or not uses_the_database(item):
+        if rel.parts[:2] in NO_DATABASE_DIRS or not uses_the_database(item):
             item.add_marker(pytest.mark.nodb)
 
 

@@ -1,6 +1,6 @@
 """Digits other than 0-9 are refused wherever a teacher or a student types a number
 (issue 21): in criteria, rubric points, scores, an operator's control values and an
-assignment's seed, as in every lab's parameters (tests/test_numeric_input.py). Python's
+assignment's seed, as in every lab's parameters (tests/labs/web/test_numeric_input.py). Python's
 int() and float() read "٣", "１２" and "१२"; a figure typed so would be shown back or
 compared as a number nobody typed in 0-9."""
 
@@ -14,8 +14,8 @@ from teaching.criteria import CriteriaError, parse_criteria
 from teaching.forms import AssignmentForm
 from teaching.handin import FeedbackForm
 from teaching.rubric import parse_rubric
-from tests.test_criteria import CAPSTONE
-from tests.test_teaching_forms import NOW, assignment_data
+from tests.teaching.test_criteria import CAPSTONE
+from tests.teaching.test_forms import NOW, assignment_data
 
 OTHER_DIGITS = ["٣", "１２", "१२", "²", "3٣"]
 

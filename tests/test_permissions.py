@@ -241,7 +241,7 @@ MATRIX = [
     ("gradebook", "get", lambda w: r("gradebook", w.school.class_a.pk), None, TEACHER_ONLY),
     ("gradebook csv", "get", lambda w: r("gradebook-csv", w.school.class_a.pk), None, TEACHER_ONLY),
     ("class zip", "get", lambda w: r("class-export", w.school.class_a.pk), None, TEACHER_ONLY),
-    # Archiving and unarchiving: tests/test_term_end.py (what an archived class refuses).
+    # Archiving and unarchiving: tests/teaching/test_term_end.py (what an archived class refuses).
     (
         "archive a class",
         "post",
@@ -428,8 +428,8 @@ def test_it_covers_every_url_of_the_site():
         "run-queue-redrive", "run-queue-purge", "run-control", "signup", "class-accounts",
         "roster-import", "student-password-reset", "class-signup", "healthz",
         "invitation-accept", "invitation-decline", "assignment-pair", "ops-queues", "metrics",
-        "healthz-deep",  # public, answers on its dependencies: tests/test_health.py
-        "set-language",  # open to everyone, visitors too: tests/test_language.py
+        "healthz-deep",  # public, answers on its dependencies: tests/ops/test_health.py
+        "set-language",  # open to everyone, visitors too: tests/accounts/test_language.py
     }  # fmt: skip
     ours = {name for name in get_resolver().reverse_dict if isinstance(name, str)}
     django_own = {n for n in ours if n.startswith(("login", "logout", "password"))}

@@ -1,4 +1,4 @@
-"""A real Celery worker process for the tests that need one (tests/test_e2e.py, tests/browser/).
+"""A real Celery worker process for the tests that need one (tests/e2e/test_run.py, tests/browser/).
 
 No eager mode: the worker is a separate process listening on a queue of its own, reading and
 writing the same test database the test (or the live server) uses, through the real Redis.

@@ -66,7 +66,8 @@ class Lab:
     # over the budget the form refuses; above `LAB_HEAVY_FROM_S` the run goes to the heavy queue.
     cost: Callable[[Mapping[str, Any]], Any] | None = None
     # A random lab too long to run over 20 seeds names the simulated lab of the same model
-    # whose page offers them; its own page says so (tests/test_spread.py holds the rule).
+    # whose page offers them; its own page says so (tests/labs/catalogue/test_spread.py
+    # holds the rule).
     seeds_twin: str = ""
     # Asked before a run, each answered by one of the lab's figures (labs.catalogue.prediction).
     prompts: tuple[Prompt, ...] = ()

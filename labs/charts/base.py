@@ -16,7 +16,7 @@ from typing import Any
 
 from labs.text import gettext, gettext_noop
 
-# Every chart's colours are named here and only here (tests/test_chart_colours.py): a chart
+# Every chart's colours are named here and only here (tests/labs/charts/test_colours.py): a chart
 # module names a colour, never writes its code, so one meaning keeps one colour site-wide.
 # The palette's hues: lines and bars with no meaning of their own beyond their legend.
 BLUE = "#1f6feb"  # the first such series; the run with the controls on

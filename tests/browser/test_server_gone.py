@@ -30,7 +30,7 @@ from labs.runs.models import Run
 from tests.base import make_user
 from tests.browser.conftest import SHOTS, WIDE
 from tests.lab_helpers import run as run_lab
-from tests.test_views_capstone import finished_pair, report_url
+from tests.labs.capstone.test_views import finished_pair, report_url
 from tests.worker_helpers import database_url
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,0 +1,168 @@
+"""Admission by the oldest run's age and by live workers: a Run that would only wait is
+refused at once, in words; a stored result is still answered at once. The sampler and the
+workers' beats are real, on the real Redis (tests/e2e/test_telemetry.py stops a real worker)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from labs.catalogue.entries import get_lab
+from labs.interface.progress import SilentProgress
+from labs.runs import telemetry_store
+from labs.runs.execution import run_lab
+from labs.runs.models import Run
+from labs.runs.telemetry import Sampler
+from tests.base import make_user
+from tests.labs.web.test_views import GOOD
+
+pytestmark = [pytest.mark.redis, pytest.mark.django_db]
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def press(client, data=GOOD, lang="en"):
+    return client.post(reverse("lab-detail", args=["drain"]), data, HTTP_ACCEPT_LANGUAGE=lang, **HX)
+
+
+def test_with_no_worker_alive_a_run_is_refused_at_once_and_none_is_made(
+    client, own_queues, published
+):
+    alice = make_user("alice")
+    client.force_login(alice)
+    Sampler().tick()  # no worker beats for either queue
+
+    response = press(client)
+
+    assert response.status_code == 503
+    assert "No lab runner is up for this kind of run" in response.content.decode()
+    assert not Run.objects.exists()
+    assert published == []
+
+
+def test_the_refusal_is_said_in_marathi(client, own_queues, published, settings):
+    client.force_login(make_user("alice"))
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "mr"
+    Sampler().tick()
+    page = press(client, lang="mr").content.decode()
+    assert "या प्रकारच्या रनसाठी लॅब चालवणारा एकही worker चालू नाही" in page
+    assert "No lab runner" not in page
+
+
+def test_when_the_quick_queues_oldest_run_is_too_old_a_run_is_refused_saying_how_long(
+    client, own_queues, published, settings
+):
+    quick, heavy = own_queues
+    telemetry_store.beat("w@here", [quick, heavy])
+    bob = make_user("bob")
+    Run.objects.create(
+        owner=bob, lab="drain", params={}, seed=1, queue=quick,
+        created_at=timezone.now() - timedelta(seconds=settings.LAB_ADMIT_OLDEST_S + 4),
+    )  # fmt: skip
+    Sampler().tick()
+    client.force_login(make_user("alice"))
+
+    response = press(client)
+
+    assert response.status_code == 503
+    assert "The lab runners are busy: a new run would wait about 14 s" in (
+        response.content.decode()
+    )
+    assert published == []
+
+
+def test_a_young_backlog_with_a_worker_is_admitted(client, own_queues, published, settings):
+    quick, heavy = own_queues
+    telemetry_store.beat("w@here", [quick, heavy])
+    bob = make_user("bob")
+    Run.objects.create(
+        owner=bob, lab="drain", params={}, seed=1, queue=quick,
+        created_at=timezone.now() - timedelta(seconds=settings.LAB_ADMIT_OLDEST_S - 3),
+    )  # fmt: skip
+    Sampler().tick()
+    alice = make_user("alice")
+    client.force_login(alice)
+    assert press(client).status_code == 200
+    assert Run.objects.get(owner=alice).status == "queued"
+
+
+def test_a_stored_result_is_answered_at_once_even_with_no_worker(client, own_queues, published):
+    alice = make_user("alice")
+    client.force_login(alice)
+    assert press(client).status_code == 200  # no sampler yet: admitted
+    first = Run.objects.get()
+    Run.objects.filter(pk=first.pk).update(status=Run.Status.RUNNING)
+    lab = get_lab("drain")
+    first.mark_succeeded(run_lab(lab, first.params, first.seed, SilentProgress()))
+    Sampler().tick()  # now the sampler says no worker is alive
+
+    response = press(client)
+
+    assert response.status_code == 200
+    again = Run.objects.exclude(pk=first.pk).get()
+    assert (again.status, again.same_as_id) == ("succeeded", first.pk)
+
+
+def test_with_no_sampler_nothing_is_known_and_the_run_is_admitted(client, own_queues, published):
+    client.force_login(make_user("alice"))
+    assert press(client).status_code == 200
+    assert Run.objects.get().status == "queued"
+
+
+def experiment_form(slug: str = "fifo-live") -> dict[str, str]:
+    from labs.management.commands.lab import _as_form_value
+
+    lab = get_lab(slug)
+    data = {p.name: _as_form_value(p.default) for p in lab.params}
+    if lab.uses_seed:
+        data["seed"] = str(lab.default_seed)
+    return data
+
+
+def heavy_backlog(heavy: str, waited_s: float) -> None:
+    Run.objects.create(
+        owner=make_user("bob"), lab="fifo-live", params={}, seed=1, queue=heavy,
+        created_at=timezone.now() - timedelta(seconds=waited_s),
+    )  # fmt: skip
+    Sampler().tick()
+
+
+def press_experiment(client):
+    url = reverse("lab-detail", args=["fifo-live"])
+    return client.post(url, experiment_form(), HTTP_ACCEPT_LANGUAGE="en", **HX)
+
+
+def test_when_the_heavy_queues_oldest_run_is_over_its_own_threshold_an_experiment_is_refused(
+    client, own_queues, published, settings
+):
+    quick, heavy = own_queues
+    telemetry_store.beat("w@here", [quick, heavy])
+    heavy_backlog(heavy, settings.LAB_ADMIT_HEAVY_OLDEST_S + 5)
+    alice = make_user("alice")
+    client.force_login(alice)
+
+    response = press_experiment(client)
+
+    assert response.status_code == 503
+    assert "The lab runners are busy: a new run would wait about 125 s" in (
+        response.content.decode()
+    )
+    assert not Run.objects.filter(owner=alice).exists()
+    # The quick queue is young: a quick lab still runs.
+    assert press(client).status_code == 200
+    assert Run.objects.get(owner=alice).queue == quick
+
+
+def test_a_heavy_backlog_older_than_the_quick_threshold_but_under_its_own_is_admitted(
+    client, own_queues, published, settings
+):
+    quick, heavy = own_queues
+    telemetry_store.beat("w@here", [quick, heavy])
+    heavy_backlog(heavy, settings.LAB_ADMIT_OLDEST_S * 3)  # 30 s: normal behind experiments
+    alice = make_user("alice")
+    client.force_login(alice)
+
+    assert press_experiment(client).status_code == 200
+    assert Run.objects.get(owner=alice).queue == heavy

@@ -1,0 +1,213 @@
+"""Drafts: the runs a quick lab starts by itself as its controls move (`labs.runs.drafts`).
+
+They go the way Run goes (form, caps, queue, result store), stay out of the history, are
+replaced while they wait, and are deleted by the sweeper unless the student keeps them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from labs.runs import drafts
+from labs.runs.models import Run
+from labs.runs.sweeps import sweep_once
+from labs.runs.tasks import execute_run
+from teaching.gradebook.hand_in import hand_in
+from tests.base import DUE
+from tests.labs.runs.test_run_caps import defaults_form
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def move(client, django_capture_on_commit_callbacks):
+    """`move(slug, **changes)`: the lab's form with `changes`, posted as a draft."""
+
+    def go(slug: str = "drain", expect: int = 200, **changes):
+        data = defaults_form(slug) | {k: str(v) for k, v in changes.items()}
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(reverse("lab-draft", args=[slug]), data, **HX)
+        assert response.status_code == expect, response.content.decode()[:2000]
+        return response
+
+    return go
+
+
+def made(response) -> Run:
+    run_id = re.search(r'id="run-([0-9a-f-]{36})"', response.content.decode()).group(1)
+    return Run.objects.get(pk=run_id)
+
+
+def test_a_move_starts_a_draft_on_the_quick_queue_that_the_history_does_not_list(
+    client, people, published, move, settings
+):
+    client.force_login(people.alice)
+    draft = made(move(per_worker=150))
+    assert draft.draft and draft.status == Run.Status.QUEUED
+    assert draft.queue == settings.LAB_QUEUE
+    assert [m["args"] for m in published] == [(str(draft.pk),)]
+    run = client.post(reverse("lab-detail", args=["drain"]), defaults_form("drain"))
+    kept = Run.objects.get(draft=False)
+    assert run.status_code == 302 and not kept.draft
+    history = client.get(reverse("my-runs")).content.decode()
+    assert str(kept.pk) in history and str(draft.pk) not in history
+
+
+def test_a_newer_draft_replaces_the_one_still_waiting_and_its_task_then_does_nothing(
+    client, people, published, move
+):
+    client.force_login(people.alice)
+    first = made(move(per_worker=150))
+    second = made(move(per_worker=160))
+    assert list(Run.objects.values_list("pk", flat=True)) == [second.pk]
+    assert len(published) == 2
+    assert execute_run.apply(args=(str(first.pk),)).get() == "missing"
+
+
+def test_nothing_waits_on_a_queued_draft_so_replacing_it_loses_nothing(
+    client, people, published, move
+):
+    client.force_login(people.alice)
+    first = made(move(per_worker=150))
+    data = defaults_form("drain") | {"per_worker": "150"}
+    client.post(reverse("lab-detail", args=["drain"]), data)  # Run, on the same values
+    computes = Run.objects.get(draft=False)
+    assert computes.same_as_id is None  # its own leader, not the draft's follower
+    made(move(per_worker=160))
+    assert not Run.objects.filter(pk=first.pk).exists()
+    # A draft a worker has taken may lead: it is never deleted while it runs.
+    running = made(move(per_worker=170))
+    Run.objects.filter(pk=running.pk).update(status=Run.Status.RUNNING)
+    client.post(reverse("lab-detail", args=["drain"]), data | {"per_worker": "170"})
+    assert Run.objects.get(draft=False, params__per_worker=170).same_as_id == running.pk
+    made(move(per_worker=180))
+    assert Run.objects.filter(pk=running.pk).exists()
+
+
+def test_drafts_count_against_the_caps(client, people, published, move, settings):
+    settings.LAB_MAX_ACTIVE_RUNS_PER_USER = 2
+    client.force_login(people.alice)
+    Run.objects.create(owner=people.alice, lab="drain", params={}, seed=1, status="running")
+    running = made(move(per_worker=150))
+    Run.objects.filter(pk=running.pk).update(status=Run.Status.RUNNING)  # a worker took it
+    html = move(expect=429, per_worker=160).content.decode()
+    assert "You already have 2 runs going" in html
+    assert 'id="form-errors-drain"' in html and 'hx-swap-oob="true"' in html
+    assert Run.objects.count() == 2
+    # A running draft holds its place for Run too.
+    press = client.post(reverse("lab-detail", args=["drain"]), defaults_form("drain"), **HX)
+    assert press.status_code == 429
+
+
+def test_a_refused_value_says_why_beside_its_field_and_runs_nothing(
+    client, people, published, move
+):
+    client.force_login(people.alice)
+    html = move(expect=422, per_worker="0").content.decode()
+    slot = re.search(r'<div class="error" id="id_per_worker_error"[^>]*>([^<]*)</div>', html)
+    assert slot and slot.group(1).strip(), html
+    assert 'hx-swap-oob="true"' in slot.group(0) and "hidden" not in slot.group(0)
+    # The other fields' slots come back empty (a message from before is cleared).
+    assert re.search(r'<div class="error" id="id_fixed_workers_error"[^>]*hidden', html)
+    assert not Run.objects.exists() and published == []
+
+
+def test_a_value_already_computed_is_answered_at_once(client, people, published, move):
+    client.force_login(people.alice)
+    first = made(move(per_worker=150))
+    execute_run.apply(args=(str(first.pk),))
+    again = move(per_worker=150)
+    shown = made(again)
+    assert shown.status == Run.Status.SUCCEEDED and shown.same_as_id == first.pk
+    assert len(published) == 1  # no second task
+    body = again.content.decode()
+    assert "status-succeeded" in body and "A draft: it ran as you moved the controls" in body
+    facts = json.loads(re.search(r'data-facts="([^"]*)"', body).group(1).replace("&quot;", '"'))
+    assert ["per_worker", "Jobs one worker finishes per second", "150"] in facts["params"]
+    assert facts["figures"][0][0] == "peak_backlog"
+
+
+def test_only_quick_simulations_on_their_own_page_move_by_themselves(client, people, published):
+    client.force_login(people.alice)
+    assert "data-auto-run" in client.get(reverse("lab-detail", args=["drain"])).content.decode()
+    page = client.get(reverse("lab-detail", args=["poison-live"])).content.decode()
+    assert "data-auto-run" not in page and "lab-draft" not in page
+    refused = client.post(
+        reverse("lab-draft", args=["poison-live"]), defaults_form("poison-live"), **HX
+    )
+    assert refused.status_code == 409
+    # One lean phase map is quick (its bound 0.97 s) and moves by itself; ten seeds of it
+    # are heavy and wait for Run.
+    page = client.get(reverse("lab-detail", args=["phase-map"])).content.decode()
+    assert "data-auto-run" in page
+    ten = defaults_form("phase-map") | {"ten_seeds": "on"}
+    assert client.post(reverse("lab-draft", args=["phase-map"]), ten, **HX).status_code == 409
+    assert not Run.objects.exists()
+    client.logout()
+    assert "data-auto-run" not in client.get(reverse("lab-detail", args=["drain"])).content.decode()
+
+
+def test_a_draft_made_heavy_by_its_values_waits_for_run(client, people, published, move):
+    client.force_login(people.alice)
+    response = move("trapped-service", expect=409, base_rps=1000)
+    assert "press Run to start it" in response.content.decode()
+    assert not Run.objects.exists()
+
+
+def old_draft(owner, **fields) -> Run:
+    long_ago = timezone.now() - timedelta(hours=3)
+    values = {"lab": "drain", "params": {}, "seed": 0, "status": "succeeded", "draft": True}
+    return Run.objects.create(owner=owner, **(values | {"created_at": long_ago} | fields))
+
+
+def test_the_sweeper_deletes_old_drafts_unless_kept(client, school, published, settings):
+    settings.LAB_QUEUE_TIMEOUT_S = 86400  # the waiting one is not failed as overdue
+    alice = school.alice
+    client.force_login(alice)
+    gone = [old_draft(alice) for _ in range(3)]
+    waiting = old_draft(alice, status="queued")
+    fresh = old_draft(alice, created_at=timezone.now())
+    named, handed, kept, rerun = (old_draft(alice) for _ in range(4))
+    client.post(reverse("run-label", args=[named.pk]), {"name": "fast workers", "note": ""})
+    hand_in(school.assignment_a, alice, handed, None, DUE)
+    client.post(reverse("run-keep", args=[kept.pk]))
+    Run.objects.filter(pk=rerun.pk).update(lab="drain", params=defaults_form_values())
+    assert client.post(reverse("run-rerun", args=[rerun.pk])).status_code == 302
+    assert sweep_once().drafts == 3
+    left = set(Run.objects.values_list("pk", flat=True))
+    assert not left & {r.pk for r in gone}
+    assert {waiting.pk, fresh.pk, named.pk, handed.pk, kept.pk, rerun.pk} <= left
+    held = [named.pk, handed.pk, kept.pk, rerun.pk]
+    assert not Run.objects.filter(pk__in=held, draft=True).exists()
+    history = client.get(reverse("my-runs")).content.decode()
+    assert str(kept.pk) in history and str(fresh.pk) not in history
+
+
+def defaults_form_values():
+    from labs.catalogue.entries import get_lab
+
+    return get_lab("drain").defaults()
+
+
+def test_only_its_owner_keeps_a_draft(client, people):
+    draft = old_draft(people.alice)
+    client.force_login(people.bob)
+    assert client.post(reverse("run-keep", args=[draft.pk])).status_code == 404
+    assert Run.objects.get(pk=draft.pk).draft
+
+
+def test_replacing_leaves_other_students_and_running_drafts_alone(people):
+    bobs = Run.objects.create(owner=people.bob, lab="drain", params={}, seed=1, draft=True)
+    running = Run.objects.create(
+        owner=people.alice, lab="drain", params={}, seed=1, draft=True, status="running"
+    )
+    queued = Run.objects.create(owner=people.alice, lab="drain", params={}, seed=2, draft=True)
+    assert drafts.replace_waiting(people.alice) == 1
+    assert set(Run.objects.values_list("pk", flat=True)) == {bobs.pk, running.pk}
+    assert not Run.objects.filter(pk=queued.pk).exists()
