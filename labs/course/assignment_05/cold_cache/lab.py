@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_calls
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt, Values
-from labs.course.assignment_05.cold_cache import charts, run
+from labs.course.assignment_05.cold_cache import charts, production, run
 from labs.text import gettext_noop
 
 
@@ -42,7 +41,7 @@ LAB = Lab.of(
         "origin safe: count where every read went."
     ),
     charts=charts.build,
-    in_production=production_calls.cold_cache,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop(

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_calls
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.assignment_05.phase_map import charts, run
+from labs.course.assignment_05.phase_map import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -34,7 +33,7 @@ LAB = Lab.of(
         "the service's hidden capacity."
     ),
     charts=charts.build,
-    in_production=production_calls.phase_map,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop("Let no layer retry (1 attempt per call): how many spikes still trap it?"),

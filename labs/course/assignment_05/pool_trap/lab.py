@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.assignment_05.pool_trap import charts, run
+from labs.course.assignment_05.pool_trap import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -52,6 +51,6 @@ LAB = Lab.of(
             {"control": "bulkhead", "switch_at_s": 0},
         ),
     ),
-    in_production=production.pool_wait,
+    in_production=production.snippets,
     prompts=PROMPTS,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_calls
+from labs.catalogue import retry_snippets
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
@@ -35,7 +35,7 @@ LAB = Lab.of(
     ),
     charts=charts.build,
     seeds_twin="trapped-service",
-    in_production=production_calls.trapped,
+    in_production=retry_snippets.trapped,
     try_next=(
         TryNext(
             gettext_noop("Let no layer retry (1 attempt a call): does the live service recover?"),

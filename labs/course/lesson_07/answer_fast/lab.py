@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_queues
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_07.answer_fast import charts, run
+from labs.course.lesson_07.answer_fast import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -35,7 +34,7 @@ LAB = Lab.of(
         "once; then make the SMS provider slow or take it down."
     ),
     charts=charts.build,
-    in_production=production_queues.answer_fast,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop("Queue the texts instead: do the teachers still see errors?"),

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_queues
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt, yes_no
-from labs.course.lesson_07.batching import charts, run
+from labs.course.lesson_07.batching import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -46,7 +45,7 @@ LAB = Lab.of(
         "stops it: workers beyond that limit are only throttled."
     ),
     charts=charts.build,
-    in_production=production_queues.batching,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop("Send 500 messages per call: how much faster, and what stops it?"),

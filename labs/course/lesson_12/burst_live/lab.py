@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from labs.catalogue import production_queues
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt, Values
-from labs.course.lesson_12.burst_live import charts, run
+from labs.course.lesson_12.burst_live import charts, production, run
 from labs.interface.live import LiveNumber, LiveView
 from labs.text import gettext_noop
 
@@ -59,7 +58,7 @@ LAB = Lab.of(
         "Watch both backlogs and the oldest message's age next to the simulation."
     ),
     charts=charts_beside_model,
-    in_production=production_queues.burst_live,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop("Fix the pool at 8 workers: does it keep up with the scaled pool?"),

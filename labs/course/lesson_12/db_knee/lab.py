@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_12.db_knee import charts, run
+from labs.course.lesson_12.db_knee import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -48,6 +47,6 @@ LAB = Lab.of(
             {"max_workers": 150},
         ),
     ),
-    in_production=production.worker_cap,
+    in_production=production.snippets,
     prompts=PROMPTS,
 )

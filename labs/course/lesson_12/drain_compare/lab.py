@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_queues
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_12.drain_compare import charts, run
+from labs.course.lesson_12.drain_compare import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -33,7 +32,7 @@ LAB = Lab.of(
         "on the backlog. Which keeps the queue short, and which costs fewest workers?"
     ),
     charts=charts.build,
-    in_production=production_queues.drain_compare,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop("Add a fixed pool of 10: does it cost more than the backlog rules?"),

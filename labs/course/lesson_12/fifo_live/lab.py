@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_12.fifo_live import charts, run
+from labs.course.lesson_12.fifo_live import charts, production, run
 from labs.interface.live import LiveNumber, LiveView
 from labs.text import gettext_noop
 
@@ -59,6 +58,6 @@ LAB = Lab.of(
             {"max_receives": 5},
         ),
     ),
-    in_production=production.sqs_fifo,
+    in_production=production.snippets,
     prompts=PROMPTS,
 )

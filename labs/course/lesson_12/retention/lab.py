@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_12.retention import charts, run
+from labs.course.lesson_12.retention import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -53,6 +52,6 @@ LAB = Lab.of(
             {"dlq_retention_h": 96, "queue_type": "fifo"},
         ),
     ),
-    in_production=production.sqs_retention,
+    in_production=production.snippets,
     prompts=PROMPTS,
 )

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_12.scaling_signal import charts, run
+from labs.course.lesson_12.scaling_signal import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -50,6 +49,6 @@ LAB = Lab.of(
             {"cooldown_s": 3},
         ),
     ),
-    in_production=production.scaling_signal,
+    in_production=production.snippets,
     prompts=PROMPTS,
 )

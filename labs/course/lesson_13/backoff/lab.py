@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production
+from labs.catalogue import retry_snippets
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
@@ -41,6 +41,6 @@ LAB = Lab.of(
             {"cap_ms": 800.0},
         ),
     ),
-    in_production=production.retries,
+    in_production=retry_snippets.retries,
     prompts=PROMPTS,
 )

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_13.breaker import charts, run
+from labs.course.lesson_13.breaker import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -47,6 +46,6 @@ LAB = Lab.of(
             {"open_s": 60},
         ),
     ),
-    in_production=production.breaker,
+    in_production=production.snippets,
     prompts=PROMPTS,
 )

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_calls
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_13.cascade import charts, run
+from labs.course.lesson_13.cascade import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -38,7 +37,7 @@ LAB = Lab.of(
         "tools one at a time and watch which one frees what."
     ),
     charts=charts.build,
-    in_production=production_calls.cascade,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop(

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_calls
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt, yes_no
-from labs.course.lesson_13.deadline import charts, run
+from labs.course.lesson_13.deadline import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -34,7 +33,7 @@ LAB = Lab.of(
         "working after its caller has given up."
     ),
     charts=charts.build,
-    in_production=production_calls.deadline,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop("Give the service a timeout of 1.5 s: how much wasted work is left?"),

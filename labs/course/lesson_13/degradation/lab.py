@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_calls
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt, Values
-from labs.course.lesson_13.degradation import charts, run
+from labs.course.lesson_13.degradation import charts, production, run
 from labs.text import gettext_noop
 
 
@@ -40,7 +39,7 @@ LAB = Lab.of(
         "with its age. Compare what parents see with and without this fallback."
     ),
     charts=charts.build,
-    in_production=production_calls.degradation,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop(

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_13.layered_retries import charts, run
+from labs.course.lesson_13.layered_retries import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -49,6 +48,6 @@ LAB = Lab.of(
             {"failure_pct": 10.0},
         ),
     ),
-    in_production=production.one_retrying_layer,
+    in_production=production.snippets,
     prompts=PROMPTS,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production
+from labs.catalogue import retry_snippets
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
@@ -42,6 +42,6 @@ LAB = Lab.of(
             {"jitter": "equal"},
         ),
     ),
-    in_production=production.retries,
+    in_production=retry_snippets.retries,
     prompts=PROMPTS,
 )

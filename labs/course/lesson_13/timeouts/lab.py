@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_calls
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt, Values
-from labs.course.lesson_13.timeouts import charts, run
+from labs.course.lesson_13.timeouts import charts, production, run
 from labs.text import gettext_noop
 
 
@@ -40,7 +39,7 @@ LAB = Lab.of(
         "requests for different waits, and see what a timeout does to each call."
     ),
     charts=charts.build,
-    in_production=production_calls.timeouts,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop("Lower the timeout to 200 ms: which calls time out now?"),
