@@ -30,6 +30,14 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "keys_filled": gettext_noop("keys filled"),
+    "origin_delay_ms": gettext_noop("origin delay (ms)"),
+    "timed_out": gettext_noop("timed out"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="cold-cache",
@@ -55,4 +63,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -22,6 +22,20 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "run": gettext_noop("run"),
+    "amplification": gettext_noop("calls per request"),
+    "base_rps": gettext_noop("usual arrivals (per second)"),
+    "spike_rps": gettext_noop("spike arrivals (per second)"),
+    "duration_s": gettext_noop("spike length (s)"),
+    "excess_requests": gettext_noop("requests beyond capacity"),
+    "final_backlog": gettext_noop("backlog at the end"),
+    "recovered": gettext_noop("recovered"),
+    "recovered_at_s": gettext_noop("recovered at (s)"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="phase-map",
@@ -45,4 +59,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -27,6 +27,17 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "control_new_calls": gettext_noop("with the control: new calls"),
+    "control_pool_timeouts": gettext_noop("with the control: pool timeouts"),
+    "control_rejected": gettext_noop("with the control: refused"),
+    "plain_new_calls": gettext_noop("without a control: new calls"),
+    "plain_pool_timeouts": gettext_noop("without a control: pool timeouts"),
+    "plain_rejected": gettext_noop("without a control: refused"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="pool-trap",
@@ -53,4 +64,5 @@ LAB = Lab.of(
     ),
     in_production=production.snippets,
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -22,6 +22,15 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "model_oldest_age_s": gettext_noop("model: oldest request age (s)"),
+    "model_retries": gettext_noop("model: retries"),
+    "model_useful": gettext_noop("model: useful"),
+    "model_wasted": gettext_noop("model: wasted"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="trapped-live",
@@ -68,4 +77,5 @@ LAB = Lab.of(
         switches=run.switches_now,
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -23,6 +23,16 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "posts": gettext_noop("notices posted"),
+    "queue_failed": gettext_noop("posts with an error, queued"),
+    "request_threads_busy": gettext_noop("web threads busy, inside the request"),
+    "request_posts_waiting": gettext_noop("posts waiting for a web thread, inside the request"),
+    "queue_jobs_waiting": gettext_noop("jobs waiting in the queue"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="answer-fast",
@@ -52,4 +62,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -34,6 +34,13 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "minutes_batched": gettext_noop("batched: minutes"),
+    "minutes_single": gettext_noop("one at a time: minutes"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="batching",
@@ -57,4 +64,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

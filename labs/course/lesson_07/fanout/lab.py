@@ -24,6 +24,12 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "rate_per_s": gettext_noop("rate (per second)"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="fanout",
@@ -46,4 +52,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -26,6 +26,13 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "provider_down": gettext_noop("provider down"),
+    "throttled": gettext_noop("throttled"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="provider-outage",
@@ -61,4 +68,5 @@ LAB = Lab.of(
     ),
     in_production=production.snippets,
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -45,6 +45,17 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "in_flight_fixed": gettext_noop("fixed pool: in flight"),
+    "in_flight_scaled": gettext_noop("scaled on backlog: in flight"),
+    "visible_fixed": gettext_noop("fixed pool: waiting"),
+    "visible_scaled": gettext_noop("scaled on backlog: waiting"),
+    "oldest_age_s_fixed": gettext_noop("fixed pool: oldest message age (s)"),
+    "oldest_age_s_scaled": gettext_noop("scaled on backlog: oldest message age (s)"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="burst-live",
@@ -94,4 +105,5 @@ LAB = Lab.of(
         live_chart_beside_model,
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

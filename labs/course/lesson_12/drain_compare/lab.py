@@ -22,6 +22,16 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "cleared_at_s": gettext_noop("cleared at (s)"),
+    "left_at_end": gettext_noop("left at the end"),
+    "most_workers": gettext_noop("most workers"),
+    "rule": gettext_noop("rule"),
+    "worker_seconds": gettext_noop("worker-seconds"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="drain-compare",
@@ -46,4 +56,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -24,6 +24,15 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "fifo_dlq": gettext_noop("FIFO: in the DLQ"),
+    "fifo_waiting": gettext_noop("FIFO: waiting"),
+    "standard_dlq": gettext_noop("standard: in the DLQ"),
+    "standard_waiting": gettext_noop("standard: waiting"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="fifo-live",
@@ -60,4 +69,5 @@ LAB = Lab.of(
     ),
     in_production=production.snippets,
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

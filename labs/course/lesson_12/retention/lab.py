@@ -23,6 +23,13 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "dlq_expired": gettext_noop("deleted from the DLQ by retention"),
+    "expired": gettext_noop("deleted by retention"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="retention",
@@ -54,4 +61,5 @@ LAB = Lab.of(
     ),
     in_production=production.snippets,
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -24,6 +24,15 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "age_oldest_age_s": gettext_noop("scaled on age: oldest message age (s)"),
+    "cpu_oldest_age_s": gettext_noop("scaled on CPU: oldest message age (s)"),
+    "depth_oldest_age_s": gettext_noop("scaled on queue depth: oldest message age (s)"),
+    "per_worker_oldest_age_s": gettext_noop("scaled on backlog per worker: oldest message age (s)"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="scaling-signal",
@@ -51,4 +60,5 @@ LAB = Lab.of(
     ),
     in_production=production.snippets,
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

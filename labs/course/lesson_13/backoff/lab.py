@@ -25,6 +25,12 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "retry": gettext_noop("retry"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="backoff",
@@ -43,4 +49,5 @@ LAB = Lab.of(
     ),
     in_production=retry_snippets.retries,
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -23,6 +23,13 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "dependency_ok": gettext_noop("dependency up"),
+    "trial": gettext_noop("trial call"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="breaker",
@@ -48,4 +55,5 @@ LAB = Lab.of(
     ),
     in_production=production.snippets,
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

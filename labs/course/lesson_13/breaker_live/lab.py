@@ -30,6 +30,14 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "breaker_level": gettext_noop("breaker state (level)"),
+    "breaker_state": gettext_noop("breaker state"),
+    "service_down": gettext_noop("service down"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="breaker-live",
@@ -59,4 +67,5 @@ LAB = Lab.of(
         charts.live_chart,
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -26,6 +26,16 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "new_requests": gettext_noop("new requests"),
+    "ok": gettext_noop("full answers"),
+    "fallback": gettext_noop("answers from the cache"),
+    "fast_fails": gettext_noop("refused by the breaker"),
+    "bare_usable": gettext_noop("usable answers with no tool"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="cascade",
@@ -53,4 +63,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

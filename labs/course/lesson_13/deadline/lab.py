@@ -22,6 +22,16 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "caller_end_s": gettext_noop("caller gave up at (s)"),
+    "service_end_s": gettext_noop("service gave up at (s)"),
+    "start_s": gettext_noop("started at (s)"),
+    "try": gettext_noop("try"),
+    "wasted_s": gettext_noop("wasted time (s)"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="deadline",
@@ -45,4 +55,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -29,6 +29,14 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "degraded": gettext_noop("older page, marked"),
+    "error_without_fallback": gettext_noop("error page without a fallback"),
+    "page_age_s": gettext_noop("age of the page shown (s)"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="degradation",
@@ -49,4 +57,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -27,6 +27,12 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "failure_pct": gettext_noop("calls failing (%)"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="layered-retries",
@@ -50,4 +56,5 @@ LAB = Lab.of(
     ),
     in_production=production.snippets,
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -23,6 +23,12 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "max_receives": gettext_noop("maxReceiveCount"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="poison-live",
@@ -54,4 +60,5 @@ LAB = Lab.of(
         charts.live_chart,
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -22,6 +22,13 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "receive": gettext_noop("receive"),
+    "receive_count": gettext_noop("receive count"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="poison-messages",
@@ -42,4 +49,5 @@ LAB = Lab.of(
     ),
     in_production=production.snippets,
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

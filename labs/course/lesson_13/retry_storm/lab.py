@@ -24,6 +24,12 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "slot_start_ms": gettext_noop("slot start (ms)"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="retry-storm",
@@ -44,4 +50,5 @@ LAB = Lab.of(
     ),
     in_production=retry_snippets.retries,
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

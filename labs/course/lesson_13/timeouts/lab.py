@@ -29,6 +29,12 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "wait_s": gettext_noop("wait (s)"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="timeouts",
@@ -47,4 +53,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )
