@@ -94,7 +94,12 @@ def _imported_names(text: str) -> tuple[str, ...]:
 # A lab's folder (labs/course/<unit>/<lab>/) mixes roles: each file is ranked by its role,
 # so a lab's runner is held to the runners' rules and its charts to the charts'.
 LAB_FOLDERS = "labs.course"
-ROLES = {"run": "labs.runners", "charts": "labs.charts", "lab": "labs.catalogue"}
+ROLES = {
+    "run": "labs.runners",
+    "charts": "labs.charts",
+    "lab": "labs.catalogue",
+    "production": "labs.catalogue",
+}
 
 
 def package_of(name: str) -> str | None:

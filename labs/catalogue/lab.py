@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from labs.catalogue.advice import Production, TryNext
@@ -71,6 +71,9 @@ class Lab:
     seeds_twin: str = ""
     # Asked before a run, each answered by one of the lab's figures (labs.catalogue.prediction).
     prompts: tuple[Prompt, ...] = ()
+    # Its own series' names (key -> English msgid) for the numbers table and the compare page,
+    # where its charts name none; the names several labs share are labs.web.series_names'.
+    series_names: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(
@@ -88,6 +91,7 @@ class Lab:
         live: LiveView | None = None,
         before_after: bool = False,
         seeds_twin: str = "",
+        series_names: Mapping[str, str] | None = None,
     ) -> Lab:
         """A lab from its runner's declaration and the words of its entry.
 
@@ -131,6 +135,7 @@ class Lab:
             live=live,
             before_after=before_after,
             seeds_twin=seeds_twin,
+            series_names=dict(series_names or {}),
             **declared,
         )
 

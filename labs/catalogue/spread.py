@@ -4,7 +4,8 @@ A lab whose model draws random numbers shows one seed's result, and a student ca
 a lucky run from the rule. A runner that declares `SPREAD` gets one more parameter,
 `over_seeds`: ticked, the same run is repeated with the next 19 seeds too, and the result
 carries every seed's headline figures (a table of their range), a band over time of one
-series, and a sentence saying whether the student's own seed is typical. It is one run
+series, and a sentence saying whether the student's own seed is typical (the table and
+the sentence are `labs.catalogue.spread_words`). It is one run
 like any other: validated, result-stored, and within the run budget (its cost bound is
 the lab's times the number of seeds).
 
@@ -22,12 +23,13 @@ import statistics
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from labs.catalogue.spread_words import seed_table, typical_words
 from labs.charts import spread as spread_chart_builder
 from labs.interface.figures import Figure
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.interface.spread import Spread
-from labs.text import SEED_MAX, gettext, gettext_noop, num, phrase, said
+from labs.text import SEED_MAX, gettext, gettext_noop, num
 
 SEEDS = 20
 # The longest a real experiment's 20 seeds may hold a heavy worker, whatever the budget is
@@ -59,10 +61,6 @@ def without_seeds(params: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in params.items() if k != OVER_SEEDS.name}
 
 
-def _numeric(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
 def over_seeds(
     run: Callable[[Mapping[str, Any], int, Progress], dict[str, Any]],
     spread: Spread,
@@ -89,7 +87,7 @@ def over_seeds(
             result["summary"]["stopped_early"] = True
             result["summary"]["stop_reason"] = result["summary"]["stop_reason"] or "cancelled"
         result.setdefault("tables", {})
-        result["tables"]["seed_spread"] = _table(results, figures)
+        result["tables"]["seed_spread"] = seed_table(results, figures)
         result["tables"]["seed_spread_data"] = _data(results, seeds[: len(results)], spread)
         return result
 
@@ -121,34 +119,6 @@ class _OneSeed:
         return self.outer.should_stop()
 
 
-def _table(results: list[dict[str, Any]], figures: tuple[Figure, ...]) -> dict[str, Any]:
-    rows = []
-    for f in figures:
-        values = [r["summary"].get(f.name) for r in results]
-        if not all(_numeric(v) for v in values):
-            continue  # a figure that is sometimes None or a word has no range
-        rows.append(
-            [
-                f.label,
-                num(values[0]),
-                num(min(values)),
-                num(statistics.median(values)),
-                num(max(values)),
-            ]
-        )
-    return {
-        "title": phrase(gettext_noop("The same settings over %(n)s seeds"), n=len(results)),
-        "columns": [
-            gettext_noop("figure"),
-            gettext_noop("your seed"),
-            gettext_noop("lowest"),
-            gettext_noop("median"),
-            gettext_noop("highest"),
-        ],
-        "rows": rows,
-    }
-
-
 def _data(results: list[dict[str, Any]], seeds: list[int], spread: Spread) -> dict[str, Any]:
     data: dict[str, Any] = {
         "seeds": seeds,
@@ -172,82 +142,6 @@ def _data(results: list[dict[str, Any]], seeds: list[int], spread: Spread) -> di
             "own": ys[0][:length],
         }
     return data
-
-
-def typical_words(result: Mapping[str, Any], figure: Figure) -> list[str]:
-    """A sentence saying where the student's seed falls among the 20, or nothing."""
-    data = (result.get("tables") or {}).get("seed_spread_data")
-    if not data:
-        return []
-    values = [v for v in data["values"] if _numeric(v)]
-    own = data["values"][0]
-    if not _numeric(own) or len(values) < 2:
-        return []
-    below = sum(1 for v in values if v < own)
-    above = sum(1 for v in values if v > own)
-    shown = _percent if data.get("percent") else num
-    words = {
-        "figure": said(figure.label),
-        "n": len(values),
-        "low": shown(min(values)),
-        "high": shown(max(values)),
-        "median": shown(statistics.median(values)),
-        "own": shown(own),
-    }
-    if min(values) == max(values):
-        return [
-            gettext(
-                "Over %(n)s seeds, “%(figure)s” is %(own)s every time: here chance plays no part."
-            )
-            % words
-        ]
-    # Typical: at least 10% of the seeds on each side (2 of 20).
-    share = len(values) // 10
-    if below >= share and above >= share:
-        line = gettext(
-            "Over %(n)s seeds, “%(figure)s” ranged from %(low)s to %(high)s (median %(median)s); "
-            "your seed's %(own)s is a typical one."
-        )
-    elif above < share:
-        line = gettext(
-            "Over %(n)s seeds, “%(figure)s” ranged from %(low)s to %(high)s (median %(median)s); "
-            "your seed's %(own)s is among the highest: do not read too much into it."
-        )
-    else:
-        line = gettext(
-            "Over %(n)s seeds, “%(figure)s” ranged from %(low)s to %(high)s (median %(median)s); "
-            "your seed's %(own)s is among the lowest: do not read too much into it."
-        )
-    return [line % words, *_against_expected(data.get("expected"), values, own, shown)]
-
-
-def _percent(value: float) -> str:
-    return f"{value:.1%}"
-
-
-def _against_expected(
-    expected: Any, values: list[float], own: float, shown: Callable[[float], str]
-) -> list[str]:
-    """Whether chance alone explains the gap between the student's seed and the theory:
-    it does when the seeds' own range holds the expected value."""
-    if not _numeric(expected):
-        return []
-    words = {"expected": shown(expected), "own": shown(own)}
-    if min(values) <= expected <= max(values):
-        return [
-            gettext(
-                "The expected %(expected)s lies inside that range: your %(own)s differs from it "
-                "by chance alone, not because anything is wrong."
-            )
-            % words
-        ]
-    return [
-        gettext(
-            "The expected %(expected)s lies outside the range of every seed: a gap that "
-            "steady is not chance; something in these settings moves the figure."
-        )
-        % words
-    ]
 
 
 def spread_charts(result: Mapping[str, Any], key: Figure) -> list[dict[str, Any]]:

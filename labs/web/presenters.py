@@ -115,7 +115,7 @@ def series_table(
     names = series_names(lab, result)
     return {
         "columns": columns,
-        "headings": [(key, names.get(key) or named(key)) for key in columns],
+        "headings": [(key, names.get(key) or named(key, lab)) for key in columns],
         "rows": rows[:max_rows],
         "cut": len(rows) > max_rows,
     }

@@ -12,6 +12,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from labs.catalogue.lab import Lab
 from labs.charts import class_view
 from labs.charts.base import OK
 from labs.charts.class_view import Mark, StudentLine
@@ -25,8 +26,8 @@ BOUND_COLOUR = OK
 SMALL_W, SMALL_H = 160, 48
 
 
-def series_words(key: str) -> str:
-    return _(LINE_WORDS[key]) if key in LINE_WORDS else named(key)
+def series_words(key: str, lab: Lab) -> str:
+    return _(LINE_WORDS[key]) if key in LINE_WORDS else named(key, lab)
 
 
 def line_of(entry: Entry) -> StudentLine | None:
@@ -56,9 +57,9 @@ def overlay_chart(results: ClassResults) -> dict[str, Any] | None:
         reference = StudentLine("", results.reference["x"], results.reference["y"])
     return class_view.overlay(
         lines,
-        title=_("Every run handed in: %(series)s") % {"series": series_words(y_key)},
-        x_title=series_words(x_key),
-        y_title=series_words(y_key),
+        title=_("Every run handed in: %(series)s") % {"series": series_words(y_key, results.lab)},
+        x_title=series_words(x_key, results.lab),
+        y_title=series_words(y_key, results.lab),
         reference=reference,
     )
 

@@ -13,8 +13,8 @@ from labs.catalogue.spread import (
     OVER_SEEDS,
     SEEDS,
     seeds_after,
-    typical_words,
 )
+from labs.catalogue.spread_words import typical_words
 from labs.course.lesson_13.retry_storm import charts as retry_storm_charts
 from labs.experiments.namespace import Namespace, connect, kept_id, run_key_for
 from labs.interface.figures import Figure

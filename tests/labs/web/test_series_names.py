@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 import pytest
 from django.conf import settings
@@ -30,8 +31,34 @@ def default_result(lab):
 def test_every_series_of_every_lab_has_a_name(lab):
     result = default_result(lab)
     charts = chart_words(lab, result)
-    unnamed = [k for k in result.get("series") or {} if k not in SERIES and k not in charts]
-    assert not unnamed, f"name these in labs/web/series_names.py: {unnamed}"
+    named_here = {*SERIES, *lab.series_names, *charts}
+    unnamed = [k for k in result.get("series") or {} if k not in named_here]
+    where = "the lab's SERIES_NAMES or labs/web/series_names.py"
+    assert not unnamed, f"name these in {where}: {unnamed}"
+
+
+@pytest.mark.parametrize("lab", [lab for lab in LABS if lab.series_names], ids=lambda lab: lab.slug)
+def test_a_labs_own_series_names_are_series_it_produces(lab):
+    """A lab names only its own series (an experiment's: its stored default run), and a
+    name several labs need is shared, not claimed by one of them."""
+    produced = set(default_result(lab).get("series") or {})
+    assert set(lab.series_names) <= produced, set(lab.series_names) - produced
+    assert not set(lab.series_names) & set(SERIES), "shared names are not redefined"
+
+
+def test_a_lab_that_names_a_series_nobody_produces_is_caught():
+    lab = replace(get_lab("breaker"), series_names={"trial": "trial call", "ghost": "ghost"})
+    with pytest.raises(AssertionError, match="ghost"):
+        test_a_labs_own_series_names_are_series_it_produces(lab)
+
+
+def test_a_labs_own_name_comes_before_the_shared_one():
+    lab = get_lab("breaker")
+    assert named("trial", lab) == "trial call"
+    assert named("trial") == "trial"  # no lab: nothing names it, so its key in words
+    assert named("second", lab) == "second"  # shared
+    mine = replace(lab, series_names={"second": "clock second"})
+    assert named("second", mine) == "clock second"
 
 
 def test_a_series_is_named_by_the_one_trace_that_draws_it_alone():
@@ -45,10 +72,13 @@ def test_a_series_is_named_by_the_one_trace_that_draws_it_alone():
 
 
 def test_our_names_read_in_marathi():
+    owners = [(key, None) for key in SERIES]
+    owners += [(key, lab) for lab in LABS for key in lab.series_names]
     with translation.override("mr"):
-        marathi = {key: named(key) for key in SERIES}
-    english = {key: named(key) for key in SERIES}
-    assert sum(bool(DEVANAGARI.search(w)) for w in marathi.values()) >= 0.9 * len(SERIES)
+        marathi = {key: named(key, lab) for key, lab in owners}
+    english = {key: named(key, lab) for key, lab in owners}
+    assert len(marathi) == len(owners)  # no key named twice
+    assert sum(bool(DEVANAGARI.search(w)) for w in marathi.values()) >= 0.9 * len(owners)
     # The words the course keeps in Latin script (docs/glossary-mr.md: latency is kept too).
     latin = {
         "max_receives",
@@ -58,7 +88,7 @@ def test_our_names_read_in_marathi():
         "latency_p95_ms",
         "latency_p99_ms",
     }
-    assert [k for k in SERIES if marathi[k] == english[k] and k not in latin] == []
+    assert [k for k in marathi if marathi[k] == english[k] and k not in latin] == []
     assert named("no_such_series_ms") == readable("no_such_series_ms") == "no such series (ms)"
 
 
@@ -96,4 +126,6 @@ def test_the_compare_page_titles_its_charts_in_marathi(client, people):
     assert "Spike arrivals (per second): both runs" in english  # guard
     assert "spike arrivals" not in page.lower() and "spike rps" not in page.lower()
     with translation.override("mr"):
-        assert named("spike_rps").capitalize() in page or named("spike_rps") in page
+        words = named("spike_rps", get_lab("phase-map"))  # the phase map's own name
+    assert DEVANAGARI.search(words)
+    assert words.capitalize() in page or words in page

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_calls
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt, Values
-from labs.course.assignment_05.cold_cache import charts, run
+from labs.course.assignment_05.cold_cache import charts, production, run
 from labs.text import gettext_noop
 
 
@@ -31,6 +30,14 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "keys_filled": gettext_noop("keys filled"),
+    "origin_delay_ms": gettext_noop("origin delay (ms)"),
+    "timed_out": gettext_noop("timed out"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="cold-cache",
@@ -42,7 +49,7 @@ LAB = Lab.of(
         "origin safe: count where every read went."
     ),
     charts=charts.build,
-    in_production=production_calls.cold_cache,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop(
@@ -56,4 +63,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -30,6 +30,12 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "units_done": gettext_noop("work units done"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="job-cost",
@@ -53,4 +59,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

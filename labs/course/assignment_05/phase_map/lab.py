@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_calls
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.assignment_05.phase_map import charts, run
+from labs.course.assignment_05.phase_map import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -23,6 +22,20 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "run": gettext_noop("run"),
+    "amplification": gettext_noop("calls per request"),
+    "base_rps": gettext_noop("usual arrivals (per second)"),
+    "spike_rps": gettext_noop("spike arrivals (per second)"),
+    "duration_s": gettext_noop("spike length (s)"),
+    "excess_requests": gettext_noop("requests beyond capacity"),
+    "final_backlog": gettext_noop("backlog at the end"),
+    "recovered": gettext_noop("recovered"),
+    "recovered_at_s": gettext_noop("recovered at (s)"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="phase-map",
@@ -34,7 +47,7 @@ LAB = Lab.of(
         "the service's hidden capacity."
     ),
     charts=charts.build,
-    in_production=production_calls.phase_map,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop("Let no layer retry (1 attempt per call): how many spikes still trap it?"),
@@ -46,4 +59,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_calls
+from labs.catalogue import retry_snippets
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
@@ -22,6 +22,15 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "model_oldest_age_s": gettext_noop("model: oldest request age (s)"),
+    "model_retries": gettext_noop("model: retries"),
+    "model_useful": gettext_noop("model: useful"),
+    "model_wasted": gettext_noop("model: wasted"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="trapped-live",
@@ -35,7 +44,7 @@ LAB = Lab.of(
     ),
     charts=charts.build,
     seeds_twin="trapped-service",
-    in_production=production_calls.trapped,
+    in_production=retry_snippets.trapped,
     try_next=(
         TryNext(
             gettext_noop("Let no layer retry (1 attempt a call): does the live service recover?"),
@@ -68,4 +77,5 @@ LAB = Lab.of(
         switches=run.switches_now,
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_calls
+from labs.catalogue import retry_snippets
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt, Values, yes_no
@@ -82,7 +82,7 @@ LAB = Lab.of(
         "moment you choose and watch it drain without losing a payment."
     ),
     charts=charts.build,
-    in_production=production_calls.trapped,
+    in_production=retry_snippets.trapped,
     before_after=True,
     try_next=TRAPPED_TRY_NEXT,
     prompts=PROMPTS,

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_queues
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_07.answer_fast import charts, run
+from labs.course.lesson_07.answer_fast import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -24,6 +23,16 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "posts": gettext_noop("notices posted"),
+    "queue_failed": gettext_noop("posts with an error, queued"),
+    "request_threads_busy": gettext_noop("web threads busy, inside the request"),
+    "request_posts_waiting": gettext_noop("posts waiting for a web thread, inside the request"),
+    "queue_jobs_waiting": gettext_noop("jobs waiting in the queue"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="answer-fast",
@@ -35,7 +44,7 @@ LAB = Lab.of(
         "once; then make the SMS provider slow or take it down."
     ),
     charts=charts.build,
-    in_production=production_queues.answer_fast,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop("Queue the texts instead: do the teachers still see errors?"),
@@ -53,4 +62,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

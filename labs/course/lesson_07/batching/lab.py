@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_queues
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt, yes_no
-from labs.course.lesson_07.batching import charts, run
+from labs.course.lesson_07.batching import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -35,6 +34,13 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "minutes_batched": gettext_noop("batched: minutes"),
+    "minutes_single": gettext_noop("one at a time: minutes"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="batching",
@@ -46,7 +52,7 @@ LAB = Lab.of(
         "stops it: workers beyond that limit are only throttled."
     ),
     charts=charts.build,
-    in_production=production_queues.batching,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop("Send 500 messages per call: how much faster, and what stops it?"),
@@ -58,4 +64,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_queues
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_07.fanout import charts, run
+from labs.course.lesson_07.fanout import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -25,6 +24,12 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "rate_per_s": gettext_noop("rate (per second)"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="fanout",
@@ -35,7 +40,7 @@ LAB = Lab.of(
         "how long the work takes for several worker counts and speeds."
     ),
     charts=charts.build,
-    in_production=production_queues.fanout,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop("Halve the jobs to 2,500,000: does the time halve too?"),
@@ -47,4 +52,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_queues
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_07.fanout_live import charts, run
+from labs.course.lesson_07.fanout_live import charts, production, run
 from labs.interface.live import QUEUE_NUMBERS, LiveView
 from labs.text import gettext_noop
 
@@ -35,7 +34,7 @@ LAB = Lab.of(
         "acknowledges: the job comes back and is delivered twice, but sent once."
     ),
     charts=charts.build,
-    in_production=production_queues.fanout_live,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop("Switch the idempotent claim off: how many SMS go out twice?"),

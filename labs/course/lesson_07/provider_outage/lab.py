@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_07.provider_outage import charts, run
+from labs.course.lesson_07.provider_outage import charts, production, run
 from labs.interface.live import LiveNumber, LiveView
 from labs.text import gettext_noop
 
@@ -25,6 +24,13 @@ PROMPTS: tuple[Prompt, ...] = (
         unit=gettext_noop("min"),
     ),
 )
+
+
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "provider_down": gettext_noop("provider down"),
+    "throttled": gettext_noop("throttled"),
+}
 
 
 LAB = Lab.of(
@@ -60,6 +66,7 @@ LAB = Lab.of(
             {"workers": 12},
         ),
     ),
-    in_production=production.oldest_age_alarm,
+    in_production=production.snippets,
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from labs.catalogue import production_queues
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt, Values
-from labs.course.lesson_12.burst_live import charts, run
+from labs.course.lesson_12.burst_live import charts, production, run
 from labs.interface.live import LiveNumber, LiveView
 from labs.text import gettext_noop
 
@@ -46,6 +45,17 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "in_flight_fixed": gettext_noop("fixed pool: in flight"),
+    "in_flight_scaled": gettext_noop("scaled on backlog: in flight"),
+    "visible_fixed": gettext_noop("fixed pool: waiting"),
+    "visible_scaled": gettext_noop("scaled on backlog: waiting"),
+    "oldest_age_s_fixed": gettext_noop("fixed pool: oldest message age (s)"),
+    "oldest_age_s_scaled": gettext_noop("scaled on backlog: oldest message age (s)"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="burst-live",
@@ -59,7 +69,7 @@ LAB = Lab.of(
         "Watch both backlogs and the oldest message's age next to the simulation."
     ),
     charts=charts_beside_model,
-    in_production=production_queues.burst_live,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop("Fix the pool at 8 workers: does it keep up with the scaled pool?"),
@@ -95,4 +105,5 @@ LAB = Lab.of(
         live_chart_beside_model,
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_12.db_knee import charts, run
+from labs.course.lesson_12.db_knee import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -23,6 +22,13 @@ PROMPTS: tuple[Prompt, ...] = (
         step=500,
     ),
 )
+
+
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "capped_latency_ms": gettext_noop("capped pool: latency (ms)"),
+    "scaled_latency_ms": gettext_noop("scaled on backlog: latency (ms)"),
+}
 
 
 LAB = Lab.of(
@@ -48,6 +54,7 @@ LAB = Lab.of(
             {"max_workers": 150},
         ),
     ),
-    in_production=production.worker_cap,
+    in_production=production.snippets,
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt, Values
-from labs.course.lesson_12.drain import charts, run
+from labs.course.lesson_12.drain import charts, production, run
 from labs.text import gettext_noop
 
 
@@ -50,6 +49,6 @@ LAB = Lab.of(
             {"max_workers": 4},
         ),
     ),
-    in_production=production.keda_backlog,
+    in_production=production.snippets,
     prompts=PROMPTS,
 )

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_queues
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_12.drain_compare import charts, run
+from labs.course.lesson_12.drain_compare import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -23,6 +22,16 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "cleared_at_s": gettext_noop("cleared at (s)"),
+    "left_at_end": gettext_noop("left at the end"),
+    "most_workers": gettext_noop("most workers"),
+    "rule": gettext_noop("rule"),
+    "worker_seconds": gettext_noop("worker-seconds"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="drain-compare",
@@ -33,7 +42,7 @@ LAB = Lab.of(
         "on the backlog. Which keeps the queue short, and which costs fewest workers?"
     ),
     charts=charts.build,
-    in_production=production_queues.drain_compare,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop("Add a fixed pool of 10: does it cost more than the backlog rules?"),
@@ -47,4 +56,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_12.retention import charts, run
+from labs.course.lesson_12.retention import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -22,6 +21,13 @@ PROMPTS: tuple[Prompt, ...] = (
         step=100,
     ),
 )
+
+
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "dlq_expired": gettext_noop("deleted from the DLQ by retention"),
+    "expired": gettext_noop("deleted by retention"),
+}
 
 
 LAB = Lab.of(
@@ -53,6 +59,7 @@ LAB = Lab.of(
             {"dlq_retention_h": 96, "queue_type": "fifo"},
         ),
     ),
-    in_production=production.sqs_retention,
+    in_production=production.snippets,
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_12.scaling_signal import charts, run
+from labs.course.lesson_12.scaling_signal import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -23,6 +22,15 @@ PROMPTS: tuple[Prompt, ...] = (
         step=50,
     ),
 )
+
+
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "age_oldest_age_s": gettext_noop("scaled on age: oldest message age (s)"),
+    "cpu_oldest_age_s": gettext_noop("scaled on CPU: oldest message age (s)"),
+    "depth_oldest_age_s": gettext_noop("scaled on queue depth: oldest message age (s)"),
+    "per_worker_oldest_age_s": gettext_noop("scaled on backlog per worker: oldest message age (s)"),
+}
 
 
 LAB = Lab.of(
@@ -50,6 +58,7 @@ LAB = Lab.of(
             {"cooldown_s": 3},
         ),
     ),
-    in_production=production.scaling_signal,
+    in_production=production.snippets,
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -23,6 +23,12 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "copies": gettext_noop("copies"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="availability",
@@ -48,4 +54,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_13.breaker import charts, run
+from labs.course.lesson_13.breaker import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -22,6 +21,13 @@ PROMPTS: tuple[Prompt, ...] = (
         high=100,
     ),
 )
+
+
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "dependency_ok": gettext_noop("dependency up"),
+    "trial": gettext_noop("trial call"),
+}
 
 
 LAB = Lab.of(
@@ -47,6 +53,7 @@ LAB = Lab.of(
             {"open_s": 60},
         ),
     ),
-    in_production=production.breaker,
+    in_production=production.snippets,
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_calls
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt, Values
-from labs.course.lesson_13.breaker_live import charts, run
+from labs.course.lesson_13.breaker_live import charts, production, run
 from labs.interface.live import QUEUE_NUMBERS, LiveNumber, LiveView
 from labs.text import gettext_noop
 
@@ -31,6 +30,14 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "breaker_level": gettext_noop("breaker state (level)"),
+    "breaker_state": gettext_noop("breaker state"),
+    "service_down": gettext_noop("service down"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="breaker-live",
@@ -42,7 +49,7 @@ LAB = Lab.of(
         "change through an outage."
     ),
     charts=charts.build,
-    in_production=production_calls.breaker_live,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop("Open after 2 failures: how many calls reach the failing service?"),
@@ -60,4 +67,5 @@ LAB = Lab.of(
         charts.live_chart,
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

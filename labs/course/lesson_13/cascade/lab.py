@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_calls
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_13.cascade import charts, run
+from labs.course.lesson_13.cascade import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -27,6 +26,16 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "new_requests": gettext_noop("new requests"),
+    "ok": gettext_noop("full answers"),
+    "fallback": gettext_noop("answers from the cache"),
+    "fast_fails": gettext_noop("refused by the breaker"),
+    "bare_usable": gettext_noop("usable answers with no tool"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="cascade",
@@ -38,7 +47,7 @@ LAB = Lab.of(
         "tools one at a time and watch which one frees what."
     ),
     charts=charts.build,
-    in_production=production_calls.cascade,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop(
@@ -54,4 +63,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

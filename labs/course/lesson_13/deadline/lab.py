@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_calls
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt, yes_no
-from labs.course.lesson_13.deadline import charts, run
+from labs.course.lesson_13.deadline import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -23,6 +22,16 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "caller_end_s": gettext_noop("caller gave up at (s)"),
+    "service_end_s": gettext_noop("service gave up at (s)"),
+    "start_s": gettext_noop("started at (s)"),
+    "try": gettext_noop("try"),
+    "wasted_s": gettext_noop("wasted time (s)"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="deadline",
@@ -34,7 +43,7 @@ LAB = Lab.of(
         "working after its caller has given up."
     ),
     charts=charts.build,
-    in_production=production_calls.deadline,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop("Give the service a timeout of 1.5 s: how much wasted work is left?"),
@@ -46,4 +55,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

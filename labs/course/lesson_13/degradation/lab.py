@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_calls
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt, Values
-from labs.course.lesson_13.degradation import charts, run
+from labs.course.lesson_13.degradation import charts, production, run
 from labs.text import gettext_noop
 
 
@@ -30,6 +29,14 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "degraded": gettext_noop("older page, marked"),
+    "error_without_fallback": gettext_noop("error page without a fallback"),
+    "page_age_s": gettext_noop("age of the page shown (s)"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="degradation",
@@ -40,7 +47,7 @@ LAB = Lab.of(
         "with its age. Compare what parents see with and without this fallback."
     ),
     charts=charts.build,
-    in_production=production_calls.degradation,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop(
@@ -50,4 +57,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_calls
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_13.health_checks import charts, run
+from labs.course.lesson_13.health_checks import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -36,7 +35,7 @@ LAB = Lab.of(
         "that also asks the database."
     ),
     charts=charts.build,
-    in_production=production_calls.health_checks,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop(

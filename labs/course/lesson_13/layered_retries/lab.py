@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_13.layered_retries import charts, run
+from labs.course.lesson_13.layered_retries import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -26,6 +25,12 @@ PROMPTS: tuple[Prompt, ...] = (
         unit=gettext_noop("calls/s"),
     ),
 )
+
+
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "failure_pct": gettext_noop("calls failing (%)"),
+}
 
 
 LAB = Lab.of(
@@ -49,6 +54,7 @@ LAB = Lab.of(
             {"failure_pct": 10.0},
         ),
     ),
-    in_production=production.one_retrying_layer,
+    in_production=production.snippets,
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

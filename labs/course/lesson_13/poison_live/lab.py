@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_queues
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_13.poison_live import charts, run
+from labs.course.lesson_13.poison_live import charts, production, run
 from labs.interface.live import QUEUE_NUMBERS, LiveNumber, LiveView
 from labs.text import gettext_noop
 
@@ -24,6 +23,12 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "max_receives": gettext_noop("maxReceiveCount"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="poison-live",
@@ -35,7 +40,7 @@ LAB = Lab.of(
         "error; afterwards, open the DLQ in the queue panel and redrive it."
     ),
     charts=charts.build,
-    in_production=production_queues.poison_live,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop("Poison three PDFs instead of two: does anything but them reach the DLQ?"),
@@ -55,4 +60,5 @@ LAB = Lab.of(
         charts.live_chart,
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt
-from labs.course.lesson_13.poison_messages import charts, run
+from labs.course.lesson_13.poison_messages import charts, production, run
 from labs.text import gettext_noop
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -21,6 +20,13 @@ PROMPTS: tuple[Prompt, ...] = (
         high=60,
     ),
 )
+
+
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "receive": gettext_noop("receive"),
+    "receive_count": gettext_noop("receive count"),
+}
 
 
 LAB = Lab.of(
@@ -41,6 +47,7 @@ LAB = Lab.of(
             {"max_receives": 1},
         ),
     ),
-    in_production=production.sqs_redrive,
+    in_production=production.snippets,
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_queues
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt, Values
-from labs.course.lesson_13.retries_live import charts, run
+from labs.course.lesson_13.retries_live import charts, production, run
 from labs.interface.live import QUEUE_NUMBERS, LiveNumber, LiveView
 from labs.text import gettext_noop
 
@@ -44,7 +43,7 @@ LAB = Lab.of(
         "worked, and check that no fee is charged twice."
     ),
     charts=charts.build,
-    in_production=production_queues.retries_live,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop(

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from labs.catalogue import production_calls
 from labs.catalogue.advice import TryNext
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt, Values
-from labs.course.lesson_13.timeouts import charts, run
+from labs.course.lesson_13.timeouts import charts, production, run
 from labs.text import gettext_noop
 
 
@@ -30,6 +29,12 @@ PROMPTS: tuple[Prompt, ...] = (
 )
 
 
+# What the numbers table and the compare page call the series its charts do not name.
+SERIES_NAMES = {
+    "wait_s": gettext_noop("wait (s)"),
+}
+
+
 LAB = Lab.of(
     run.RUNNER,
     slug="timeouts",
@@ -40,7 +45,7 @@ LAB = Lab.of(
         "requests for different waits, and see what a timeout does to each call."
     ),
     charts=charts.build,
-    in_production=production_calls.timeouts,
+    in_production=production.snippets,
     try_next=(
         TryNext(
             gettext_noop("Lower the timeout to 200 ms: which calls time out now?"),
@@ -48,4 +53,5 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    series_names=SERIES_NAMES,
 )

@@ -1,0 +1,126 @@
+"""The 20 seeds in words: the table of each figure's range, and the sentence saying whether
+the student's own seed is typical (and, with an expected value, whether chance explains
+the gap to it).
+
+The run over the seeds and its wiring into a lab are `labs.catalogue.spread`'s; this module
+only says what the seeds gave, in the reader's language.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from labs.interface.figures import Figure
+from labs.text import gettext, gettext_noop, num, phrase, said
+
+
+def numeric(value: Any) -> bool:
+    """A figure with a range: a number, not a yes/no (a bool is an int to Python)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def seed_table(results: list[dict[str, Any]], figures: tuple[Figure, ...]) -> dict[str, Any]:
+    """Each numeric figure over the seeds: the student's, the lowest, the median, the highest."""
+    rows = []
+    for f in figures:
+        values = [r["summary"].get(f.name) for r in results]
+        if not all(numeric(v) for v in values):
+            continue  # a figure that is sometimes None or a word has no range
+        rows.append(
+            [
+                f.label,
+                num(values[0]),
+                num(min(values)),
+                num(statistics.median(values)),
+                num(max(values)),
+            ]
+        )
+    return {
+        "title": phrase(gettext_noop("The same settings over %(n)s seeds"), n=len(results)),
+        "columns": [
+            gettext_noop("figure"),
+            gettext_noop("your seed"),
+            gettext_noop("lowest"),
+            gettext_noop("median"),
+            gettext_noop("highest"),
+        ],
+        "rows": rows,
+    }
+
+
+def typical_words(result: Mapping[str, Any], figure: Figure) -> list[str]:
+    """A sentence saying where the student's seed falls among the 20, or nothing."""
+    data = (result.get("tables") or {}).get("seed_spread_data")
+    if not data:
+        return []
+    values = [v for v in data["values"] if numeric(v)]
+    own = data["values"][0]
+    if not numeric(own) or len(values) < 2:
+        return []
+    below = sum(1 for v in values if v < own)
+    above = sum(1 for v in values if v > own)
+    shown = _percent if data.get("percent") else num
+    words = {
+        "figure": said(figure.label),
+        "n": len(values),
+        "low": shown(min(values)),
+        "high": shown(max(values)),
+        "median": shown(statistics.median(values)),
+        "own": shown(own),
+    }
+    if min(values) == max(values):
+        return [
+            gettext(
+                "Over %(n)s seeds, “%(figure)s” is %(own)s every time: here chance plays no part."
+            )
+            % words
+        ]
+    # Typical: at least 10% of the seeds on each side (2 of 20).
+    share = len(values) // 10
+    if below >= share and above >= share:
+        line = gettext(
+            "Over %(n)s seeds, “%(figure)s” ranged from %(low)s to %(high)s (median %(median)s); "
+            "your seed's %(own)s is a typical one."
+        )
+    elif above < share:
+        line = gettext(
+            "Over %(n)s seeds, “%(figure)s” ranged from %(low)s to %(high)s (median %(median)s); "
+            "your seed's %(own)s is among the highest: do not read too much into it."
+        )
+    else:
+        line = gettext(
+            "Over %(n)s seeds, “%(figure)s” ranged from %(low)s to %(high)s (median %(median)s); "
+            "your seed's %(own)s is among the lowest: do not read too much into it."
+        )
+    return [line % words, *_against_expected(data.get("expected"), values, own, shown)]
+
+
+def _percent(value: float) -> str:
+    return f"{value:.1%}"
+
+
+def _against_expected(
+    expected: Any, values: list[float], own: float, shown: Callable[[float], str]
+) -> list[str]:
+    """Whether chance alone explains the gap between the student's seed and the theory:
+    it does when the seeds' own range holds the expected value."""
+    if not numeric(expected):
+        return []
+    words = {"expected": shown(expected), "own": shown(own)}
+    if min(values) <= expected <= max(values):
+        return [
+            gettext(
+                "The expected %(expected)s lies inside that range: your %(own)s differs from it "
+                "by chance alone, not because anything is wrong."
+            )
+            % words
+        ]
+    return [
+        gettext(
+            "The expected %(expected)s lies outside the range of every seed: a gap that "
+            "steady is not chance; something in these settings moves the figure."
+        )
+        % words
+    ]
