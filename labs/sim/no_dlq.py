@@ -77,7 +77,7 @@ def play(
     visibility_s: float = 30.0,
     max_receives: int = 0,
     fifo: bool = False,
-    duration_s: int = 600,
+    duration_s: int = 900,
 ) -> NoDlqRun:
     """Play the queue for `duration_s` seconds and read it at the end of every second."""
     for name, value in (
