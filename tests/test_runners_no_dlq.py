@@ -66,7 +66,7 @@ def test_the_charts_draw_the_backlog_and_the_poisons_cost():
     assert [t["y"] for t in poison["data"]] == [
         result["series"][k] for k in ("poison_receives", "in_dlq", "poison_worker_s")
     ]
-    assert poison["layout"]["yaxis2"]["range"] == [0, 4]
+    assert poison["layout"]["yaxis2"]["range"] == [0, 5]  # 4 workers and headroom
 
 
 def test_it_refuses_fields_that_contradict_each_other():

@@ -70,7 +70,8 @@ def build(result: Mapping[str, Any]) -> list[dict[str, Any]]:
         shapes=list(shapes),
         annotations=[dict(n) for n in notes],
     )
-    right_axis(poison, gettext_noop("workers"), y_range=(0, p["workers"]))
+    # Headroom above the pool's size: a line at the very top read as the chart's frame.
+    right_axis(poison, gettext_noop("workers"), y_range=(0, 1.25 * p["workers"]))
     return [backlog, poison]
 
 
