@@ -31,6 +31,7 @@ from labs.course.lesson_12.db_knee import lab as db_knee
 from labs.course.lesson_12.drain import lab as drain
 from labs.course.lesson_12.drain_compare import lab as drain_compare
 from labs.course.lesson_12.fifo_live import lab as fifo_live
+from labs.course.lesson_12.no_dlq import lab as no_dlq
 from labs.course.lesson_12.retention import lab as retention
 from labs.course.lesson_12.scaling_signal import lab as scaling_signal
 from labs.course.lesson_13.availability import lab as availability
@@ -64,6 +65,7 @@ LABS: tuple[Lab, ...] = (
     burst_live.LAB,
     fifo_live.LAB,
     retention.LAB,
+    no_dlq.LAB,
     timeouts.LAB,
     deadline.LAB,
     backoff.LAB,

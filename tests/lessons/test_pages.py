@@ -32,6 +32,7 @@ LESSON_LABS = {
         "burst-live",
         "fifo-live",
         "retention",
+        "no-dlq",
     ],
     "lesson-13": [
         "timeouts",

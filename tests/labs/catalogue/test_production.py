@@ -189,6 +189,7 @@ VARIANTS = {
     "drain": [{"rule": "fixed"}],
     "retry-storm": [{"jitter": "decorrelated"}, {"jitter": "equal"}],
     "retention": [{"queue_type": "fifo"}],
+    "no-dlq": [{"fifo": True, "max_receives": 3}],
 }
 DEVANAGARI = re.compile("[\u0900-\u097f]")
 FILE_NAME = re.compile(r"[\w.-]+\.(py|conf|ini|yaml)")  # "# celeryconfig.py": a file, not words
