@@ -155,3 +155,15 @@ def test_no_lesson_page_has_a_chart_so_none_fetches_plotly(client, db):
     for unit in UNITS:
         html = client.get(reverse("unit-detail", args=[unit.slug])).content.decode()
         assert 'class="chart"' not in html, unit.slug
+
+
+def test_every_part_of_the_charts_module_is_preloaded(client, db):
+    """charts.js is an ES module: without a modulepreload for each of its parts, a slow link
+    would fetch them one import level after another, holding up DOMContentLoaded."""
+    html = client.get(reverse("home")).content.decode()
+    assert '<script type="module" src="/static/labs/charts.js"' in html
+    preloaded = set(
+        re.findall(r'<link rel="modulepreload" href="/static/labs/charts/(\w+)\.js">', html)
+    )
+    parts = {path.stem for path in (Path(settings.BASE_DIR) / "static/labs/charts").glob("*.js")}
+    assert len(parts) > 10 and preloaded == parts, parts ^ preloaded
