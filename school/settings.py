@@ -182,7 +182,7 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns on a missing 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "school.static_storage.HashedModulesStorage"
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },

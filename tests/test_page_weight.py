@@ -155,3 +155,17 @@ def test_no_lesson_page_has_a_chart_so_none_fetches_plotly(client, db):
     for unit in UNITS:
         html = client.get(reverse("unit-detail", args=[unit.slug])).content.decode()
         assert 'class="chart"' not in html, unit.slug
+
+
+def test_charts_js_names_every_part_of_itself():
+    """charts.js is an ES module: a part named only by another part would be fetched a round
+    trip later on a slow link, holding up DOMContentLoaded."""
+    source = (Path(settings.BASE_DIR) / "static/labs/charts.js").read_text(encoding="utf-8")
+    named = set(re.findall(r'^import [^;]*"\./charts/(\w+)\.js";$', source, re.MULTILINE))
+    parts = {path.stem for path in (Path(settings.BASE_DIR) / "static/labs/charts").glob("*.js")}
+    assert len(parts) > 10 and named == parts, parts ^ named
+
+
+def test_charts_js_is_a_module(client, db):
+    html = client.get(reverse("home")).content.decode()
+    assert '<script type="module" src="/static/labs/charts.js"' in html

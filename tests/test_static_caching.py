@@ -32,7 +32,7 @@ ASSETS = [
 ]
 BROWSER = "gzip, deflate, br, zstd"  # what Chromium sends
 FETCH = f"""
-import json, django
+import json, re, django
 django.setup()
 from django.conf import settings
 from django.core.management import call_command
@@ -58,6 +58,9 @@ for name in {ASSETS!r}:
         "browser": response.get("Content-Encoding", ""), "sizes": sizes,
         "again": again.status_code,
     }}
+charts = client.get(static("labs/charts.js"))
+text = (b"".join(charts.streaming_content) if charts.streaming else charts.content).decode()
+out["charts.js imports"] = re.findall(r"(\\./charts/[\\w.]+\\.js)", text)
 print(json.dumps(out))
 """
 
@@ -130,3 +133,11 @@ def test_the_dev_server_keeps_vendored_versioned_files_for_a_year(served_by_dev,
 def test_the_dev_server_revalidates_our_own_files(served_by_dev):
     got = served_by_dev["labs/site.css"]
     assert "max-age=0" in got["cache"] and "immutable" not in got["cache"]
+
+
+def test_the_charts_module_imports_its_parts_by_their_hashed_names(served):
+    """An ES module's imports are rewritten by collectstatic too (school/static_storage.py):
+    a hashed charts.js importing `./charts/lazy.js` would load a part cached for minutes."""
+    imports = served["charts.js imports"]
+    assert len(imports) == 14, imports
+    assert all(re.fullmatch(r"\./charts/\w+\.[0-9a-f]{12}\.js", url) for url in imports), imports

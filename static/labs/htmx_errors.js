@@ -57,7 +57,7 @@
     elt.dataset.pollFailures = String(n + 1);
     setTimeout(function () {
       if (!elt.isConnected) return;
-      htmx.ajax("GET", elt.getAttribute("hx-get"), {
+      window.htmx.ajax("GET", elt.getAttribute("hx-get"), {
         source: elt, target: elt, swap: elt.getAttribute("hx-swap") || "outerHTML",
       });
     }, wait(n));
@@ -84,13 +84,13 @@
   function keepHere(form) {
     try {
       localStorage.setItem(storeKey(form), valuesOf(form));
-    } catch (e) { /* storage full or refused: the save itself still goes on */ }
+    } catch { /* storage full or refused: the save itself still goes on */ }
   }
 
   function forget(form) {
     try {
       localStorage.removeItem(storeKey(form));
-    } catch (e) { /* nothing kept */ }
+    } catch { /* nothing kept */ }
   }
 
   function sayOnForm(form, kind) {
@@ -105,7 +105,7 @@
     form.dataset.saveFailures = String(n + 1);
     clearTimeout(form._saveAgain);
     form._saveAgain = setTimeout(function () {
-      if (form.isConnected) htmx.trigger(form, "submit");
+      if (form.isConnected) window.htmx.trigger(form, "submit");
     }, wait(n));
   }
 
@@ -113,7 +113,7 @@
     var kept;
     try {
       kept = localStorage.getItem(storeKey(form));
-    } catch (e) {
+    } catch {
       return;
     }
     if (!kept) return;
@@ -127,7 +127,7 @@
       if (field && "value" in field) field.value = values[name];
     });
     sayOnForm(form, "restored");
-    htmx.trigger(form, "submit");
+    window.htmx.trigger(form, "submit");
   }
 
   document.addEventListener("input", function (evt) {

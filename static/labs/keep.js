@@ -6,7 +6,7 @@
 (function () {
   function csrf() {
     try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; }
-    catch (e) { return ""; }
+    catch { return ""; }
   }
   function kept(body, url) {
     body.classList.remove("draft");
