@@ -34,7 +34,7 @@ from tests.live_helpers import keep_parked
 from tests.worker_helpers import database_url, forget_queue, stop_worker
 
 pytestmark = [pytest.mark.e2e, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HX = {"HTTP_HX_REQUEST": "true"}
 
 

@@ -18,7 +18,7 @@ import pytest
 
 pytestmark = pytest.mark.nodb  # reads source files only
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PACKAGES = ("labs", "lessons", "teaching", "accounts", "ops")
 HOME = Path("labs/charts/base.py")  # the one module that may write a colour's code
 COLOUR = re.compile(r"#(?:[0-9a-fA-F]{8}|[0-9a-fA-F]{6}|[0-9a-fA-F]{3,4})\b|\b(?:rgba?|hsla?)\(")
