@@ -72,7 +72,7 @@ def test_it_reads_the_key_from_a_file_and_turns_debug_off(tmp_path):
     assert done.stdout.split() == [
         "False",
         str(len(GOOD_KEY)),
-        "whitenoise.storage.CompressedManifestStaticFilesStorage",
+        "school.static_storage.HashedModulesStorage",
     ]
 
 

@@ -259,14 +259,14 @@ def test_the_model_version_covers_every_module_a_runner_imports():
 
     from labs.runs import result_store
 
-    runner = Path(result_store.LABS_DIR / "runners" / "retry_storm.py")
+    runner = Path(result_store.LABS_DIR / "course" / "lesson_13" / "retry_storm" / "run.py")
     sources = {
         p.relative_to(result_store.LABS_DIR).as_posix()
         for p in result_store.imported_sources(runner)
     }
     # The shared table maker and the words saved in tables shape a result as much as the runner.
     assert {
-        "runners/retry_storm.py",
+        "course/lesson_13/retry_storm/run.py",
         "runners/common.py",
         "text.py",
         "interface/params.py",
