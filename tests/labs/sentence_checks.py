@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import statistics
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
@@ -29,40 +30,50 @@ from labs.text import num
 
 ROOT = Path(__file__).resolve().parents[2]
 # A number as `num` writes it, not glued to a word ("p99", "2^attempt", "v2", "M/M/8").
-NUMBER = re.compile(r"(?<![\w^/.\d])-?\d[\d,]*(?:\.\d+)?(?![\w^\d]|/\d)")
+NUMBER = re.compile(r"(?<![\w^/.\d,])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w^\d]|/\d|,\d)")
 # Numbers any sentence may hold without a figure behind them: small counts and HTTP codes.
 ALWAYS = {str(n) for n in range(11)} | {"429", "503"}
 SCALES = (1, 100, 1000, 0.001)
 PAIR_SCALES = (1, 100, 0.01)
 
 
+def _numeric(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
 def _numbers(value: Any, out: list[float], depth: int = 0, limit: int = 20_000) -> None:
-    if len(out) > limit or depth > 6:
+    """Every number inside `value`, and of each list of numbers its total, mean and median."""
+    if len(out) > limit or depth > 6 or isinstance(value, bool) or value is None:
         return
-    if isinstance(value, bool) or value is None:
-        return
-    if isinstance(value, int | float):
-        if math.isfinite(value):
-            out.append(float(value))
+    if _numeric(value):
+        out.append(float(value))
+    elif isinstance(value, str):  # a table's cell written for the page: "99.9975%"
+        out += [float(n.replace(",", "")) for n in NUMBER.findall(value)]
     elif isinstance(value, Mapping):
         for v in value.values():
             _numbers(v, out, depth + 1, limit)
     elif isinstance(value, list | tuple):
         for v in value:
             _numbers(v, out, depth + 1, limit)
+        numbers = [float(v) for v in value if _numeric(v)]
+        if len(numbers) > 1:
+            out += [sum(numbers), sum(numbers) / len(numbers), statistics.median(numbers)]
 
 
 def _shown(value: float) -> set[str]:
-    """How `num` may write `value`: as it is, or rounded to 0, 1 or 2 places."""
+    """How a sentence may write `value`: `num` rounded to 0, 1 or 2 places, a fixed number
+    of places (`f"{v:.1f}"`, as percentages are), or a whole number without separators."""
     out = {num(round(value, r)) for r in (0, 1, 2)}
     out.add(num(math.floor(value)) if value >= 0 else num(math.ceil(value)))
+    out |= {f"{value:,.{r}f}" for r in range(1, 13)}
+    out.add(str(round(value)))
     return out | {s.lstrip("-") for s in out}
 
 
 @cache
 def source_constants(slug: str) -> frozenset[str]:
     """Numbers written in the lab's own folder and the shared sentence helpers."""
-    folders = [p for p in (ROOT / "labs" / "course").glob(f"*/{slug.replace('-', '_')}")]
+    folders = list((ROOT / "labs" / "course").glob(f"*/{slug.replace('-', '_')}"))
     files = [f for folder in folders for f in folder.glob("*.py")]
     files += list((ROOT / "labs" / "words").glob("*.py"))
     files += [ROOT / "labs" / "catalogue" / n for n in ("spread.py", "prediction.py", "lab.py")]
@@ -77,38 +88,49 @@ def source_constants(slug: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def allowed_numbers(slug: str, result: Mapping[str, Any]) -> set[str]:
-    """Every way the result's figures may be written in a sentence about it."""
+def allowed_numbers(slug: str, result: Mapping[str, Any], extra: Iterable[float] = ()) -> set[str]:
+    """Every way the result's figures may be written in a sentence about it; `extra` are
+    figures of the sentence itself (a student's guess, the outcome it is held against)."""
     summary, params = result.get("summary") or {}, result.get("params") or {}
     tables = result.get("tables") or {}
     effective = tables.get("effective_params") or {}
     scalars: list[float] = []
-    _numbers([summary, params, effective], scalars)
+    _numbers([summary, params, effective, result.get("seed")], scalars)
     values: list[float] = list(scalars)
     _numbers(tables, values)
     for series in (result.get("series") or {}).values():
-        if (
-            isinstance(series, list)
-            and series
-            and all(isinstance(v, int | float) and not isinstance(v, bool) for v in series)
-        ):
-            values += [max(series), min(series), sum(series), len(series)]
-            if len(series) > 1:
-                values.append(sum(series) / len(series))
+        numbers = [v for v in series if _numeric(v)] if isinstance(series, list) else []
+        if numbers:
+            values += [max(numbers), min(numbers), sum(numbers), len(series)]
+            values.append(sum(numbers) / len(numbers))
+            if len(series) <= 60:  # a short series is read out value by value
+                values += numbers
     out = set(ALWAYS) | set(source_constants(slug))
     for v in values:
         for k in SCALES:
             out |= _shown(v * k)
+        out |= _shown(v / 60) | _shown(v % 60)  # minutes as "27 h 47 min"
+    for v in scalars:  # "seconds 0 to 68": the last second of a span that ends at 69
+        out |= _shown(v - 1) | _shown(v + 1)
+    given = [float(v) for v in extra]
+    for v in given:
+        out |= _shown(v)
     distinct = sorted(set(scalars))[:400]
-    for a, b in itertools.combinations(distinct, 2):
+    pairs = itertools.chain(
+        itertools.combinations(distinct, 2), itertools.product(given, distinct + given)
+    )
+    for a, b in pairs:
         for v in (a + b, a - b, a * b, a / b if b else 0.0, b / a if a else 0.0):
             for k in PAIR_SCALES:
                 out |= _shown(v * k)
     return out
 
 
+NAMES = re.compile(r"\b[a-z]+-\d+\b")  # an id such as job-000396 is a name, not a figure
+
+
 def numbers_in(sentence: str) -> list[str]:
-    return NUMBER.findall(sentence)
+    return NUMBER.findall(NAMES.sub("", sentence))
 
 
 # -- claims ------------------------------------------------------------------------------
@@ -213,9 +235,11 @@ CLAIMS: tuple[tuple[re.Pattern[str], Claim], ...] = (
 )
 
 
-def problems(slug: str, result: Mapping[str, Any], sentences: Iterable[str]) -> list[str]:
+def problems(
+    slug: str, result: Mapping[str, Any], sentences: Iterable[str], extra: Iterable[float] = ()
+) -> list[str]:
     """What is wrong with `sentences` about `result`, one line each; [] when all hold."""
-    allowed = allowed_numbers(slug, result)
+    allowed = allowed_numbers(slug, result, extra)
     out = []
     for sentence in sentences:
         if not sentence:
