@@ -477,6 +477,12 @@ FIGURES = (
         gettext_noop("Calls that reached the dependency during the stall"),
         "int",
     ),
+    Figure(
+        "dependency_rate_stall",
+        gettext_noop("Calls a second for the dependency during the stall, retries included"),
+        "float",
+        gettext_noop("req/s"),
+    ),
     Figure("busiest_retry_slot", gettext_noop("Most retries in one 10 ms slot"), "int"),
     Figure("breaker_opened", gettext_noop("Times the breaker opened"), "int"),
     Figure(
@@ -499,12 +505,6 @@ FIGURES = (
         nullable=True,
     ),
     Figure("threads_needed", gettext_noop("Threads Little's law asks for"), "int"),
-    Figure(
-        "dependency_rate_stall",
-        gettext_noop("Calls a second for the dependency during the stall, retries included"),
-        "float",
-        gettext_noop("req/s"),
-    ),
 )
 
 
