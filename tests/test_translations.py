@@ -241,10 +241,10 @@ KNOWN_ENGLISH = (
     "Jobs arriving each second",
     "Spike rates to try",
     "Simulated seconds after the cache restarts",
-    # the trapped service's links and its drain-miss reason (kept in English by older runs)
+    # the trapped service's links and its sentence when no control went on
     "Operator view: the payments",
     "Compare with another run",
-    "no estimate: the controls never went on",
+    "No control went on during the run",
 )
 
 

@@ -15,9 +15,13 @@ nobody. Four tools, added one at a time, each take away part of that:
 - a **fallback** answers a page that needs the dependency from a cached copy, so a caller
   gets a useful (older) page instead of an error and does not retry.
 
-The simulation is event by event, in whole milliseconds. Arrivals are evenly spaced;
-the only randomness (which pages need the dependency, and the jittered waits) comes from
-`seed`, so a run repeats exactly.
+The simulation is event by event, in whole milliseconds. Callers arrive at random
+(`arrivals="random"`: the run's requests at independent uniform times, a Poisson stream
+with its count fixed) or evenly spaced (`"even"`, the first version's). With even spacing
+the callers' timeouts and retries are already spread, so backoff's jitter has nothing to
+spread; random arrivals bunch, and so do their retries. Every random draw (arrival times,
+which pages need the dependency, the jittered waits) comes from `seed`, so a run repeats
+exactly.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from typing import Literal
 
 StallKind = Literal["stuck", "down"]
 STALL_KINDS: tuple[StallKind, ...] = ("stuck", "down")
+Arrivals = Literal["random", "even"]
+ARRIVALS: tuple[Arrivals, ...] = ("random", "even")
 
 # How long a call to a dependency that is down (refusing connections) takes to fail.
 DOWN_FAIL_MS = 0
@@ -61,8 +67,11 @@ class CascadeSetup:
     breaker_threshold: int = 5
     breaker_open_s: int = 10
     fallback: bool = False  # a page that needs the dependency answers from its cached copy
+    arrivals: Arrivals = "even"  # the lab plays "random"; "even" keeps the first version's runs
 
     def __post_init__(self) -> None:
+        if self.arrivals not in ARRIVALS:
+            raise ValueError(f"arrivals must be one of {ARRIVALS}, got {self.arrivals!r}")
         _at_least("rate_per_s", self.rate_per_s, 0.001)
         _at_least("duration_s", self.duration_s, 1)
         _at_least("threads", self.threads, 1)
@@ -181,6 +190,7 @@ class CascadeSecond:
     own_pages_sent: int = 0
     wasted: int = 0  # answers that came after their caller had given up
     dependency_calls: int = 0  # calls that reached the dependency
+    dependency_attempts: int = 0  # attempts sent for a page that needs it, retries included
     fast_fails: int = 0  # calls the breaker refused
     threads_busy: int = 0  # the most threads held at once in this second
     queued: int = 0  # the most requests waiting for a thread in this second
@@ -271,9 +281,13 @@ class _Cascade:
         s = self.s
         gap_ms = 1000 / s.rate_per_s
         requests = int(s.rate_per_s * s.duration_s)
-        for i in range(requests):
+        if s.arrivals == "even":
+            times = [int(i * gap_ms) for i in range(requests)]
+        else:
+            times = sorted(int(self.rng.uniform(0, self.end_ms)) for _ in range(requests))
+        for i, at_ms in enumerate(times):
             needs = self.rng.random() < s.dependency_share
-            self._push(int(i * gap_ms), "send", _Attempt(i, 0, int(i * gap_ms), needs))
+            self._push(at_ms, "send", _Attempt(i, 0, at_ms, needs))
         while self.events:
             t_ms, _, kind, payload = heapq.heappop(self.events)
             if t_ms >= self.end_ms:
@@ -296,6 +310,8 @@ class _Cascade:
         self.attempts += 1
         row = self._second(t_ms)
         if row is not None:
+            if attempt.needs_dependency:
+                row.dependency_attempts += 1
             if attempt.number == 0:
                 row.new_requests += 1
                 if not attempt.needs_dependency:

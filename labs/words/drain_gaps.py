@@ -23,7 +23,7 @@ def _whole(value: float) -> str:
 def _reason(r: Mapping[str, Any]) -> str:
     why = r["why"]
     if why == "no-estimate":
-        return gettext("no estimate: the controls never went on (recover_at_s = horizon_s)")
+        return gettext("no estimate: no control went on during the run")
     if why == "ran-out":
         return gettext(
             "the run ended first: the estimate needs %(est)s s, only %(left)s s were left"
@@ -78,6 +78,12 @@ def _pattern(english: str) -> re.Pattern[str]:
 
 
 _PATTERNS = {why: _pattern(english) for why, english in GAP_ENGLISH.items()}
+# Lines saved before issue 36 reworded a reason, read back as that reason.
+_OLD_PATTERNS = {
+    "no-estimate": re.compile(
+        re.escape("no estimate: the controls never went on (recover_at_s = horizon_s)")
+    ),
+}
 
 
 def _read_back(gap: str) -> list[dict[str, Any]] | None:
@@ -88,7 +94,7 @@ def _read_back(gap: str) -> list[dict[str, Any]] | None:
     """
     reasons = []
     for part in gap.split("; "):
-        for why, pattern in _PATTERNS.items():
+        for why, pattern in [*_PATTERNS.items(), *_OLD_PATTERNS.items()]:
             found = pattern.fullmatch(part)
             if found:
                 figures = {k: float(v) for k, v in found.groupdict().items()}

@@ -172,7 +172,7 @@ def _drain_outcome(raw: dict[str, Any]) -> tuple[float | None, float | None, boo
 # figures (`drain_reasons`), so a page can say them in its reader's language
 # (`labs.words.drain_gaps`); `drain_gap` keeps them in English for the figures table.
 GAP_ENGLISH = {
-    "no-estimate": "no estimate: the controls never went on (recover_at_s = horizon_s)",
+    "no-estimate": "no estimate: no control went on during the run",
     "ran-out": "the run ended first: the estimate needs {est_s:.0f} s, only {left_s:.0f} s "
     "were left",
     "never-drained": "never drained: admitted work stayed at or above useful capacity",

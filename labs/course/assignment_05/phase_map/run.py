@@ -12,6 +12,7 @@ count per cell, not one number, and ten maps are what its cost bound lets throug
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Mapping
 from typing import Any
 
@@ -137,6 +138,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
     result["tables"]["seed_counts"] = {
         "seeds": seeds[: len(maps)],
         "trapped": trapped_counts(maps),
+        "median_peak": median_peaks(maps),
     }
     return result
 
@@ -150,6 +152,24 @@ def trapped_counts(maps: list[dict[str, Any]]) -> list[list[list[int]]]:
             for d, line in enumerate(plane)
         ]
         for b, plane in enumerate(grids[0])
+    ]
+
+
+def median_peaks(maps: list[dict[str, Any]]) -> list[list[list[float]]]:
+    """[base][duration][spike]: the queue's peak in each cell, the median over `maps` (one
+    trapped seed's full queue would swamp a mean)."""
+    grid = maps[0]["tables"]["grid"]
+    peaks = [m["series"]["peak_backlog"] for m in maps]  # one per run, spikes fastest
+    width, depth = len(grid["spike_rps"]), len(grid["duration_s"])
+    return [
+        [
+            [
+                round(statistics.median(p[(b * depth + d) * width + x] for p in peaks), 1)
+                for x in range(width)
+            ]
+            for d in range(depth)
+        ]
+        for b in range(len(grid["base_rps"]))
     ]
 
 
@@ -174,6 +194,12 @@ def noisy_cells(result: Mapping[str, Any]) -> list[dict[str, Any]]:
         for spike, k in zip(g["spike_rps"], line, strict=True)
         if 0 < k < n
     ]
+    peaks = counts.get("median_peak")
+    if peaks:
+        spikes, durations, bases = g["spike_rps"], g["duration_s"], g["base_rps"]
+        for c in cells:
+            b, d = bases.index(c["base"]), durations.index(c["duration"])
+            c["median_peak"] = peaks[b][d][spikes.index(c["spike"])]
     return sorted(cells, key=lambda c: (abs(2 * c["trapped"] - n), c["spike"], c["duration"]))
 
 
@@ -227,12 +253,21 @@ def ten_seeds_words(result: Mapping[str, Any]) -> list[str]:
             )
         lines.append(line % words)
     for cell in at_capacity:
+        if "median_peak" not in cell:
+            continue  # a result saved before the peaks were kept: nothing true to add
         lines.append(
             gettext(
-                "At %(load)s%% of capacity a spike adds no queue on average: whether the random "
-                "gaps between requests pile up one timeout's worth of queue is chance alone."
+                "At %(load)s%% of capacity the spike's average rate only matches the workers, "
+                "yet random gaps between requests still build a queue: over these %(n)s seeds "
+                "its peak had a median of %(peak)s requests, against %(timeout)s for one "
+                "timeout's worth. Whether a seed gets there is chance."
             )
-            % {"load": num(cell["load"])}
+            % {
+                "load": num(cell["load"]),
+                "n": num(n),
+                "peak": num(cell["median_peak"]),
+                "timeout": num(result["summary"]["timeout_backlog"]),
+            }
         )
     return lines
 
@@ -265,6 +300,16 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         lines.append(gettext("No spike in this grid trapped it: try bigger or longer spikes."))
     elif large is None:
         lines.append(gettext("Every spike in this grid trapped it: try smaller or shorter spikes."))
+    elif small < s["timeout_backlog"]:
+        lines.append(
+            gettext(
+                "Hidden capacity: the smallest spike that trapped it left %(small)s requests more "
+                "than the workers could do, less than one timeout's worth (%(timeout)s): random "
+                "gaps between requests piled up the rest; the largest it recovered from left "
+                "%(large)s."
+            )
+            % {"small": num(small), "large": num(large), "timeout": num(s["timeout_backlog"])}
+        )
     else:
         lines.append(
             gettext(

@@ -143,6 +143,12 @@ def headline(result: Mapping[str, Any]) -> list[str]:
             "The spike ran from %(start)s to %(end)s: %(rate)s new requests/s against a "
             "capacity of %(capacity)s (normal load %(base)s)."
         )
+    elif not extra:
+        # No more requests, no slower service, no worker lost: the trigger changed nothing.
+        first = gettext(
+            "The trigger ran from %(start)s to %(end)s but changed nothing: %(rate)s new "
+            "requests/s against a capacity of %(capacity)s (normal load %(base)s)."
+        )
     else:
         first = gettext(
             "The trigger ran from %(start)s to %(end)s: %(rate)s new requests/s against a "
@@ -153,7 +159,16 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     rec = s["recovered_at_s"]
     lost = s["obligations_lost"]
     by_itself = rec is not None and (not on or rec < at)
-    if rec is None:
+    if rec is None and end >= p["horizon_s"]:
+        lines.append(
+            gettext(
+                "The trigger lasted to the end of the run, so there was no time after it to see "
+                "whether the service recovers: at %(horizon)s the queue held %(n)s requests. "
+                "Make the run longer."
+            )
+            % {"horizon": _s(p["horizon_s"]), "n": num(s["final_backlog"])}
+        )
+    elif rec is None:
         trapped = (
             gettext(
                 "The spike ended at %(end)s but the queue was still %(n)s deep at %(horizon)s, "
@@ -268,6 +283,11 @@ def _payments(s: Mapping[str, Any]) -> str:
 
 def _drain(result: Mapping[str, Any], at: float) -> str:
     s = result["summary"]
+    if any(r["why"] == "no-estimate" for r in gap_reasons(result) or ()):
+        # No control went on: nothing was measured at recovery, so there is no estimate.
+        return gettext(
+            "No control went on during the run, so there was no drain estimate to check."
+        )
     est, actual = s["drain_estimate_s"], s["actual_drain_s"]
     net = s["drain_net_rps"]
     if net > 0:

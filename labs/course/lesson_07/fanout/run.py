@@ -140,7 +140,7 @@ def minutes(seconds: float) -> str:
 def hours_and_minutes(total_min: float) -> str:
     hours, rest = divmod(round(total_min), 60)
     if hours:
-        return gettext("%(h)s h %(min)s min") % {"h": hours, "min": rest}
+        return gettext("%(h)s h %(min)s min") % {"h": num(hours), "min": rest}
     return f"{rest} {gettext('min')}"
 
 

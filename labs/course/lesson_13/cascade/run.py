@@ -17,7 +17,9 @@ from labs.text import gettext, gettext_noop, num
 
 USES_SEED = True
 # Over 20 seeds: how much of the result is chance (labs.catalogue.spread).
-SPREAD = Spread("usable_share_stall", "second", "ok", y_label=gettext_noop("full answers"))
+SPREAD = Spread(
+    "usable_share_stall", "second", "ok", y_label=gettext_noop("full answers"), percent=True
+)
 # The most attempts one run may make (every request tried 1 + retries times): a couple of
 # seconds of worker time at worst.
 MAX_ATTEMPTS = 60_000
@@ -37,11 +39,27 @@ PARAMS = (
         gettext_noop("New requests each second"),
         "int",
         100,
-        gettext_noop("Parents opening a page of the service, every second, evenly spaced."),
+        gettext_noop("Parents opening a page of the service, every second."),
         min=1,
         max=300,
         group=TRAFFIC,
         unit=gettext_noop("req/s"),
+    ),
+    Param(
+        "arrivals",
+        gettext_noop("How the parents arrive"),
+        "choice",
+        "random",
+        gettext_noop(
+            "At random, as people do: some moments bunch up. Evenly spaced: one every "
+            "1/rate of a second, so their retries are spread already and jitter has nothing "
+            "to spread."
+        ),
+        choices=(
+            ("random", gettext_noop("at random")),
+            ("even", gettext_noop("evenly spaced")),
+        ),
+        group=TRAFFIC,
     ),
     Param(
         "threads",
@@ -245,6 +263,7 @@ def _setup(params: Mapping[str, Any], *, bare: bool = False) -> CascadeSetup:
         breaker_threshold=params["breaker_threshold"],
         breaker_open_s=params["breaker_open_s"],
         fallback=tools and params["fallback"],
+        arrivals=params.get("arrivals", "even"),  # a run saved before the choice: even
     )
 
 
@@ -275,6 +294,9 @@ def figures(run: CascadeRun) -> dict[str, Any]:
         "peak_threads_busy": run.peak_threads_busy,
         "peak_waiting_on_dependency": run.peak_waiting_on_dependency,
         "dependency_calls_stall": sum(x.dependency_calls for x in stall),
+        "dependency_rate_stall": (
+            round(sum(x.dependency_attempts for x in stall) / len(stall), 1) if stall else 0.0
+        ),
         "busiest_retry_slot": run.busiest_retry_slot,
         "breaker_opened": run.breaker_opened,
         "recovered_at_s": recovered,
@@ -292,7 +314,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
     bare_figures = figures(bare)
     summary["bare_usable_share_stall"] = bare_figures["usable_share_stall"]
     summary["bare_own_pages_share_stall"] = bare_figures["own_pages_share_stall"]
-    summary["threads_needed"] = threads_needed(params)
+    summary["threads_needed"] = threads_needed(params, summary["dependency_rate_stall"])
     rows = mine.seconds
     return {
         "summary": summary,
@@ -315,11 +337,10 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
     }
 
 
-def threads_needed(params: Mapping[str, Any]) -> int:
-    """Little's law for the stall: (calls a second to the dependency) × (seconds each holds
-    a thread). With a timeout a call holds its thread at most that long; without one, as
-    long as the stuck dependency hangs."""
-    calls_per_s = params["rate_per_s"] * params["dependency_pct"] / 100
+def threads_needed(params: Mapping[str, Any], calls_per_s: float) -> int:
+    """Little's law for the stall: (calls a second for the dependency, retries included:
+    they are arrivals too) × (seconds each holds a thread). With a timeout a call holds its
+    thread at most that long; without one, as long as the stuck dependency hangs."""
     return round(calls_per_s * hold_s(params))
 
 
@@ -383,11 +404,13 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     if s["threads_needed"]:
         lines.append(
             gettext(
-                "Little's law: %(rate)s new calls a second to the dependency × %(hold)s s each "
-                "= %(needed)s threads wanted, against %(threads)s in the pool."
+                "Little's law: during the stall %(rate)s calls a second were for the "
+                "dependency (%(new)s new, the rest retries) × %(hold)s s each = %(needed)s "
+                "threads wanted, against %(threads)s in the pool."
             )
             % {
-                "rate": num(p["rate_per_s"] * p["dependency_pct"] / 100),
+                "rate": num(s["dependency_rate_stall"]),
+                "new": num(p["rate_per_s"] * p["dependency_pct"] / 100),
                 "hold": num(hold_s(p)),
                 "needed": num(s["threads_needed"]),
                 "threads": num(p["threads"]),
@@ -453,6 +476,12 @@ FIGURES = (
         "dependency_calls_stall",
         gettext_noop("Calls that reached the dependency during the stall"),
         "int",
+    ),
+    Figure(
+        "dependency_rate_stall",
+        gettext_noop("Calls a second for the dependency during the stall, retries included"),
+        "float",
+        gettext_noop("req/s"),
     ),
     Figure("busiest_retry_slot", gettext_noop("Most retries in one 10 ms slot"), "int"),
     Figure("breaker_opened", gettext_noop("Times the breaker opened"), "int"),

@@ -14,6 +14,7 @@ from labs.interface.spread import Spread
 from labs.runners.common import table
 from labs.sim import JITTERS, RETRY_STORM_SEED, retry_histogram
 from labs.sim.capstone.cost import Cost
+from labs.sim.retry_storm import retry_until_done
 from labs.text import gettext, gettext_noop, listed, num, phrase
 
 # How the catalogue runs this lab (declared in `RUNNER` below).
@@ -71,6 +72,29 @@ PARAMS = (
     ),
     *wait_params(most_base_ms=10_000, most_cap_ms=10_000),
     Param(
+        "served_per_slot",
+        gettext_noop("Calls the service answers per slot"),
+        "int",
+        50,
+        gettext_noop(
+            "For the second model: in each slot the service answers this many calls; the "
+            "rest fail and their clients wait and try again."
+        ),
+        min=1,
+        max=1_000,
+        group=gettext_noop("Until they succeed"),
+    ),
+    Param(
+        "retry_budget",
+        gettext_noop("Retries a client may spend"),
+        "int",
+        8,
+        gettext_noop("For the second model: after this many retries a client gives up."),
+        min=1,
+        max=10,
+        group=gettext_noop("Until they succeed"),
+    ),
+    Param(
         "slot_ms",
         gettext_noop("Slot width"),
         "int",
@@ -113,7 +137,11 @@ def cost(params: Mapping[str, Any]) -> Cost:
     """An upper bound on the run's worker time: every client's every retry, for each jitter."""
     clients = params["clients"] + sum(params["compare_clients"])
     draws = clients * params["attempts"] * len(JITTERS)
-    return Cost(draws * SECONDS_PER_DRAW, ("clients", "compare_clients", "attempts"))
+    # The second model: every client's budget drawn for each jitter, each retry a call.
+    draws += 2 * params["clients"] * params["retry_budget"] * len(JITTERS)
+    return Cost(
+        draws * SECONDS_PER_DRAW, ("clients", "compare_clients", "attempts", "retry_budget")
+    )
 
 
 def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
@@ -152,6 +180,21 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
     }
     for kind in JITTERS[1:]:
         summary[f"busiest_slot_{kind}"] = busiest(histograms[kind])[1]
+    # The second model: clients stop once they succeed, or after their retry budget.
+    for kind in JITTERS:
+        done = retry_until_done(
+            clients,
+            params["retry_budget"],
+            kind,
+            seed,
+            params["served_per_slot"],
+            params["slot_ms"],
+            params["base_ms"],
+            params["cap_ms"],
+        )
+        summary[f"until_calls_{kind}"] = done["calls"]
+        summary[f"until_last_ms_{kind}"] = done["last_served_ms"]
+        summary[f"until_gave_up_{kind}"] = done["gave_up"]
     return {
         "summary": summary,
         "series": {
@@ -214,9 +257,91 @@ def headline(result: Mapping[str, Any]) -> list[str]:
             "none": " / ".join(num(n) for n in data["none"]),
             "full": " / ".join(num(n) for n in data["full"]),
         },
+        gettext(
+            "Here every client makes all %(n)s of its retries whatever the jitter, so the "
+            "total work is fixed: jitter only moves the peak."
+        )
+        % {"n": num(result["params"]["attempts"])},
     ]
+    p = result["params"]
+    lines.append(
+        gettext(
+            "If instead each client stops once it succeeds (the service answers %(served)s "
+            "calls per %(slot)s ms slot; a client gives up after %(budget)s retries):"
+        )
+        % {"served": num(p["served_per_slot"]), "slot": slot, "budget": num(p["retry_budget"])}
+    )
+    for kind, words in UNTIL_WORDS:
+        last = s[f"until_last_ms_{kind}"]
+        lines.append(
+            gettext(words)
+            % {
+                "calls": num(s[f"until_calls_{kind}"]),
+                "last": "—" if last is None else num(round(last)),
+                "gave_up": num(s[f"until_gave_up_{kind}"]),
+            }
+        )
     return lines
 
+
+UNTIL_WORDS = (
+    (
+        "none",
+        gettext_noop(
+            "no jitter: %(calls)s calls in all, the last client served at %(last)s ms, "
+            "%(gave_up)s gave up;"
+        ),
+    ),
+    (
+        "full",
+        gettext_noop(
+            "full jitter: %(calls)s calls, the last served at %(last)s ms, %(gave_up)s gave up;"
+        ),
+    ),
+    (
+        "equal",
+        gettext_noop(
+            "equal jitter: %(calls)s calls, the last served at %(last)s ms, %(gave_up)s gave up;"
+        ),
+    ),
+    (
+        "decorrelated",
+        gettext_noop(
+            "decorrelated jitter: %(calls)s calls, the last served at %(last)s ms, "
+            "%(gave_up)s gave up."
+        ),
+    ),
+)
+
+
+UNTIL_FIGURES = tuple(
+    figure
+    for kind, name in (
+        ("none", gettext_noop("no jitter")),
+        ("full", gettext_noop("full jitter")),
+        ("equal", gettext_noop("equal jitter")),
+        ("decorrelated", gettext_noop("decorrelated jitter")),
+    )
+    for figure in (
+        Figure(
+            f"until_calls_{kind}",
+            phrase(gettext_noop("Calls until served, %(jitter)s"), jitter=name),
+            "int",
+        ),
+        Figure(
+            f"until_last_ms_{kind}",
+            phrase(gettext_noop("Last client served, %(jitter)s"), jitter=name),
+            "float",
+            gettext_noop("ms"),
+            nullable=True,
+        ),
+        Figure(
+            f"until_gave_up_{kind}",
+            phrase(gettext_noop("Clients that gave up, %(jitter)s"), jitter=name),
+            "int",
+        ),
+    )
+)
 
 FIGURES = (
     Figure("clients", gettext_noop("Clients"), "int"),
@@ -262,6 +387,7 @@ FIGURES = (
         "int",
         gettext_noop("retries"),
     ),
+    *UNTIL_FIGURES,
 )
 
 
