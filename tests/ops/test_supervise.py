@@ -18,7 +18,7 @@ import pytest
 
 from ops.supervise import parse_programs
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.nodb
 
 SLEEPER = "import os, time; print('up', os.getpid(), flush=True); time.sleep(120)"

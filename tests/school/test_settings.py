@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GOOD_KEY = "k" * 30 + "Zq7-Pw2_xR9mT4vB8nL3cJ6yH1sD5fG0"  # 62 characters, many different
 
 
