@@ -1,4 +1,4 @@
-"""Run the site's processes together and restart any that dies: `./dev serve` uses it.
+"""Run the site's processes together and restart any that dies: `./dev run` uses it.
 
     python -m ops.supervise "web=gunicorn school.wsgi ..." "worker-1=celery -A school worker ..."
 

@@ -1,7 +1,7 @@
 """Static files as production serves them: hashed names, cached by browsers for a year
 (`immutable`, so a second page fetches no script again), sent compressed (Brotli where the
 browser takes it, else gzip) and answered 304 when the browser asks again with their ETag.
-And as the dev server (`./dev run`: DEBUG, unhashed names) serves them: the vendored,
+And as the dev server (`./dev develop`: DEBUG, unhashed names) serves them: the vendored,
 versioned files cached for a year too, our own revalidated with a 304.
 
 The timing and the page weights themselves are measured by `bench/page_weight.py` and

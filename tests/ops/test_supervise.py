@@ -1,4 +1,4 @@
-"""The supervisor behind `./dev serve`: a process that dies is started again."""
+"""The supervisor behind `./dev run` (a terminal session): a process that dies is started again."""
 
 from __future__ import annotations
 
