@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "axes",
     "labs",
     "teaching",
+    "classlab",
     "accounts",
     "lessons",
     "ops",
