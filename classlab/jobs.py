@@ -135,8 +135,14 @@ class Jobs:
         pipe.execute()
         self._mine(pid, "received", 1)
         body = json.loads(m.body)
-        return {"job": m.msg_id, "handle": m.entry_id, "receives": m.receives,
-                "received_ms": m.received_ms, "key": body["key"], "slow": body["slow"]}  # fmt: skip
+        return {
+            "job": m.msg_id,
+            "handle": m.entry_id,
+            "receives": m.receives,
+            "received_ms": m.received_ms,
+            "key": body["key"],
+            "slow": body["slow"],
+        }
 
     def finish(self, pid: str, job: str) -> str:
         """Phone `pid` says it finished `job`. Returns what became of it.
@@ -201,7 +207,12 @@ class Jobs:
     def reading(self) -> dict[str, Any]:
         stats = self.queue().stats()
         counts = self.counts()
-        return {"visible": stats.visible, "in_flight": stats.in_flight,
-                "oldest_ms": round((stats.oldest_age_s or 0) * 1000), "dlq": stats.dlq_depth,
-                "redeliveries": stats.duplicates_delivered + stats.retried, "done": stats.done,
-                **counts}  # fmt: skip
+        return {
+            "visible": stats.visible,
+            "in_flight": stats.in_flight,
+            "oldest_ms": round((stats.oldest_age_s or 0) * 1000),
+            "dlq": stats.dlq_depth,
+            "redeliveries": stats.duplicates_delivered + stats.retried,
+            "done": stats.done,
+            **counts,
+        }

@@ -85,7 +85,12 @@ class Participant(models.Model):
     )
     nickname = models.CharField(max_length=24, blank=True)
     pid = models.CharField(max_length=16, unique=True, blank=True)  # its name in Redis
-    prediction = models.CharField(max_length=12, blank=True)
+
+    class Prediction(models.TextChoices):
+        RECOVERS = "recovers", _("It recovers by itself")
+        TRAPPED = "trapped", _("It stays stuck")
+
+    prediction = models.CharField(max_length=12, blank=True, choices=Prediction.choices)
     record = models.JSONField(default=dict, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 

@@ -61,9 +61,21 @@ LIMITS: dict[str, tuple[int, int]] = {
     "drop_expired": (0, 1),
 }
 COUNTERS = (
-    "sent", "original", "retry", "answered", "expired", "failed", "fast_fail", "gave_up",
-    "capped", "taps", "enqueued", "served_ok", "served_late", "dropped",
-)  # fmt: skip
+    "sent",
+    "original",
+    "retry",
+    "answered",
+    "expired",
+    "failed",
+    "fast_fail",
+    "gave_up",
+    "capped",
+    "taps",
+    "enqueued",
+    "served_ok",
+    "served_late",
+    "dropped",
+)
 MAX_OUTSTANDING = 8  # requests one phone may have in flight; more first sends are not sent
 MAX_SENDS_PER_S = 6  # sends (first or retry) one phone may make in a second
 MAX_TAPS = 3  # extra first sends one tap-press may ask for
@@ -254,13 +266,26 @@ class Storm:
         pipe.hset(self.ns.key("brk"), pid, state.breaker_state)
         pipe.set(
             key,
-            json.dumps({"client": state.to_json(), "out": out, "record": record,
-                        "last_ms": now, "credit": credit, "seq": seq}),
+            json.dumps(
+                {
+                    "client": state.to_json(),
+                    "out": out,
+                    "record": record,
+                    "last_ms": now,
+                    "credit": credit,
+                    "seq": seq,
+                }
+            ),
             px=self.ns.ttl_ms,
-        )  # fmt: skip
+        )
         pipe.execute()
-        return {"record": record, "in_flight": len(out), "waiting": len(state.waiting),
-                "breaker": state.breaker_state, "policy": policy}  # fmt: skip
+        return {
+            "record": record,
+            "in_flight": len(out),
+            "waiting": len(state.waiting),
+            "breaker": state.breaker_state,
+            "policy": policy,
+        }
 
     def lock(self, pid: str) -> bool:
         """Take phone `pid`'s lock for one call (2 s at most); False while another call holds it."""
@@ -340,10 +365,15 @@ class Storm:
         backlog, head, busy, breakers = pipe.execute()
         oldest = 0 if head is None else max(0, now - int(head.decode().split("|")[2]))
         states = [b.decode() for b in breakers]
-        return {"now_ms": now, "backlog": int(backlog), "oldest_ms": oldest, "busy": int(busy),
-                "breakers_open": states.count("open"),
-                "breakers_half_open": states.count("half-open"),
-                "breakers_closed": states.count("closed")}  # fmt: skip
+        return {
+            "now_ms": now,
+            "backlog": int(backlog),
+            "oldest_ms": oldest,
+            "busy": int(busy),
+            "breakers_open": states.count("open"),
+            "breakers_half_open": states.count("half-open"),
+            "breakers_closed": states.count("closed"),
+        }
 
 
 def ledger(storm: Storm) -> dict[str, int]:
