@@ -16,7 +16,7 @@ from django.utils import timezone
 from classlab import live
 from classlab.jobs import Jobs
 from classlab.models import Experiment, Participant
-from classlab.storm import Storm, now_ms
+from classlab.storm import Storm, ledger, now_ms
 from labs.runs.redis_clients import experiments
 
 TURN_S = 0.05  # the service's turn: finishes and starts within 50 ms of their moment
@@ -91,7 +91,7 @@ def finish(experiment_id) -> None:
     exp.timeline = live.timeline(r, exp.run_key)
     exp.moves = live.moves(r, exp.run_key)
     if exp.scenario == Experiment.Scenario.STORM:
-        exp.totals = storm.counts()
+        exp.totals = ledger(storm)  # the counters and both ledgers, read before cleanup
         phones = storm.phones()
         for person in Participant.objects.filter(experiment=exp):
             person.record = phones.get(person.pid, {}).get("record", {})
