@@ -279,6 +279,8 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         return render(request, "classlab/join.html", {"exp": exp, "ended": True}, status=410)
     user = request.user
     if user.is_authenticated and _may_join_signed_in(request, exp):
+        if request.method != "POST":  # a GET only shows the Join button: it writes nothing
+            return render(request, "classlab/join.html", {"exp": exp, "signed_in": True})
         person, _created = Participant.objects.get_or_create(experiment=exp, user=user)
         request.session[SESSION_KEY.format(code=exp.code)] = person.pid
         return redirect("classlab-phone", exp.code)
