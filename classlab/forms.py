@@ -5,8 +5,10 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from classlab.jobs import LIMITS as JOBS_LIMITS
 from classlab.models import Experiment, Participant
 from classlab.policy import POLICIES
+from classlab.storm import LIMITS as STORM_LIMITS
 
 POLICY_NAMES = {
     "none": _("No retries"),
@@ -54,8 +56,26 @@ STORM_ACTIONS = (
     "admission",
     "drop_expired",
     "pace",
+    "slots",
+    "service",
+    "timeout",
 )
 JOBS_ACTIONS = ("visibility", "receive_limit", "arrivals", "work")
+
+# action -> (the setting it changes, its bounds): the same bounds as the model's own
+# (classlab.storm.LIMITS, classlab.jobs.LIMITS), checked here so the teacher reads why.
+SETTINGS: dict[str, tuple[str, int, int]] = {
+    "admission": ("admission", *STORM_LIMITS["admission"]),
+    "drop_expired": ("drop_expired", *STORM_LIMITS["drop_expired"]),
+    "pace": ("pace_per_min", *STORM_LIMITS["pace_per_min"]),
+    "slots": ("slots", *STORM_LIMITS["slots"]),
+    "service": ("service_ms", *STORM_LIMITS["service_ms"]),
+    "timeout": ("timeout_ms", *STORM_LIMITS["timeout_ms"]),
+    "visibility": ("visibility_ms", *JOBS_LIMITS["visibility_ms"]),
+    "receive_limit": ("receive_limit", *JOBS_LIMITS["receive_limit"]),
+    "arrivals": ("arrivals_per_min", *JOBS_LIMITS["arrivals_per_min"]),
+    "work": ("work_ms", *JOBS_LIMITS["work_ms"]),
+}
 
 
 class ControlForm(forms.Form):
@@ -70,8 +90,14 @@ class ControlForm(forms.Form):
         action = data.get("action")
         if action == "policy" and not data.get("policy"):
             raise forms.ValidationError(_("Choose a client policy."))
-        if action in ("admission", "drop_expired", "pace", *JOBS_ACTIONS) and (
-            data.get("value") is None
-        ):
-            raise forms.ValidationError(_("Give a number for this setting."))
+        if action in SETTINGS:
+            value = data.get("value")
+            if value is None:
+                raise forms.ValidationError(_("Give a number for this setting."))
+            _name, low, high = SETTINGS[action]
+            if not low <= value <= high:
+                raise forms.ValidationError(
+                    _("This setting takes a number from %(low)s to %(high)s.")
+                    % {"low": low, "high": high}
+                )
         return data

@@ -172,9 +172,11 @@ class Jobs:
             pipe.execute()
             self._mine(pid, "failed", 1)
             return "poison"
-        if now_ms(self.r) - received_ms > queue.visibility_timeout_s * 1000 or not queue.ack(
-            message
-        ):
+        # Lost when the timeout ran out (a receive claims a job idle for the timeout or more,
+        # hence >=), or when it went to another phone since: the stream entry is the same one
+        # after a redelivery, so an ack by the first phone would ack the second's delivery.
+        late = now_ms(self.r) - received_ms >= queue.visibility_timeout_s * 1000
+        if late or self.receivers(job)[-1:] != [pid] or not queue.ack(message):
             self._mine(pid, "lost", 1)
             return "lost"
         pipe = self.r.pipeline()

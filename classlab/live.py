@@ -61,6 +61,10 @@ def storm_sample(storm: Storm, before: dict[str, int], t_s: float) -> dict[str, 
         "slow": cfg["slow"],
         "admission": cfg["admission"],
         "drop_expired": cfg["drop_expired"],
+        "pace_per_min": cfg["pace_per_min"],
+        "slots": cfg["slots"],
+        "service_ms": cfg["service_ms"],
+        "timeout_ms": cfg["timeout_ms"],
         "totals": counts,
     }
 
@@ -82,6 +86,7 @@ def jobs_sample(jobs: Jobs, before: dict[str, int], t_s: float) -> dict[str, Any
         "visibility_ms": cfg["visibility_ms"],
         "receive_limit": cfg["receive_limit"],
         "arrivals_per_min": cfg["arrivals_per_min"],
+        "work_ms": cfg["work_ms"],
         "totals": counts,
     }
 
@@ -93,6 +98,21 @@ def publish(r: redis.Redis, run_key: str, sample: dict[str, Any], *, status: str
     pipe = r.pipeline()
     pipe.rpush(ns.key("timeline"), json.dumps(sample))
     pipe.pexpire(ns.key("timeline"), ns.ttl_ms)
+    pipe.set(ns.key("state"), body, px=ns.ttl_ms)
+    pipe.publish(channel(run_key), body)
+    pipe.execute()
+
+
+def announce(r: redis.Redis, run_key: str, state: dict[str, Any], *, status: str) -> None:
+    """Make `state` the current state and announce it now, without adding a sample.
+
+    For changes that happen between samples (the teacher's move, the start, a phone joining):
+    announced the moment they happen, not at the worker's next sample. The timeline keeps
+    only the worker's one-a-second samples, so a move never counts a second twice.
+    """
+    ns = namespace(run_key)
+    body = json.dumps({**state, "status": status})
+    pipe = r.pipeline()
     pipe.set(ns.key("state"), body, px=ns.ttl_ms)
     pipe.publish(channel(run_key), body)
     pipe.execute()

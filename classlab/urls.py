@@ -11,6 +11,7 @@ urlpatterns = [
     path("experiment/<uuid:exp_id>/go/", views.go, name="classlab-go"),
     path("experiment/<uuid:exp_id>/control/", views.control, name="classlab-control"),
     path("experiment/<uuid:exp_id>/run/", views.run_page, name="classlab-run"),
+    path("experiment/<uuid:exp_id>/replay/", views.replay, name="classlab-replay"),
     path("experiment/<uuid:exp_id>/run.<str:fmt>", views.run_export, name="classlab-export"),
     path("x/<str:code>/", views.join, name="classlab-join"),
     path("x/<str:code>/phone/", views.phone, name="classlab-phone"),

@@ -32,7 +32,14 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from classlab import charts, live, outcome
-from classlab.forms import POLICY_NAMES, ControlForm, GuestForm, PredictForm, StartForm
+from classlab.forms import (
+    POLICY_NAMES,
+    SETTINGS,
+    ControlForm,
+    GuestForm,
+    PredictForm,
+    StartForm,
+)
 from classlab.jobs import Jobs
 from classlab.models import Experiment, Participant
 from classlab.storm import Storm
@@ -106,7 +113,7 @@ def start(request: SignedInRequest, class_id: int | None = None) -> HttpResponse
         return redirect("classlab-projector", running.pk)
     storm, jobs = _parts(exp)
     (storm if exp.scenario == "storm" else jobs).setup({})
-    live.publish(_redis(), exp.run_key, _settings_sample(exp), status=exp.status)
+    live.announce(_redis(), exp.run_key, _settings_sample(exp), status=exp.status)
     return redirect("classlab-projector", exp.pk)
 
 
@@ -181,6 +188,8 @@ def go(request: HttpRequest, exp_id: str) -> HttpResponse:
         status="running", started_at=timezone.now()
     )
     if started:  # a reload or a second press does not start it again
+        exp.status = Experiment.Status.RUNNING
+        live.announce(_redis(), exp.run_key, _settings_sample(exp), status=exp.status)
         transaction.on_commit(
             lambda: drive_experiment.apply_async(
                 args=(str(exp.pk),), queue=settings.LAB_HEAVY_QUEUE
@@ -213,19 +222,10 @@ def control(request: HttpRequest, exp_id: str) -> HttpResponse:
             storm.set(**MOVES[action])
         elif action == "policy":
             storm.set(policy=form.cleaned_data["policy"])
-        elif action in ("admission", "drop_expired"):
-            storm.set(**{action: value})
-        elif action == "pace":
-            storm.set(pace_per_min=value)
         else:
-            name = {
-                "visibility": "visibility_ms",
-                "receive_limit": "receive_limit",
-                "arrivals": "arrivals_per_min",
-                "work": "work_ms",
-            }[action]
-            jobs.set(**{name: value})
-    except ValueError as error:
+            name = SETTINGS[action][0]
+            (storm if exp.scenario == "storm" else jobs).set(**{name: value})
+    except ValueError as error:  # the form checked the bounds: a setting of the other scenario
         return HttpResponse(str(error), status=422)
     state = live.current(r, exp.run_key) or {}
     move = {
@@ -234,8 +234,8 @@ def control(request: HttpRequest, exp_id: str) -> HttpResponse:
         "value": form.cleaned_data.get("policy") or value,
     }
     live.add_move(r, exp.run_key, move)
-    if action != "end":
-        live.publish(r, exp.run_key, _settings_sample(exp), status=exp.status)
+    if action != "end":  # on the phones and the projector now, not at the next sample
+        live.announce(r, exp.run_key, _settings_sample(exp), status=exp.status)
     if request.headers.get("HX-Request"):
         return HttpResponse(status=204)
     return redirect("classlab-projector", exp.pk)
@@ -283,14 +283,21 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
             return render(request, "classlab/join.html", {"exp": exp, "signed_in": True})
         person, _created = Participant.objects.get_or_create(experiment=exp, user=user)
         request.session[SESSION_KEY.format(code=exp.code)] = person.pid
+        _announce_people(exp)
         return redirect("classlab-phone", exp.code)
     form = GuestForm(request.POST or None)
     if request.method == "POST" and exp.allow_guests and form.is_valid():
         person = Participant.objects.create(experiment=exp, nickname=form.cleaned_data["nickname"])
         request.session[SESSION_KEY.format(code=exp.code)] = person.pid
+        _announce_people(exp)
         return redirect("classlab-phone", exp.code)
     status = 422 if request.method == "POST" else 200
     return render(request, "classlab/join.html", {"exp": exp, "form": form}, status=status)
+
+
+def _announce_people(exp: Experiment) -> None:
+    """A phone joined or guessed: the projector's count and guesses change now."""
+    live.announce(_redis(), exp.run_key, _settings_sample(exp), status=exp.status)
 
 
 def _phone_or_403(request: HttpRequest, code: str) -> tuple[Experiment, Participant]:
@@ -318,6 +325,7 @@ def phone(request: HttpRequest, code: str) -> HttpResponse:
             "predict": PredictForm(initial={"prediction": person.prediction}),
             "state": live.current(_redis(), exp.run_key) or {},
             "policies": POLICY_NAMES,
+            "policy_names": {key: str(name) for key, name in POLICY_NAMES.items()},
         },
     )
 
@@ -332,6 +340,7 @@ def predict(request: HttpRequest, code: str) -> HttpResponse:
         return HttpResponse(_("Choose one answer."), status=422)
     person.prediction = form.cleaned_data["prediction"]
     person.save(update_fields=["prediction"])
+    _announce_people(exp)
     return redirect("classlab-phone", exp.code)
 
 
@@ -403,8 +412,19 @@ def state(request: HttpRequest, code: str) -> HttpResponse:
     return JsonResponse(live.current(_redis(), exp.run_key) or {"status": exp.status})
 
 
-async def stream(request: HttpRequest, code: str) -> StreamingHttpResponse:
-    """The same state as Server-Sent Events, fed by Redis pub/sub (needs an ASGI server)."""
+STREAM_FOR_S = 11 * 60  # longer than any experiment: a stream never outlives its run
+
+
+async def stream(request: HttpRequest, code: str) -> HttpResponse | StreamingHttpResponse:
+    """The same state as Server-Sent Events, fed by Redis pub/sub (needs an ASGI server).
+
+    Each change is sent the moment it is published. Under a WSGI server a stream would hold
+    one of its few threads for the whole run, so there it answers 204 at once: the page's
+    EventSource then stops and the page polls `state.json` instead (static/classlab/live.js).
+    The stream ends when the experiment ends, or after `STREAM_FOR_S`.
+    """
+    if "wsgi.version" in request.META:
+        return HttpResponse(status=204)
     exp = await sync_to_async(_experiment)(code)
     import redis.asyncio as aioredis
 
@@ -414,24 +434,31 @@ async def stream(request: HttpRequest, code: str) -> StreamingHttpResponse:
         r = aioredis.Redis.from_url(redis_url())
         pubsub = r.pubsub()
         await pubsub.subscribe(live.channel(exp.run_key))
+        ends = asyncio.get_running_loop().time() + STREAM_FOR_S
         try:
+            # Subscribed first, then the current state read: no change falls in between.
             first = await r.get(live.state_key(exp.run_key))
+            yield "retry: 2000\n\n"
             if first:
                 yield f"data: {first.decode()}\n\n"
-            while True:
+                if json.loads(first).get("status") == "ended":
+                    return
+            while asyncio.get_running_loop().time() < ends:
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=15)
                 if message is None:
                     yield ": keep-alive\n\n"
                     continue
-                yield f"data: {message['data'].decode()}\n\n"
-        except asyncio.CancelledError:
-            raise
+                body = message["data"].decode()
+                yield f"data: {body}\n\n"
+                if json.loads(body).get("status") == "ended":
+                    return
         finally:
             await pubsub.aclose()
             await r.aclose()
 
     response = StreamingHttpResponse(events(), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on, do not buffer it
     return response
 
 
@@ -460,6 +487,47 @@ def run_page(request: HttpRequest, exp_id: str) -> HttpResponse:
             ],
         },
     )
+
+
+REPLAY_STEP = 5  # samples (seconds of the run) a replay frame moves on: five times as fast
+
+
+@login_required
+@require_GET
+def replay(request: HttpRequest, exp_id: str) -> HttpResponse:
+    """The saved run replayed on the projector: frame `at` is its first `at` seconds.
+
+    Each frame is drawn on the server from the saved timeline and asks for the next one a
+    second later (htmx); the last frame answers 286, so the polling stops. Without
+    JavaScript, each frame links to the next.
+    """
+    exp = _teachers(request, exp_id)
+    if exp.live:
+        return redirect("classlab-projector", exp.pk)
+    try:
+        at = int(request.GET.get("at", REPLAY_STEP))
+    except ValueError:
+        return HttpResponse(_("The frame must be a whole number."), status=400)
+    total = len(exp.timeline)
+    at = max(1, min(at, total)) if total else 0
+    samples = exp.timeline[:at]
+    context = {
+        "exp": exp,
+        "at": at,
+        "total": total,
+        "next_at": at + REPLAY_STEP if at < total else None,
+        "state": samples[-1] if samples else {},
+        "figures": charts.build(exp.scenario, samples),
+        "policies": POLICY_NAMES,
+    }
+    if request.headers.get("HX-Request"):
+        response = render(request, "classlab/replay.html#frame", context)
+        if context["next_at"] is None:
+            response.status_code = 286  # htmx: the last frame, stop polling
+    else:
+        response = render(request, "classlab/replay.html", context)
+    response["Vary"] = "HX-Request"
+    return response
 
 
 def _record_columns(exp: Experiment) -> list[tuple[str, str]]:

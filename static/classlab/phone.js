@@ -26,6 +26,7 @@
   function status(s) {
     if (s === "ended") statusEl.textContent = root.dataset.ended;
     else if (s === "waiting") statusEl.textContent = root.dataset.waiting;
+    else if (s === "running") statusEl.textContent = root.dataset.running;
     if (s && s !== root.dataset.status) {
       root.dataset.status = s;
       if (s === "running" && document.querySelector("form[action$='/predict/']")) location.reload();
@@ -46,7 +47,7 @@
         if (data.policy_name) policyEl.textContent = data.policy_name;
       }).catch(function () {}).then(function () { busy = false; });
     };
-    setInterval(function () { if (root.dataset.status !== "ended") tick(); }, 1000);
+    setInterval(function () { if (root.dataset.status === "running") tick(); }, 1000);
   } else {
     var takeButton = document.getElementById("cx-take");
     var doneButton = document.getElementById("cx-done");
@@ -78,8 +79,17 @@
     takeButton.addEventListener("click", take);
     doneButton.addEventListener("click", done);
     setInterval(function () {
-      if (auto.checked && !job && root.dataset.status !== "ended") take();
-      else if (root.dataset.status === "waiting") fetch(root.dataset.state).then(function (r) { return r.json(); }).then(function (s) { status(s.status); });
+      if (auto.checked && !job && root.dataset.status === "running") take();
     }, 1000);
+  }
+
+  // The shared state (started, ended, the policy in force) as it changes: live.js.
+  var names = JSON.parse(document.getElementById("cx-policy-names").textContent);
+  if (window.cxLive) {
+    window.cxLive(root.dataset.stream, root.dataset.state, function (state) {
+      status(state.status);
+      var policyEl = document.getElementById("cx-policy");
+      if (policyEl && state.policy && names[state.policy]) policyEl.textContent = names[state.policy];
+    });
   }
 })();
