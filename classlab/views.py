@@ -16,7 +16,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, transaction
 from django.http import (
     Http404,
     HttpRequest,
@@ -133,6 +133,14 @@ def start_page(request: HttpRequest, class_id: int | None = None) -> HttpRespons
     )
 
 
+def _stream_url(request: HttpRequest, exp: Experiment) -> str:
+    """The SSE stream's address when an ASGI server serves this page; "" under WSGI, where
+    the page polls state.json instead (a stream would hold one of WSGI's few threads)."""
+    if "wsgi.version" in request.META:
+        return ""
+    return reverse("classlab-stream", args=[exp.code])
+
+
 def _settings_sample(exp: Experiment) -> dict[str, Any]:
     """The live state's settings part, published at once when the teacher moves."""
     storm, jobs = _parts(exp)
@@ -141,7 +149,10 @@ def _settings_sample(exp: Experiment) -> dict[str, Any]:
     else:
         cfg = jobs.settings()
     state = live.current(_redis(), exp.run_key) or {"t": 0}
-    return {**state, **cfg, "phones": exp.people.count()}
+    guesses = outcome.tally(
+        list(exp.people.exclude(prediction="").values_list("prediction", flat=True))
+    )
+    return {**state, **cfg, "phones": exp.people.count(), "guesses": guesses}
 
 
 @login_required
@@ -166,6 +177,7 @@ def projector(request: HttpRequest, exp_id: str) -> HttpResponse:
         "happened": outcome.recovered(samples, live.moves(_redis(), exp.run_key)),
         "policies": POLICY_NAMES,
         "form": ControlForm(),
+        "stream_url": _stream_url(request, exp),
     }
     template = (
         "classlab/projector.html#live"
@@ -326,6 +338,7 @@ def phone(request: HttpRequest, code: str) -> HttpResponse:
             "state": live.current(_redis(), exp.run_key) or {},
             "policies": POLICY_NAMES,
             "policy_names": {key: str(name) for key, name in POLICY_NAMES.items()},
+            "stream_url": _stream_url(request, exp),
         },
     )
 
@@ -431,6 +444,11 @@ async def stream(request: HttpRequest, code: str) -> HttpResponse | StreamingHtt
     from labs.experiments.namespace import redis_url
 
     async def events():
+        # Django keeps a request's database connection until the request finishes, and a
+        # stream finishes when the run does: 100 phones would hold 100 connections (the
+        # first bench ran PostgreSQL out of them). The stream needs none: give it back now,
+        # from the request's own thread, where the middleware opened it.
+        await sync_to_async(connections.close_all)()
         r = aioredis.Redis.from_url(redis_url())
         pubsub = r.pubsub()
         await pubsub.subscribe(live.channel(exp.run_key))

@@ -24,7 +24,8 @@
           .catch(function () {});
       }, 1000);
     }
-    if (!window.EventSource) { poll(); return; }
+    // No stream address: this server is WSGI, and polling is the channel.
+    if (!streamUrl || !window.EventSource) { poll(); return; }
     var source = new EventSource(streamUrl);
     source.onmessage = function (event) {
       var state = JSON.parse(event.data);
