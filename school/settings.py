@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "axes",
     "labs",
     "teaching",
+    "classlab",
     "accounts",
     "lessons",
     "ops",
@@ -270,6 +271,9 @@ LAB_MAX_ACTIVE_EXPERIMENTS_PER_USER = env_int(
 # student's two long experiments never hold every heavy process (labs/runs/turns.py).
 # Off: work-conserving, first come first served (a site with one student at a time).
 LAB_EXPERIMENT_TURNS = env_bool("LAB_EXPERIMENT_TURNS", True)
+# A class experiment's pages follow its live stream (Server-Sent Events) when an ASGI server
+# answers /x/<code>/stream/ (./dev run starts one behind nginx); otherwise they poll.
+CLASSLAB_STREAM = env_bool("CLASSLAB_STREAM", False)
 # A worker's hold on a run; renewed every quarter of it. A killed worker's run is noticed
 # (failed or taken over) this many seconds after its last renewal.
 LAB_LEASE_S = env_int("LAB_LEASE_S", 20, low=2, high=600)

@@ -7,6 +7,7 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("labs.urls")),
     path("", include("teaching.urls")),
+    path("", include("classlab.urls")),
     path("", include("lessons.urls")),
     # Before Django's own auth URLs: its password change is replaced by ours.
     path("", include("accounts.urls")),

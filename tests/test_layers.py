@@ -23,7 +23,7 @@ import pytest
 pytestmark = pytest.mark.nodb  # reads source files only: once is enough
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("labs", "lessons", "teaching", "accounts", "ops")
+APPS = ("labs", "lessons", "teaching", "classlab", "accounts", "ops")
 
 # Bottom first. A package may import its own modules and those of any package on an
 # earlier line; one line's packages do not import each other.
@@ -42,6 +42,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "labs.templatetags", "labs.migrations"),
     ("lessons",),
     ("teaching",),
+    ("classlab",),  # the class experiment: a class is its traffic (uses classes)
     ("accounts",),
     ("ops",),
 )  # fmt: skip
@@ -51,8 +52,11 @@ RANK = {package: rank for rank, line in enumerate(LAYERS) for package in line}
 DJANGO_FREE = (
     "labs.text", "labs.roles", "labs.sim", "labs.experiments", "labs.interface", "labs.words",
     "labs.runners", "labs.charts", "labs.catalogue", "ops.supervise",
+    "classlab.policy", "classlab.storm", "classlab.jobs", "classlab.live",
 )  # fmt: skip
-NO_REDIS = ("labs.sim", "labs.text", "labs.interface", "labs.words", "labs.charts")
+NO_REDIS = (
+    "labs.sim", "labs.text", "labs.interface", "labs.words", "labs.charts", "classlab.policy",
+)  # fmt: skip
 # Draw only what they are given: never reach a model or an experiment, even through a
 # module they import.
 DRAW_ONLY = "labs.charts"
@@ -60,7 +64,7 @@ MODELS = ("labs.sim", "labs.experiments")
 # Views answer requests; the sweeper (its own loop) ends runs and deletes keys.
 VIEWS = re.compile(r"(^|\.)views($|\.)")
 SWEEPS = ("labs.runs.sweeps", "labs.runs.stale")
-OURS = ("labs", "lessons", "teaching", "accounts", "ops", "school")
+OURS = ("labs", "lessons", "teaching", "classlab", "accounts", "ops", "school")
 
 
 def module_name(root: Path, path: Path) -> str:

@@ -33,6 +33,8 @@ def backfill(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("teaching", "0006_classroom_archived_at"),
+        # backfill() reads Run.stored_result: without this the plan may run it first.
+        ("labs", "0007_stored_results"),
     ]
 
     operations = [
