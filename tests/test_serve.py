@@ -133,3 +133,13 @@ def test_its_logs_reach_the_terminal_and_the_worker_answers_the_deep_check(serve
     log = (var_dir / "serve.log").read_text()
     assert "web |" in log and "quick-1 |" in log
     assert "GET /healthz" in log  # gunicorn's access log
+
+
+def test_a_class_experiments_stream_is_answered_by_the_asgi_server_behind_nginx(served):
+    base, var_dir = served
+    # nginx sends /x/<code>/stream/ to uvicorn's socket: with no server there it answers 502.
+    status, headers, _ = fetch(f"{base}/x/NOSUCH/stream/")
+    assert status == 404
+    assert headers["Server"] == "nginx"
+    log = (var_dir / "serve.log").read_text()
+    assert "stream |" in log and "Uvicorn running" in log
