@@ -45,6 +45,7 @@ from teaching.access import (
     submission_for,
 )
 from teaching.criteria import evaluate
+from teaching.evidence import evidence_for
 from teaching.export import export_response
 from teaching.forms import (
     AddStudentForm,
@@ -607,6 +608,7 @@ def submission_page(request, submission, *, status=200, feedback_form=None) -> H
         "is_teacher": is_teacher,
         "analysis": analysis_of(pair, submission.run) if pair else None,
         "versions": submission.versions.select_related("run", "before_run") if is_teacher else [],
+        "evidence": evidence_for(submission),
     }
     if is_teacher:
         context["feedback_form"] = feedback_form or FeedbackForm(
