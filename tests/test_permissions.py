@@ -429,6 +429,7 @@ def test_it_covers_every_url_of_the_site():
         "roster-import", "student-password-reset", "class-signup", "healthz",
         "invitation-accept", "invitation-decline", "assignment-pair", "ops-queues", "metrics",
         "healthz-deep",  # public, answers on its dependencies: tests/test_health.py
+        "join-short",  # a redirect for everyone: tests/teaching/test_join_link.py
         "set-language",  # open to everyone, visitors too: tests/test_language.py
     }  # fmt: skip
     ours = {name for name in get_resolver().reverse_dict if isinstance(name, str)}
