@@ -43,6 +43,8 @@ from teaching.models import Assignment
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 CONTINUE_S = 120  # how long the "open in a new tab" link works
 FRAMED = ("iframe", "frame")
+# A used nonce is kept longer than any id_token lives (a platform signs for minutes).
+NONCE_KEPT_S = 24 * 3600
 
 
 def _framable(response: HttpResponse, *origins: str) -> HttpResponse:
@@ -53,6 +55,13 @@ def _framable(response: HttpResponse, *origins: str) -> HttpResponse:
     config["form-action"] = ["'self'", *origins]
     response._csp_config = config  # type: ignore[attr-defined]
     return response
+
+
+def _lms_origins(lti_launch: LtiLaunch) -> list[str]:
+    """Where the LMS's pages are (its issuer and its login URL): the frames it may use."""
+    registration = lti_launch.registration
+    found = {_origin(registration.issuer), _origin(registration.auth_url)}
+    return sorted(o for o in found if o)
 
 
 def _origin(url: str) -> str:
@@ -92,6 +101,13 @@ class Launch(LtiLaunchBaseView):
         except LtiException as exc:
             return refused(request, exc)
 
+    def launch_setup(self, request, lti_launch: LtiLaunch) -> None:
+        """Each launch once: PyLTI1p3 checks that the nonce was issued at login but never
+        forgets it, so the same signed form posted again would sign someone in again."""
+        key = f"lti-nonce-used:{lti_launch.get_claim('iss')}:{lti_launch.get_claim('nonce')}"
+        if not cache.add(key, True, timeout=NONCE_KEPT_S):
+            raise LtiException("Invalid Nonce: this launch was already used")
+
     def handle_inactive_deployment(self, request, lti_launch: LtiLaunch) -> HttpResponse:
         return refused_page(request, "deployment", status=403)
 
@@ -119,7 +135,7 @@ class Launch(LtiLaunchBaseView):
             "labs": LABS,
         }
         page = render(request, "lti/deep_link.html", context)
-        return _framable(page, _origin(return_url))
+        return _framable(page, _origin(return_url), *_lms_origins(lti_launch))
 
 
 def _sign_in_people(lti_launch: LtiLaunch) -> tuple[Any, Any, str]:
@@ -171,7 +187,7 @@ def _open(request, lti_launch: LtiLaunch, user, target: str) -> HttpResponse:
         token = secrets.token_urlsafe(24)
         cache.set(f"lti-continue:{token}", {"user": user.pk, "next": target}, CONTINUE_S)
         page = render(request, "lti/new_tab.html", {"token": token, "target": target})
-        return _framable(page)
+        return _framable(page, *_lms_origins(lti_launch))
     login(request, user, backend=MODEL_BACKEND)
     return HttpResponseRedirect(target)
 

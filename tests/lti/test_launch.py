@@ -46,3 +46,25 @@ def test_a_learners_launch_puts_them_in_the_class_by_their_lms_identity(client, 
     platform.launch(client, LEARNER_1)
     assert signed_in(client) == user
     assert get_user_model().objects.filter(username__startswith="bhakti").count() == 1
+
+
+def test_inside_the_lms_frame_the_launch_opens_in_a_new_tab(client, platform):
+    """Framed, a browser keeps no cookie for the site: the launch answers a page with a
+    button that opens the target in a new tab, once, where the person is signed in."""
+    import re
+
+    response = platform.launch(client, TEACHER, document_target="iframe")
+    html = response.content.decode()
+    assert response.status_code == 200 and 'target="_blank"' in html
+    policy = response["Content-Security-Policy"]
+    ancestors = policy.split("frame-ancestors", 1)[1].split(";")[0].split()
+    assert "https://lms.example.org" in ancestors  # the LMS (its issuer) may frame it
+    assert "X-Frame-Options" not in response
+    assert not client.get("/classes/").wsgi_request.user.is_authenticated
+    token = re.search(r'name="token" value="([^"]+)"', html).group(1)
+    opened = client.post("/lti/continue/", {"token": token})
+    classroom = ClassLink.objects.get().classroom
+    assert opened.status_code == 302 and opened["Location"] == classroom.get_absolute_url()
+    assert signed_in(client) == classroom.teacher
+    client.logout()
+    assert client.post("/lti/continue/", {"token": token}).status_code == 400  # once only
