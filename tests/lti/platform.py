@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass, field
-from html import unescape
+from html import escape, unescape
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlparse
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
@@ -40,6 +40,13 @@ from lti1p3platform.service_connector import (
 LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
 COURSE = "http://purl.imsglobal.org/vocab/lis/v2/course#CourseOffering"
+# The platform's own page that posts its signed launch to the tool (as an LMS does).
+AUTO_POST = """<!doctype html><title>LMS</title>
+<form id="launch" method="post" action="{action}">
+<input type="hidden" name="id_token" value="{id_token}">
+<input type="hidden" name="state" value="{state}">
+<button type="submit">Continue to the tool</button></form>
+<script>document.getElementById("launch").submit();</script>"""
 FORM_FIELD = re.compile(r'name="(\w+)"\s+value="([^"]*)"')
 FORM_ACTION = re.compile(r'<form[^>]*action="([^"]+)"')
 
@@ -155,7 +162,9 @@ class Platform:
         iss: str = "https://lms.example.org",
         client_id: str = "site-client-1",
         deployment_id: str = "deployment-1",
+        host: str = "127.0.0.1",  # as the tool and the browser name it ("localhost": same site)
     ) -> None:
+        self.host = host
         key = JWK.generate(kty="RSA", size=2048)
         self.private_pem = key.export_to_pem(private_key=True, password=None).decode()
         self.public_pem = key.export_to_pem().decode()
@@ -177,13 +186,21 @@ class Platform:
         self.course = Course()
         self.scores: dict[str, list[Any]] = {}
         self.deep_links: list[list[dict[str, Any]]] = []
+        # What the platform's /auth signs for a browser (who, which link): set by a test.
+        self.next_launch: dict[str, Any] | None = None
         self._server: WSGIServer = make_server("127.0.0.1", 0, self.wsgi, handler_class=Quiet)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
 
     def url(self, path: str) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}{path}"
+        port = self._server.server_address[1]
+        return f"http://{self.host}:{port}{path}"
+
+    def start_url(self, person: Person, resource_link: str = "link-1") -> str:
+        """Where the LMS sends a browser to start a launch: the tool's login URL."""
+        login = Login(None, self.conf)
+        login.set_lti_message_hint(hint=resource_link)
+        return login.prepare_preflight_url(person.sub)
 
     def close(self) -> None:
         self._server.shutdown()
@@ -229,6 +246,13 @@ class Platform:
             response = wrap_json_resp(
                 service.handle_resp(service.handle_update_score, line_item_id=m.group(1))
             )
+        elif path == "/auth" and self.next_launch is not None:
+            form = self.answer_auth(request.GET.dict(), **self.next_launch)
+            response = HttpResponse(AUTO_POST.format(**{k: escape(v) for k, v in form.items()}))
+        elif path == "/deep-link-return":
+            items = self.receive_deep_link(request.POST.get("JWT", ""))
+            titles = ", ".join(escape(i.get("title", "")) for i in items)
+            response = HttpResponse(f"<h1>The LMS received: {titles}</h1>")
         elif path == "/memberships":
             service = Roster(DjangoRequest(request), self)
             response = wrap_json_resp(service.handle_resp(service.handle_get_members))
@@ -261,7 +285,27 @@ class Platform:
         assert answer.status_code == 302, answer.content.decode()[:500]
         auth = urlparse(answer["Location"])
         assert auth.path == "/auth", auth
-        request = RequestFactory().get("/auth", dict(parse_qsl(auth.query)))
+        return self.answer_auth(
+            dict(parse_qsl(auth.query)), person, resource_link=resource_link, custom=custom,
+            lineitem=lineitem, deep_link=deep_link, document_target=document_target,
+            expiration=expiration,
+        )  # fmt: skip
+
+    def answer_auth(
+        self,
+        params: dict[str, str],
+        person: Person,
+        *,
+        resource_link: str = "link-1",
+        custom: dict[str, str] | None = None,
+        lineitem: str | None = None,
+        deep_link: bool = False,
+        document_target: str | None = None,
+        expiration: int = 300,
+    ) -> dict[str, str]:
+        """The platform's auth endpoint: the tool's OIDC answer checked by the package,
+        and the signed launch (id_token, state, where to post them)."""
+        request = RequestFactory().get("/auth", params)
         launch = MessageLaunch(DjangoRequest(request), self.conf)
         launch.set_id_token_expiration(expiration)
         launch.set_user_data(
