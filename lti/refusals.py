@@ -103,7 +103,10 @@ def reason_of(message: str) -> tuple[str, int]:
     text = message.lower()
     if "expired" in text:
         return "expired", 403
-    if "registration not found" in text or "client id not registered" in text:
+    if any(
+        words in text
+        for words in ("registration not found", "client id not registered", "registration details")
+    ):
         return "audience", 403
     if "nonce" in text:
         return "replayed", 403

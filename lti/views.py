@@ -31,7 +31,7 @@ from django.views.decorators.http import require_GET, require_POST
 from lti_tool.models import LtiContext, LtiLaunch, LtiMembership, LtiResourceLink
 from lti_tool.views import LtiLaunchBaseView, OIDCLoginInitView
 from pylti1p3.contrib.django import DjangoCacheDataStorage, DjangoOIDCLogin
-from pylti1p3.exception import LtiException
+from pylti1p3.exception import LtiException, OIDCException
 
 from labs.catalogue.entries import LABS
 from lti import people
@@ -87,7 +87,7 @@ class Login(OIDCLoginInitView):
         )
         try:
             return oidc.redirect(target)
-        except LtiException as exc:
+        except (LtiException, OIDCException) as exc:  # an unknown LMS: a page, not a 500
             return refused(request, exc)
 
 

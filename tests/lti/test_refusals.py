@@ -79,3 +79,11 @@ def test_the_refusal_reads_in_marathi(client, platform):
     response = platform.post_launch(client, form)
     assert response.status_code == 403
     assert "The launch has expired." not in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "posted", [{}, {"state": "s"}, {"id_token": "not.a.jwt", "state": "s"}, {"id_token": "x"}]
+)
+def test_a_launch_that_is_not_one_is_a_4xx_page(client, platform, posted):
+    response = client.post("/lti/launch/", posted)
+    assert 400 <= response.status_code < 500 and 'data-reason="' in response.content.decode()
