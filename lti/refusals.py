@@ -68,6 +68,13 @@ REASONS = {
             "the class."
         ),
     ),
+    "other-teacher": (
+        _("The course's class on this site has another teacher."),
+        _(
+            "A class here has one teacher: the course's first instructor to open the site. "
+            "Ask them to share the class's results, or a site admin to make you its teacher."
+        ),
+    ),
     "not-instructor": (
         _("Only a teacher of the course can choose what to link."),
         _("Your role in the course is not instructor."),

@@ -115,6 +115,8 @@ class Launch(LtiLaunchBaseView):
         user, classroom, role = _sign_in_people(lti_launch)
         if classroom is None:
             return refused_page(request, "no-class", status=403)
+        if role == "other-teacher":
+            return refused_page(request, "other-teacher", status=403)
         target = _target(request, lti_launch, classroom, role)
         return _open(request, lti_launch, user, target)
 
@@ -122,8 +124,10 @@ class Launch(LtiLaunchBaseView):
         membership: LtiMembership = lti_launch.membership
         if not (membership.is_instructor or membership.is_administrator):
             return refused_page(request, "not-instructor", status=403)
-        user, classroom, _role = _sign_in_people(lti_launch)
+        user, classroom, role = _sign_in_people(lti_launch)
         assert classroom is not None
+        if role == "other-teacher":
+            return refused_page(request, "other-teacher", status=403)
         settings_claim = lti_launch.get_claim(
             "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
         )
@@ -146,7 +150,8 @@ def _sign_in_people(lti_launch: LtiLaunch) -> tuple[Any, Any, str]:
     if membership.is_instructor or membership.is_administrator:
         people.make_teacher(user)
         classroom = people.class_for_instructor(context, user)
-        return user, classroom, "teacher" if classroom.teacher_id == user.pk else "student"
+        # A class here has one teacher: the course's first instructor to launch.
+        return user, classroom, "teacher" if classroom.teacher_id == user.pk else "other-teacher"
     classroom = people.class_of(context)
     if classroom is not None:
         people.enrol(classroom, user)

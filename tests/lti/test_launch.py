@@ -68,3 +68,13 @@ def test_inside_the_lms_frame_the_launch_opens_in_a_new_tab(client, platform):
     assert signed_in(client) == classroom.teacher
     client.logout()
     assert client.post("/lti/continue/", {"token": token}).status_code == 400  # once only
+
+
+def test_a_second_instructor_is_told_the_class_has_a_teacher(client, platform):
+    from tests.lti.platform import INSTRUCTOR, Person
+
+    platform.launch(client, TEACHER)
+    client.logout()
+    response = platform.launch(client, Person("lms-teacher-2", "Ravi Patil", [INSTRUCTOR]))
+    assert response.status_code == 403
+    assert 'data-reason="other-teacher"' in response.content.decode()
