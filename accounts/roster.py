@@ -13,7 +13,6 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from anyascii import anyascii
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import IntegrityError, transaction
@@ -21,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Profile
 from accounts.passwords import new_one_time_password
+from accounts.romanise import romanised
 from accounts.usernames import normalised, username_problem
 from teaching.models import Classroom, Membership
 
@@ -226,8 +226,7 @@ def _usernames_for(rows: list[RosterRow]) -> list[str]:
 
 
 def _username_base(name: str) -> str:
-    """'Asha Patil' -> 'asha.patil'; 'आशा पाटील' -> 'asa.patil' (anyascii writes every script
-    in Latin letters); a name with nothing to write -> 'student'."""
-    ascii_name = anyascii(unicodedata.normalize("NFKC", name))
-    words = re.findall(r"[a-z0-9]+", ascii_name.lower())
-    return ".".join(words)[:30].strip(".") or FALLBACK_USERNAME
+    """'Asha Patil' -> 'asha.patil'; 'भक्ती चव्हाण' -> 'bhakti.chavhan' (Devanagari through
+    ITRANS, `accounts.romanise`; other scripts through anyascii); a name with nothing to
+    write -> 'student'."""
+    return ".".join(romanised(name))[:30].strip(".") or FALLBACK_USERNAME

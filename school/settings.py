@@ -42,6 +42,9 @@ INSTALLED_APPS = [
     "accounts",
     "lessons",
     "ops",
+    # LTI 1.3 Advantage as a tool (lti/, on django-lti's models and PyLTI1p3).
+    "lti_tool",
+    "lti",
 ]
 
 # A refused form (CSRF) gets the site's page in the reader's language, not Django's.

@@ -12,6 +12,7 @@ urlpatterns = [
     # Before Django's own auth URLs: its password change is replaced by ours.
     path("", include("accounts.urls")),
     path("", include("ops.urls")),
+    path("", include("lti.urls")),
     # Django's login and logout only: its e-mail password reset would say a mail was sent
     # when the site sends none (students have no e-mail). A teacher or an admin resets.
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

@@ -48,7 +48,18 @@ def start_url(challenge: Challenge) -> str:
 
 
 def challenges_met(student_ids: Sequence[Any], assignments: Sequence[Any]) -> dict[tuple, int]:
-    """(student id, assignment id) → how many of its challenges the student has met.
+    """(student id, assignment id) → how many of its challenges the student has met."""
+    return {
+        key: sum(s.met for s in found)
+        for key, found in challenge_statuses(student_ids, assignments).items()
+    }
+
+
+def challenge_statuses(
+    student_ids: Sequence[Any], assignments: Sequence[Any]
+) -> dict[tuple, list[Status]]:
+    """(student id, assignment id) → each of its challenges met or missed, with the run
+    that met it (`Status.attempt.run_id`), in the assignment's order.
 
     One query for the whole class: every student's newest finished runs of the labs the
     assignments' challenges use, summaries only (at most RUNS_READ a student are checked).
@@ -73,7 +84,7 @@ def challenges_met(student_ids: Sequence[Any], assignments: Sequence[Any]) -> di
     for sid, theirs in runs.items():
         for pk, chosen in wanted.items():
             if chosen:
-                out[(sid, pk)] = sum(s.met for s in statuses(chosen, theirs))
+                out[(sid, pk)] = statuses(chosen, theirs)
     return out
 
 

@@ -4,7 +4,9 @@
     <class>/figures.csv                   every handed-in run's summary figures, one per line
     <class>/handins/<assignment>/<student>/report.md and report.json
                                           the hand-in: its runs, criteria, the analysis,
-                                          the feedback and every earlier version
+                                          its predictions, challenges, self-check and
+                                          rubric (`teaching.evidence`), the feedback and
+                                          every earlier version
 
 A before/after pair of a capstone lab gets the same report as its report page's Markdown
 and JSON downloads. The zip is built in a temporary file (in memory up to 16 MB) and
@@ -33,7 +35,17 @@ from labs.capstone.markdown import render as render_markdown
 from labs.capstone.presenters import report_facts
 from labs.runs.models import Run
 from labs.web.exports import cell
+from lessons.models import latest_attempts
+from teaching.challenge_runs import challenge_statuses
 from teaching.criteria import evaluate
+from teaching.evidence import (
+    Evidence,
+    evidence_for,
+    evidence_json,
+    evidence_lines,
+    evidence_of,
+    guesses_by_run,
+)
 from teaching.gradebook.book import build_gradebook, summary_of
 from teaching.gradebook.plain_table import gradebook_table
 from teaching.models import Classroom, Submission, timing
@@ -75,14 +87,18 @@ def class_files(request: HttpRequest, classroom: Classroom):
         .order_by("assignment__due_at", "assignment_id", "student__username")
     )
     analyses = _analyses(submissions)
+    found = class_evidence(submissions)
     figures: list[list[Any]] = []
     for sub in submissions:
         who = shown_username_en(sub.student)
         where = f"handins/{sub.assignment.pk}-{slugify(sub.assignment.title)}/{slugify(who)}"
         analysis = analyses.get((sub.before_run_id, sub.run_id)) if sub.before_run_id else None
-        data = handin_json(request, sub, analysis, now)
+        data = handin_json(request, sub, analysis, now, evidence=found.get(sub.pk))
         yield f"{where}/report.json", json.dumps(data, indent=1, ensure_ascii=False)
-        yield f"{where}/report.md", handin_markdown(request, sub, analysis, data)
+        yield (
+            f"{where}/report.md",
+            handin_markdown(request, sub, analysis, data, evidence=found.get(sub.pk)),
+        )
         for side, run in (("before", sub.before_run), ("run", sub.run)):
             if run is None:
                 continue
@@ -113,8 +129,46 @@ def _run_facts(request: HttpRequest, run: Run) -> dict[str, Any]:
     }
 
 
-def handin_json(request: HttpRequest, sub: Submission, analysis: Analysis | None, now) -> dict:
-    """One hand-in as data: what the teacher graded and wrote, and the earlier versions."""
+def class_evidence(submissions: list[Submission]) -> dict[Any, Evidence]:
+    """submission id → what its assignment asked (`teaching.evidence`): three queries for
+    the whole class."""
+    students = sorted({s.student_id for s in submissions})
+    assignments = list({s.assignment_id: s.assignment for s in submissions}.values())
+    made = guesses_by_run(s.run_id for s in submissions)
+    met = challenge_statuses(students, assignments)
+    units = {a.selfcheck for a in assignments if a.selfcheck}
+    tried = latest_attempts(students, units) if units else {}
+    return {
+        s.pk: evidence_of(
+            s.assignment,
+            s,
+            made=made.get(s.run_id, {}),
+            summary=(s.run.result or {}).get("summary")
+            if s.run.status == Run.Status.SUCCEEDED
+            else None,
+            challenges=met.get((s.student_id, s.assignment_id), []),
+            selfcheck=tried.get((s.student_id, s.assignment.selfcheck)),
+        )
+        for s in submissions
+    }
+
+
+def _run_url(request: HttpRequest):
+    return lambda run_id: request.build_absolute_uri(reverse("run-detail", args=[run_id]))
+
+
+def handin_json(
+    request: HttpRequest,
+    sub: Submission,
+    analysis: Analysis | None,
+    now,
+    *,
+    evidence: Evidence | None = None,
+) -> dict:
+    """One hand-in as data: what the teacher graded and wrote, what the assignment asked
+    beyond the run (predictions, challenges, self-check, rubric), and the earlier versions."""
+    if evidence is None:
+        evidence = evidence_for(sub)
     due = sub.assignment.due_at
     checks = evaluate(sub.assignment.checks(), summary_of(sub))
     data: dict[str, Any] = {
@@ -129,6 +183,7 @@ def handin_json(request: HttpRequest, sub: Submission, analysis: Analysis | None
             {"criterion": str(c.criterion), "value": c.actual, "passed": c.passed} for c in checks
         ],
         "feedback": _feedback(sub),
+        "evidence": evidence_json(sub.assignment, evidence, _run_url(request)),
         "analysis": analysis.to_json() if analysis else None,
         "earlier_versions": [
             {
@@ -164,9 +219,17 @@ def _has_capstone_report(sub: Submission) -> bool:
 
 
 def handin_markdown(
-    request: HttpRequest, sub: Submission, analysis: Analysis | None, data: dict[str, Any]
+    request: HttpRequest,
+    sub: Submission,
+    analysis: Analysis | None,
+    data: dict[str, Any],
+    *,
+    evidence: Evidence | None = None,
 ) -> str:
-    """The hand-in for a person to read: the pair's report, or the run and its criteria."""
+    """The hand-in for a person to read: the pair's report, or the run and its criteria,
+    and what the assignment asked beyond the run."""
+    if evidence is None:
+        evidence = evidence_for(sub)
     lines = [
         f"# {sub.assignment.title}: {data['student']}",
         "",
@@ -200,6 +263,7 @@ def handin_markdown(
         lines.append(f"- {mark} `{check['criterion']}` ({check['value']})")
     if not data["criteria"]:
         lines.append(_("No criteria: the teacher reads the runs."))
+    lines += evidence_lines(sub.assignment, evidence, _run_url(request))
     feedback = data["feedback"]
     lines += ["", f"## {_('Feedback')}", "", feedback["text"] or _("no feedback yet")]
     if feedback["scores"]:

@@ -25,10 +25,12 @@ def pending_invitations(request: HttpRequest) -> dict:
         return {}
     return {
         "pending_invitations": SimpleLazyObject(
+            # An archived class takes no one in: its invitations are not offered (they
+            # come back if the teacher unarchives it).
             lambda: list(
-                Invitation.objects.filter(student=user).select_related(
-                    "classroom", "classroom__teacher"
-                )
+                Invitation.objects.filter(
+                    student=user, classroom__archived_at__isnull=True
+                ).select_related("classroom", "classroom__teacher")
             )
         )
     }
@@ -50,6 +52,17 @@ def _own_invitation(request: HttpRequest, invitation_id: int) -> Invitation:
 def invitation_accept(request: HttpRequest, invitation_id: int) -> HttpResponse:
     invitation = _own_invitation(request, invitation_id)
     classroom = invitation.classroom
+    if classroom.is_archived:
+        # An old page's button: say what happened rather than 403.
+        messages.warning(
+            request,
+            _(
+                "%(class)s has been archived (its term is over), so it takes no one in: "
+                "the invitation no longer stands. Ask the teacher for their current class."
+            )
+            % {"class": classroom},
+        )
+        return redirect("home")
     require_open(classroom)
     with transaction.atomic():
         Membership.objects.get_or_create(

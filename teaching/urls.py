@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from teaching import invitations, pair_views, views
+from teaching import invitations, join_link, pair_views, views
 from teaching.class_results import views as class_views
 
 
@@ -22,6 +22,7 @@ urlpatterns = [
     path("classes/", views.class_list, name="class-list"),
     path("classes/new/", views.class_new, name="class-new"),
     path("classes/join/", views.class_join, name="class-join"),
+    path("j/<str:code>/", join_link.join_short, name="join-short"),
     path("classes/<id:class_id>/", views.class_detail, name="class-detail"),
     path("classes/<id:class_id>/students/", views.student_add, name="student-add"),
     path(

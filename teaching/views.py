@@ -45,6 +45,7 @@ from teaching.access import (
     submission_for,
 )
 from teaching.criteria import evaluate
+from teaching.evidence import evidence_for
 from teaching.export import export_response
 from teaching.forms import (
     AddStudentForm,
@@ -65,6 +66,7 @@ from teaching.handin import (
     feedback_initial,
     pair_choices,
 )
+from teaching.join_link import join_url, qr_svg
 from teaching.models import Assignment, Classroom, Extension, Invitation, Membership
 from teaching.people import in_natural_order
 
@@ -136,7 +138,9 @@ def _class_list_page(request, *, status=200, class_form=None, join_form=None) ->
         .select_related("teacher")
         .annotate(n_assignments=Count("assignments", distinct=True)),
         "class_form": class_form or (ClassroomForm(teacher=user) if teaching else None),
-        "join_form": join_form or JoinForm(student=user),
+        # The short join link (`teaching.join_link`) fills in the code.
+        "join_form": join_form
+        or JoinForm(student=user, initial={"code": request.GET.get("code", "")[:32]}),
     }
     return render(request, "teaching/classes.html", context, status=status)
 
@@ -169,6 +173,11 @@ def _class_page(
         context["assignments"] = classroom.assignments.annotate(n_submitted=Count("submissions"))
         context["add_form"] = add_form or AddStudentForm(classroom=classroom)
         context["invitations"] = classroom.invitations.select_related("student")
+        link = join_url(request, classroom)
+        context["join_link"] = link
+        context["join_qr"] = qr_svg(
+            link, _("QR code: the link to join %(class)s") % {"class": classroom}
+        )
     else:
         book = build_gradebook(classroom, timezone.now(), students=[request.user])
         context["cells"] = book.rows[0].cells
@@ -607,6 +616,7 @@ def submission_page(request, submission, *, status=200, feedback_form=None) -> H
         "is_teacher": is_teacher,
         "analysis": analysis_of(pair, submission.run) if pair else None,
         "versions": submission.versions.select_related("run", "before_run") if is_teacher else [],
+        "evidence": evidence_for(submission),
     }
     if is_teacher:
         context["feedback_form"] = feedback_form or FeedbackForm(

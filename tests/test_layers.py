@@ -1,6 +1,6 @@
 """The layers of docs/ARCHITECTURE.md, held by reading every module's imports.
 
-Every package under `labs/`, and `lessons`, `teaching`, `accounts` and `ops`, has a rank
+Every package under `labs/`, and `lessons`, `teaching`, `accounts`, `lti` and `ops`, has a rank
 (`LAYERS`, bottom first) and may import only packages ranked below it (and itself): so
 `labs.sim` stays pure, charts only draw, the catalogue never reaches the run lifecycle or
 the web, and labs never reaches teaching. On top of the ranks, a few packages may not import
@@ -23,7 +23,7 @@ import pytest
 pytestmark = pytest.mark.nodb  # reads source files only: once is enough
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("labs", "lessons", "teaching", "classlab", "accounts", "ops")
+APPS = ("labs", "lessons", "teaching", "classlab", "accounts", "lti", "ops")
 
 # Bottom first. A package may import its own modules and those of any package on an
 # earlier line; one line's packages do not import each other.
@@ -44,6 +44,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("teaching",),
     ("classlab",),  # the class experiment: a class is its traffic (uses classes)
     ("accounts",),
+    ("lti",),  # the LMS link (LTI 1.3): signs people into classes, sends grades back
     ("ops",),
 )  # fmt: skip
 RANK = {package: rank for rank, line in enumerate(LAYERS) for package in line}
@@ -64,7 +65,7 @@ MODELS = ("labs.sim", "labs.experiments")
 # Views answer requests; the sweeper (its own loop) ends runs and deletes keys.
 VIEWS = re.compile(r"(^|\.)views($|\.)")
 SWEEPS = ("labs.runs.sweeps", "labs.runs.stale")
-OURS = ("labs", "lessons", "teaching", "classlab", "accounts", "ops", "school")
+OURS = ("labs", "lessons", "teaching", "classlab", "accounts", "lti", "ops", "school")
 
 
 def module_name(root: Path, path: Path) -> str:

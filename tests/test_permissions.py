@@ -429,6 +429,10 @@ def test_it_covers_every_url_of_the_site():
         "roster-import", "student-password-reset", "class-signup", "healthz",
         "invitation-accept", "invitation-decline", "assignment-pair", "ops-queues", "metrics",
         "healthz-deep",  # public, answers on its dependencies: tests/ops/test_health.py
+        "join-short",  # a redirect for everyone: tests/teaching/test_join_link.py
+        # The LMS link, each checked by its own signed token or role: tests/lti/
+        "lti-setup", "lti-jwks", "lti-login", "lti-launch", "lti-continue", "lti-deep-link",
+        "lti-register", "lti-roster-fill",
         "set-language",  # open to everyone, visitors too: tests/accounts/test_language.py
     }  # fmt: skip
     ours = {name for name in get_resolver().reverse_dict if isinstance(name, str)}

@@ -7,6 +7,8 @@ from django.contrib.auth import login
 from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -22,7 +24,8 @@ MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         messages.info(request, _("You already have an account: join a class with its code here."))
-        return redirect("class-list")
+        code = request.GET.get("code", "")[:32]
+        return redirect(reverse("class-list") + (f"?{urlencode({'code': code})}" if code else ""))
     if request.method == "GET":
         form = SignupForm(initial={"code": request.GET.get("code", "")})
         return render(request, "accounts/signup.html", {"form": form})

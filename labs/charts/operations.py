@@ -42,13 +42,30 @@ def build(
             ys = [s["q"][queue][index] or 0 for s in samples if queue in s["q"]]
             x, y = steps(xs, ys)
             traces.append(line(x, y, label, shape="hv", color=colour))
-        charts.append(
-            figure(
-                title=title,
-                x_title=gettext_noop("seconds before now"),
-                y_title=y_title,
-                traces=traces,
-                height=320,
-            )
+        chart = figure(
+            title=title,
+            x_title=gettext_noop("seconds before now"),
+            y_title=y_title,
+            traces=traces,
+            height=320,
         )
+        if index == 0:  # runs are whole: no tick at 0.2 of a run
+            top = max((max(t["y"]) for t in traces if t["y"]), default=0)
+            yaxis = chart["layout"]["yaxis"]
+            yaxis.update(tick0=0, dtick=whole_step(top), tickformat="d")
+            if not top:
+                yaxis["range"] = [0, 1]  # an empty queue: the axis 0..1, not -1..1
+        charts.append(chart)
     return charts
+
+
+def whole_step(top: float, most_ticks: int = 6) -> int:
+    """The smallest of 1, 2, 5, 10, 20, 50… that puts at most `most_ticks` ticks above 0
+    on an axis up to `top`."""
+    step = 1
+    while top / step > most_ticks:
+        for factor in (2, 2.5, 2):  # 1 → 2 → 5 → 10 → 20 …
+            step = int(step * factor)
+            if top / step <= most_ticks:
+                break
+    return step

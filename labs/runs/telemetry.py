@@ -142,8 +142,10 @@ class Sampler:
             .values("queue")
             .annotate(n=Count("pk"), oldest=Min("created_at"))
         )
+        # At least 0: a run made after `now` was read (the sampler's clock is read first,
+        # then the database) has waited no time, not -0.17 s.
         waiting = {
-            row["queue"]: (row["n"], round((now - row["oldest"]).total_seconds(), 2))
+            row["queue"]: (row["n"], max(0.0, round((now - row["oldest"]).total_seconds(), 2)))
             for row in rows
         }
         return set(waiting) | {settings.LAB_QUEUE, settings.LAB_HEAVY_QUEUE}, waiting

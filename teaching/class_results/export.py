@@ -1,4 +1,7 @@
-"""The class's figures as rows: one per student, a column per figure and per criterion.
+"""The class's figures as rows: one per student, a column per figure and per criterion,
+and what the assignment asked beyond the run (`teaching.evidence`: each prediction's guess,
+outcome and right or not, each challenge met with the run that met it, the self-check, the
+rubric's items and the score), the same columns the page's table of evidence shows.
 
 Column names stay English and keep the figures' keys (`peak_backlog`, `after.recovered`,
 `criterion: after.recovered == true`), so a spreadsheet or a script written against one
@@ -13,7 +16,16 @@ from typing import Any
 from django.urls import reverse
 from django.utils import timezone
 
+from lessons.models import latest_attempts
+from teaching.challenge_runs import challenge_statuses
 from teaching.class_results.figures import ClassResults
+from teaching.evidence import (
+    Evidence,
+    evidence_cells,
+    evidence_columns,
+    evidence_of,
+    guesses_by_run,
+)
 
 FIXED = ("username", "name", "section", "timing", "submitted_at", "version", "seed")
 
@@ -32,14 +44,44 @@ def export_columns(results: ClassResults) -> list[str]:
         *figure_columns(results),
         *criteria,
         "criteria passed",
+        *evidence_columns(results.assignment),
         "stands apart because",
         "run",
     ]
 
 
+def class_evidence(results: ClassResults) -> dict[Any, Evidence]:
+    """student id → what the assignment asked of them: three queries for the whole class
+    (the predictions of the runs handed in, the challenges' runs, the self-checks)."""
+    assignment = results.assignment
+    entries = results.entries
+    ids = [e.student.pk for e in entries]
+    made = guesses_by_run(e.submission.run_id for e in entries if e.submission)
+    met = challenge_statuses(ids, [assignment])
+    tried = latest_attempts(ids, [assignment.selfcheck]) if assignment.selfcheck else {}
+    return {
+        e.student.pk: evidence_of(
+            assignment,
+            e.submission,
+            made=made.get(e.submission.run_id, {}) if e.submission else {},
+            summary=e.digest.figures if e.digest else None,
+            challenges=met.get((e.student.pk, assignment.pk), []),
+            selfcheck=tried.get((e.student.pk, assignment.selfcheck)),
+        )
+        for e in entries
+    }
+
+
+def run_link(request):
+    """A run's absolute link, for an export's cells."""
+    return lambda run_id: request.build_absolute_uri(reverse("run-detail", args=[run_id]))
+
+
 def export_rows(results: ClassResults, request) -> list[dict[str, Any]]:
     pair = results.assignment.is_pair
     names = [f.name for f in results.lab.figures]
+    evidence = class_evidence(results)
+    link = run_link(request)
     rows = []
     for entry in results.entries:
         submission, digest = entry.submission, entry.digest
@@ -69,11 +111,8 @@ def export_rows(results: ClassResults, request) -> list[dict[str, Any]]:
         for criterion in results.assignment.checks():
             row.setdefault(f"criterion: {criterion}", None)
         row["criteria passed"] = entry.passed if digest else None
+        row.update(evidence_cells(results.assignment, evidence[entry.student.pk], link))
         row["stands apart because"] = "; ".join(entry.reasons)
-        row["run"] = (
-            request.build_absolute_uri(reverse("run-detail", args=[submission.run_id]))
-            if submission
-            else None
-        )
+        row["run"] = link(submission.run_id) if submission else None
         rows.append(row)
     return rows

@@ -166,7 +166,9 @@ def class_results(
         s.student_id: s
         for s in Submission.objects.filter(assignment=assignment, student_id__in=ids)
         .select_related("digest")
-        .only("student_id", "submitted_at", "run_id", "before_run_id", "version", "digest")
+        .only(
+            "student_id", "submitted_at", "run_id", "before_run_id", "version", "digest", "scores"
+        )
     }
     criteria = assignment.checks()
     entries: list[Entry] = []

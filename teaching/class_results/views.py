@@ -33,9 +33,11 @@ from labs.runs.waiting import waiting_count
 from labs.web.htmx import HtmxHttpRequest
 from teaching.access import role_in
 from teaching.class_results import charts as class_charts
-from teaching.class_results.export import export_columns, export_rows
+from teaching.class_results.export import class_evidence, export_columns, export_rows
 from teaching.class_results.figures import ClassResults, class_results
 from teaching.class_results.predictions import predictions_panel, predictions_signature
+from teaching.evidence import evidence_cells
+from teaching.evidence import headings as evidence_headings
 from teaching.gradebook import cache as gradebook_cache
 from teaching.models import Assignment
 
@@ -48,7 +50,7 @@ STATUS_WORDS = {
     "missing": gettext_lazy("not handed in yet"),
 }
 TABS = ("lines", "small")
-RENDERING = 1  # bump when the body's template or context change shape: old copies are ignored
+RENDERING = 2  # bump when the body's template or context change shape: old copies are ignored
 MAX_AGE_S = 3600  # a copy outlives no change the signature misses by more than an hour
 
 
@@ -160,7 +162,10 @@ def page_context(request, assignment, results: ClassResults, chosen, *, projecto
     if projector:
         for chart in charts:
             for_projector(chart)
+    evidence_headings, evidence_rows = evidence_table(assignment, results, projector=projector)
     return {
+        "evidence_headings": evidence_headings,
+        "evidence_rows": evidence_rows,
         "assignment": assignment,
         "classroom": assignment.classroom,
         "results": results,
@@ -184,6 +189,24 @@ def page_context(request, assignment, results: ClassResults, chosen, *, projecto
         "q_small": query(chosen, tab="small"),
         "q_names": query(chosen, names="off" if chosen["names"] == "on" else "on"),
     }
+
+
+def evidence_table(assignment: Assignment, results: ClassResults, *, projector: bool):
+    """The page's table of what the assignment asked (`teaching.evidence`): the CSV's own
+    cells, with links relative (the cached page is the same for every host name)."""
+    if projector:
+        return [], []
+    found = class_evidence(results)
+    shown = evidence_headings(assignment)
+
+    def link(run_id):
+        return reverse("run-detail", args=[run_id])
+
+    rows = []
+    for entry in results.entries:
+        cells = evidence_cells(assignment, found[entry.student.pk], link)
+        rows.append((entry, [(column, cells.get(column)) for column, _h in shown]))
+    return shown, rows
 
 
 def for_projector(chart: dict[str, Any]) -> None:
@@ -231,7 +254,10 @@ def _look(assignment: Assignment) -> tuple[str, bool]:
         )
     ]
     handed_in = assignment.submissions.aggregate(
-        n=Count("pk"), versions=Sum("version"), last=Max("digest__made_at")
+        n=Count("pk"),
+        versions=Sum("version"),
+        last=Max("digest__made_at"),
+        feedback=Max("feedback_at"),  # the rubric's scores are saved with it
     )
     runs = Run.objects.filter(
         owner_id__in=[m[0] for m in members],
@@ -254,10 +280,38 @@ def _look(assignment: Assignment) -> tuple[str, bool]:
         assignment.presets,
         assignment.locked,
         assignment.title,
-        [predictions_signature(assignment)],  # nested as before: cached copies still match
+        [predictions_signature(assignment)],
+        _evidence_signature(assignment, [m[0] for m in members]),
     ]
     digest = hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()[:16]
     return digest, reference
+
+
+def _evidence_signature(assignment: Assignment, members: list[Any]) -> list[Any]:
+    """What the evidence table can change by besides the hand-ins: the assignment's asks,
+    the latest self-check of a member, the members' finished runs of the challenges' labs
+    (a query each, only when the assignment asks for them)."""
+    from django.db.models import Count, Max
+
+    from labs.runs.models import Run
+    from lessons.models import Attempt
+    from teaching.unit_challenges import get_challenge
+
+    parts: list[Any] = [assignment.selfcheck, assignment.challenges, assignment.rubric]
+    if assignment.selfcheck:
+        parts.append(
+            Attempt.objects.filter(student_id__in=members, unit=assignment.selfcheck).aggregate(
+                n=Count("pk"), last=Max("pk")
+            )
+        )
+    labs = sorted({c.lab for c in map(get_challenge, assignment.challenges or []) if c})
+    if labs:
+        parts.append(
+            Run.objects.filter(
+                owner_id__in=members, lab__in=labs, status=Run.Status.SUCCEEDED, draft=False
+            ).aggregate(n=Count("pk"), last=Max("created_at"))
+        )
+    return parts
 
 
 def body_html(

@@ -7,7 +7,7 @@ and graded from the current criteria (an edited criterion regrades every cell).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 from typing import Any
@@ -19,8 +19,10 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_noop
 
 from lessons.models import Attempt, latest_attempts
-from teaching.challenge_runs import challenges_met
+from teaching.challenge_runs import challenge_statuses
+from teaching.challenges import Status
 from teaching.criteria import Check, Criterion, evaluate, pair_summary, passes
+from teaching.evidence import Evidence, evidence_of, guesses_by_run
 from teaching.models import Assignment, Classroom, Extension, Submission, timing
 from teaching.people import in_natural_order
 
@@ -39,8 +41,23 @@ class Cell:
     submission: Submission | None = None
     selfcheck: Attempt | None = None  # the latest try at the assignment's self-check
     challenges_met: int = 0  # of the assignment's challenges, met by the student's own runs
+    challenges: Sequence[Status] = ()  # each of them met or missed, with the run that met it
+    guesses: Mapping[str, Any] = field(default_factory=dict)  # the hand-in's predictions
     criteria: Sequence[Criterion] = ()  # the assignment's, graded against `figures`
     figures: Mapping[str, Any] | None = None  # what the criteria read of the hand-in
+
+    @property
+    def evidence(self) -> Evidence:
+        """What the assignment asked beyond the run (`teaching.evidence`)."""
+        sub = self.submission
+        return evidence_of(
+            self.assignment,
+            sub,
+            made=self.guesses,
+            summary=getattr(sub, "summary", None) if sub is not None else None,
+            challenges=self.challenges,
+            selfcheck=self.selfcheck,
+        )
 
     @property
     def checks(self) -> list[Check]:
@@ -125,7 +142,8 @@ def build_gradebook(classroom: Classroom, now: datetime, students=None) -> Grade
     }
     criteria = {a.pk: a.checks() for a in assignments}
     attempts = latest_attempts(ids, {a.selfcheck for a in assignments if a.selfcheck})
-    met = challenges_met(ids, assignments)
+    met = challenge_statuses(ids, assignments)
+    guesses = guesses_by_run(s.run_id for s in submissions.values())
     rows = []
     for student in students:
         cells = []
@@ -140,7 +158,9 @@ def build_gradebook(classroom: Classroom, now: datetime, students=None) -> Grade
                 timing=timing(submission.submitted_at if submission else None, due, now),
                 submission=submission,
                 selfcheck=attempts.get((student.pk, assignment.selfcheck)),
-                challenges_met=met.get((student.pk, assignment.pk), 0),
+                challenges_met=sum(s.met for s in met.get((student.pk, assignment.pk), [])),
+                challenges=met.get((student.pk, assignment.pk), []),
+                guesses=guesses.get(submission.run_id, {}) if submission else {},
             )
             if submission is not None:
                 cell.criteria = criteria[assignment.pk]

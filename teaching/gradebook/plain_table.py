@@ -10,14 +10,17 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils import timezone
 
+from teaching.evidence import evidence_cells, evidence_columns
 from teaching.gradebook.book import Gradebook
 from teaching.gradebook.cells import Links
 from teaching.people import shown_username_en
 
 
 def gradebook_table(book: Gradebook, request: HttpRequest) -> tuple[list[str], list[list[Any]]]:
-    """One row per student, eleven columns per assignment."""
+    """One row per student; per assignment eleven columns, then what it asked beyond the
+    run (`teaching.evidence`: predictions, challenges, rubric items)."""
     header = ["username", "name"]
+    extra = {a.pk: [c for c in evidence_columns(a) if c not in ALREADY] for a in book.assignments}
     for a in book.assignments:
         header += [
             f"{a.title}: status",
@@ -31,9 +34,14 @@ def gradebook_table(book: Gradebook, request: HttpRequest) -> tuple[list[str], l
             f"{a.title}: score",
             f"{a.title}: score out of",
             f"{a.title}: feedback",
+            *[f"{a.title}: {column}" for column in extra[a.pk]],
         ]
     links = Links()  # reversed once, not once a cell
     site = request.build_absolute_uri("/").rstrip("/")
+
+    def run_link(run_id) -> str:
+        return site + links.run_of(run_id)
+
     rows = []
     for row in book.rows:
         line = [shown_username_en(row.student), row.student.get_full_name()]
@@ -52,8 +60,18 @@ def gradebook_table(book: Gradebook, request: HttpRequest) -> tuple[list[str], l
                 cell.assignment.rubric_max or "",
                 cell.feedback_status,
             ]
+            cells = evidence_cells(cell.assignment, cell.evidence, run_link)
+            line += [_plain(cells[column]) for column in extra[cell.assignment.pk]]
         rows.append(line)
     return header, rows
+
+
+# The evidence columns the eleven above already hold.
+ALREADY = frozenset({"self-check right", "self-check questions", "score", "score out of"})
+
+
+def _plain(value: Any) -> Any:
+    return "" if value is None else value
 
 
 def _score(value: float) -> str:

@@ -334,6 +334,9 @@ def test_it_shows_the_gradebook_with_status_criteria_and_timing(client, school, 
     assert ">bob<" not in html
 
 
+PREDICTED = ("guess", "outcome", "right")
+
+
 def test_it_exports_the_gradebook_as_csv(client, school, frozen):
     frozen(DUE + 2 * HOUR)
     graded_class(school)
@@ -343,7 +346,9 @@ def test_it_exports_the_gradebook_as_csv(client, school, frozen):
     assert 'filename="gradebook-class-a.csv"' in response["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     title = school.assignment_a.title
-    assert rows[0] == [
+    # eleven columns an assignment, then its evidence (tests/teaching/test_evidence.py)
+    assert rows[0][13:] == [f"{title}: prediction: peak_backlog: {p}" for p in PREDICTED]
+    assert rows[0][:13] == [
         "username",
         "name",
         f"{title}: status",
@@ -364,7 +369,7 @@ def test_it_exports_the_gradebook_as_csv(client, school, frozen):
     assert by_name["alice"][6] == "2031-03-14T21:30:00+05:30"
     assert by_name["alice"][7].startswith("http://testserver/runs/")
     assert by_name["carol"][2:6] == ["succeeded", "2", "4", "late"]
-    assert by_name["dan"][2:] == ["", "", "4", "missing", "", "", "", "", "", "", ""]
+    assert by_name["dan"][2:13] == ["", "", "4", "missing", "", "", "", "", "", "", ""]
     assert by_name["alice"][12] == "no feedback yet"
 
 
