@@ -430,6 +430,7 @@ def test_it_covers_every_url_of_the_site():
         "invitation-accept", "invitation-decline", "assignment-pair", "ops-queues", "metrics",
         "healthz-deep",  # public, answers on its dependencies: tests/ops/test_health.py
         "set-language",  # open to everyone, visitors too: tests/accounts/test_language.py
+        "service-worker", "offline",  # public, no one's data: tests/ops/test_offline.py
     }  # fmt: skip
     ours = {name for name in get_resolver().reverse_dict if isinstance(name, str)}
     django_own = {n for n in ours if n.startswith(("login", "logout", "password"))}
