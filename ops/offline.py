@@ -23,6 +23,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -58,9 +59,14 @@ def own_scripts() -> list[str]:
     return [name for name in names if not name.startswith("labs/sw/")]
 
 
+def hashed_names() -> bool:
+    """Whether the static storage serves hashed names (production's manifest storage)."""
+    return isinstance(staticfiles_storage, ManifestFilesMixin)
+
+
 def revision(name: str) -> str | None:
     """None where the URL is hashed (production); else a hash of the file (development)."""
-    if not settings.DEBUG:
+    if hashed_names():
         return None
     found = finders.find(name)
     if not found:
@@ -89,7 +95,8 @@ def _worker() -> str:
         "precache": precache(),
         "offline": reverse("offline"),
         "static": "/" + settings.STATIC_URL.lstrip("/"),
-        "debug": settings.DEBUG,
+        # Plain names (DEBUG) change content under one URL: never served from the copy alone.
+        "debug": not hashed_names(),
         "never": NEVER_KEPT,
     }
     scripts = [static(name) for name in WORKER_SCRIPTS]
@@ -104,7 +111,7 @@ def _worker() -> str:
 @require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The worker's script: the site's list and Workbox, for every page of the site."""
-    body = _worker() if settings.DEBUG else _production_worker()
+    body = _production_worker() if hashed_names() else _worker()
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
     # Asked again on every check: a new list (a new version of the site) is a new worker.
     response["Cache-Control"] = "no-cache"
