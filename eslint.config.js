@@ -18,6 +18,16 @@ export default [
     languageOptions: { sourceType: "module" },
   },
   {
+    // The outbox (outbox.js, outbox/): ES modules too, imported by the tests.
+    files: ["static/labs/outbox.js", "static/labs/outbox/**/*.js"],
+    languageOptions: { sourceType: "module" },
+  },
+  {
+    // The service worker's body: a worker's globals, Workbox's `workbox` (ops/offline.py).
+    files: ["static/labs/sw/**/*.js"],
+    languageOptions: { sourceType: "script", globals: { ...globals.serviceworker } },
+  },
+  {
     // The plotly.js build's scripts, run by node (vendor-src/plotly/build.sh).
     files: ["vendor-src/**/*.js"],
     languageOptions: { sourceType: "commonjs", globals: { ...globals.node } },

@@ -370,6 +370,13 @@ LAB_ADMIT_OLDEST_S = env_int("LAB_ADMIT_OLDEST_S", 10, low=1, high=3600)
 # budget and the 15 s to the hard limit) comes to over 4 minutes, close to
 # LAB_QUEUE_TIMEOUT_S (300 s), past which a run that has not started fails anyway.
 LAB_ADMIT_HEAVY_OLDEST_S = env_int("LAB_ADMIT_HEAVY_OLDEST_S", 120, low=1, high=3600)
+# An action a phone sends again (its outbox, after a dropped link) is done once: the key it
+# carries is remembered this long with the first answer's status (labs/web/idempotency.py);
+# a phone offline for longer and then sending again would act a second time. The answer's
+# body (a lab's panel, ~10 KB compressed) is kept only for the shorter time a page waits on
+# it, so a class's slider moves do not fill Redis.
+IDEMPOTENCY_TTL_S = env_int("IDEMPOTENCY_TTL_S", 86400, low=60, high=30 * 86400)
+IDEMPOTENCY_BODY_TTL_S = env_int("IDEMPOTENCY_BODY_TTL_S", 900, low=10, high=86400)
 # /metrics (ops/metrics.py) answers only a request bearing this token; unset: 404.
 METRICS_TOKEN = env_str("METRICS_TOKEN", "")
 

@@ -20,6 +20,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from labs.capstone.pair_run import start_pair
 from labs.runs.dispatch import RunRefused
 from labs.web.htmx import HtmxHttpRequest
+from labs.web.idempotency import idempotent
 from labs.web.predict import take_guesses
 from teaching.access import assignment_for
 from teaching.views import LAB_GONE, _assignment_page, _lab_form, _panel_urls
@@ -28,6 +29,7 @@ from teaching.views import LAB_GONE, _assignment_page, _lab_form, _panel_urls
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
+@idempotent
 def assignment_pair(request: HtmxHttpRequest, assignment_id: int) -> HttpResponse:
     """Run the assignment's lab twice with one seed, controls off then on; open the report."""
     assignment, role = assignment_for(request.user, assignment_id)

@@ -33,6 +33,7 @@ from labs.runs.models import Run
 from labs.web import run_extras
 from labs.web.forms import LabForm
 from labs.web.htmx import HtmxHttpRequest, SignedInRequest
+from labs.web.idempotency import idempotent
 from labs.web.presenters import present_run
 from labs.web.start import run_from_form
 from teaching.access import (
@@ -373,6 +374,7 @@ def assignment_detail(request: HtmxHttpRequest, assignment_id: int) -> HttpRespo
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
+@idempotent
 def assignment_run(request: HtmxHttpRequest, assignment_id: int) -> HttpResponse:
     """Run the assignment's lab with its presets; locked ones are never read from the POST."""
     assignment, role = assignment_for(request.user, assignment_id)
@@ -404,6 +406,7 @@ def assignment_run(request: HtmxHttpRequest, assignment_id: int) -> HttpResponse
 
 @login_required
 @require_POST
+@idempotent
 def assignment_submit(request: HtmxHttpRequest, assignment_id: int) -> HttpResponse:
     """Hand in one of my runs; resubmitting replaces the last one until the due date."""
     assignment, role = assignment_for(request.user, assignment_id)

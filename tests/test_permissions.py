@@ -434,6 +434,7 @@ def test_it_covers_every_url_of_the_site():
         "lti-setup", "lti-jwks", "lti-login", "lti-launch", "lti-continue", "lti-deep-link",
         "lti-register", "lti-roster-fill",
         "set-language",  # open to everyone, visitors too: tests/accounts/test_language.py
+        "service-worker", "offline",  # public, no one's data: tests/ops/test_offline.py
     }  # fmt: skip
     ours = {name for name in get_resolver().reverse_dict if isinstance(name, str)}
     django_own = {n for n in ours if n.startswith(("login", "logout", "password"))}

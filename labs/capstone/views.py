@@ -34,6 +34,7 @@ from labs.runs.dispatch import RunRefused
 from labs.runs.models import Run
 from labs.web.forms import LabForm
 from labs.web.htmx import HtmxHttpRequest
+from labs.web.idempotency import idempotent
 from labs.web.keeping import keep_shown
 from labs.web.predict import take_guesses
 from labs.web.responses import login_needed, run_page
@@ -103,6 +104,7 @@ def _control_response(
 
 @require_POST
 @vary_on_headers("HX-Request")
+@idempotent
 def report_pair(request: HtmxHttpRequest) -> HttpResponse:
     """Run the lab's form twice with one seed, controls off then on, and open their report."""
     slug = request.POST.get("lab", reports.LAB)
@@ -195,6 +197,7 @@ def report_json(request: HtmxHttpRequest, before_id, after_id) -> JsonResponse:
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
+@idempotent
 def report_analysis(request: HtmxHttpRequest, before_id, after_id) -> HttpResponse:
     """Save the student's analysis of their own pair as a draft, until the pair is handed in.
 

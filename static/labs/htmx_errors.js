@@ -44,6 +44,8 @@
   }
 
   function wait(n) {
+    // outbox.js sets the phone's backoff with full jitter (static/labs/outbox/backoff.js).
+    if (window.labBackoff) return window.labBackoff(n);
     return WAITS_MS[Math.min(n, WAITS_MS.length - 1)];
   }
 

@@ -26,6 +26,7 @@ from labs.runs.execution import choose_seed
 from labs.runs.models import Run
 from labs.web.forms import LabForm
 from labs.web.htmx import HtmxHttpRequest
+from labs.web.idempotency import idempotent
 from labs.web.keeping import keep_shown
 from labs.web.presenters import present_run
 from labs.web.responses import login_needed
@@ -34,6 +35,7 @@ from labs.web.views.runs import finished_fragment
 
 @require_POST
 @vary_on_headers("HX-Request")
+@idempotent
 def lab_draft(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Validate the form and start a draft run of it; answer its body and the messages."""
     lab = get_lab(slug)

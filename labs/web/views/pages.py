@@ -20,6 +20,7 @@ from labs.runs import ended
 from labs.web import fragment_cache, run_extras
 from labs.web.forms import LabForm
 from labs.web.htmx import HtmxHttpRequest
+from labs.web.idempotency import idempotent
 from labs.web.presenters import present_run, production_for
 from labs.web.responses import login_needed
 from labs.web.start import run_from_form
@@ -44,6 +45,7 @@ def unit_detail(request: HtmxHttpRequest, unit_slug: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
+@idempotent
 def lab_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The lab's form; a POST validates it and starts a run."""
     lab = get_lab(slug)

@@ -1,0 +1,118 @@
+// The phone's outbox: actions kept while the link is down, each sent until the site answers.
+//
+// An action is what a POST would have carried (url, body, headers) with the idempotency key
+// made when it was made: however often it is sent, the site acts on it once
+// (labs/web/idempotency.py). Kept in the browser's storage (`localStore`), so a reload or a
+// closed tab loses nothing; sent only for the account that made it (a shared phone).
+// A newer action with the same `replaces` tag takes the place of an older one not yet sent:
+// a slider moved five times offline sends its last value, as hx-sync "this:replace" does
+// online. Each failed send waits a backoff with full jitter (backoff.js) before the next.
+// No DOM and no clock of its own: the page passes `now`, `random` and the `send` function.
+
+import { fullJitter } from "./backoff.js";
+
+/** A store over localStorage (or anything with getItem/setItem): a JSON list under `name`. */
+export function localStore(storage, name) {
+  return {
+    read() {
+      try {
+        const items = JSON.parse(storage.getItem(name) || "[]");
+        return Array.isArray(items) ? items : [];
+      } catch {
+        return [];
+      }
+    },
+    write(items) {
+      try {
+        storage.setItem(name, JSON.stringify(items));
+        return true;
+      } catch {
+        return false; // storage full or refused
+      }
+    },
+  };
+}
+
+export class Outbox {
+  constructor(store, { now = Date.now, random = Math.random } = {}) {
+    this.store = store;
+    this.now = now;
+    this.random = random;
+    this.inFlight = new Set();
+  }
+
+  /** Every kept action, oldest first. */
+  list(user) {
+    const items = this.store.read();
+    return user === undefined ? items : items.filter((item) => item.user === user);
+  }
+
+  /** Keep an action, due at once; false if the browser would not store it. */
+  add(action) {
+    const now = this.now();
+    const items = this.store.read().filter(
+      (item) =>
+        item.key !== action.key &&
+        !(action.replaces && item.replaces === action.replaces && !this.inFlight.has(item.key)),
+    );
+    items.push({ ...action, attempts: 0, dueAt: now, madeAt: now });
+    return this.store.write(items);
+  }
+
+  /** When the next of `user`'s actions is due (ms since the epoch), or null if none is kept. */
+  nextDue(user) {
+    const due = this.list(user).map((item) => item.dueAt);
+    return due.length ? Math.min(...due) : null;
+  }
+
+  /** The link is back: the backoff starts again, each action due within a first jittered wait. */
+  linkBack() {
+    const now = this.now();
+    this.store.write(
+      this.store.read().map((item) => ({
+        ...item,
+        attempts: 0,
+        dueAt: Math.min(item.dueAt, now + fullJitter(0, this.random)),
+      })),
+    );
+  }
+
+  /** Send every due action of `user`, oldest first: `send(item)` resolves "sent" or "retry"
+   * (a throw is a "retry"). Sent ones leave the outbox; the others wait their backoff.
+   * Resolves the outcomes, [key, outcome] in order. */
+  async flush(user, send) {
+    const now = this.now();
+    const due = this.list(user).filter((item) => item.dueAt <= now && !this.inFlight.has(item.key));
+    const outcomes = [];
+    for (const item of due) {
+      this.inFlight.add(item.key);
+      let outcome;
+      try {
+        outcome = (await send(item)) === "sent" ? "sent" : "retry";
+      } catch {
+        outcome = "retry";
+      } finally {
+        this.inFlight.delete(item.key);
+      }
+      if (outcome === "sent") this.remove(item.key);
+      else this.postpone(item.key);
+      outcomes.push([item.key, outcome]);
+    }
+    return outcomes;
+  }
+
+  remove(key) {
+    this.store.write(this.store.read().filter((item) => item.key !== key));
+  }
+
+  postpone(key) {
+    const now = this.now();
+    this.store.write(
+      this.store.read().map((item) =>
+        item.key === key
+          ? { ...item, attempts: item.attempts + 1, dueAt: now + fullJitter(item.attempts, this.random) }
+          : item,
+      ),
+    );
+  }
+}
