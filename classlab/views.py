@@ -46,7 +46,7 @@ from classlab.storm import Storm
 from labs.roles import is_teacher
 from labs.runs.redis_clients import experiments
 from labs.web.htmx import SignedInRequest
-from teaching.access import classroom_for, require_teacher_of
+from teaching.access import classroom_for, require_open, require_teacher_of, role_in
 
 SESSION_KEY = "classlab:{code}"
 MOVES = {
@@ -68,10 +68,16 @@ def _parts(exp: Experiment) -> tuple[Storm, Jobs]:
 
 
 def _teachers(request: HttpRequest, exp_id: str) -> Experiment:
+    """The experiment its teacher steers and reads. As for a class's other teacher pages
+    (teaching.access): a student of its class is told no (403), anyone else finds nothing."""
     exp = get_object_or_404(Experiment.objects.select_related("classroom"), pk=exp_id)
-    if exp.teacher_id != request.user.pk:
-        raise Http404(_("No such experiment."))
-    return exp
+    if exp.teacher_id == request.user.pk:
+        return exp
+    if exp.classroom is not None and role_in(exp.classroom, request.user) == "student":
+        raise PermissionDenied(
+            _("Only the class's teacher can open the experiment's projector, controls and run.")
+        )
+    raise Http404(_("No such experiment."))
 
 
 # -- the teacher ------------------------------------------------------------------------------
@@ -85,6 +91,7 @@ def start(request: SignedInRequest, class_id: int | None = None) -> HttpResponse
     if class_id is not None:
         classroom, role = classroom_for(request.user, class_id)
         require_teacher_of(role, _("Only the class's teacher can start a class experiment."))
+        require_open(classroom)
     elif not is_teacher(request.user):
         raise PermissionDenied(_("Only a teacher can start a class experiment."))
     form = StartForm(request.POST)
@@ -124,6 +131,7 @@ def start_page(request: HttpRequest, class_id: int | None = None) -> HttpRespons
     if class_id is not None:
         classroom, role = classroom_for(request.user, class_id)
         require_teacher_of(role, _("Only the class's teacher can start a class experiment."))
+        require_open(classroom)
     elif not is_teacher(request.user):
         raise PermissionDenied(_("Only a teacher can start a class experiment."))
     return render(
@@ -304,7 +312,9 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         request.session[SESSION_KEY.format(code=exp.code)] = person.pid
         _announce_people(exp)
         return redirect("classlab-phone", exp.code)
-    status = 422 if request.method == "POST" else 200
+    status = 200
+    if request.method == "POST":  # a bad nickname (422), or no guests here: not theirs (403)
+        status = 422 if exp.allow_guests else 403
     return render(request, "classlab/join.html", {"exp": exp, "form": form}, status=status)
 
 

@@ -49,6 +49,34 @@ def test_a_student_of_another_class_cannot_start_one(client, school):
     assert answer.status_code == 404
 
 
+def test_an_archived_class_starts_no_experiment(client, school):
+    # Read-only at the end of term (teaching.access.require_open): its page hides the link.
+    school.class_a.archived_at = school.class_a.created_at
+    school.class_a.save(update_fields=["archived_at"])
+    client.force_login(school.teacher)
+    assert client.get(reverse("classlab-start-class", args=[school.class_a.pk])).status_code == 403
+    answer = client.post(
+        reverse("classlab-start", args=[school.class_a.pk]), {"scenario": "storm", "minutes": "10"}
+    )
+    assert answer.status_code == 403 and b"archived" in answer.content
+    assert not Experiment.objects.exists()
+
+
+def test_no_guests_means_a_signed_out_phone_is_refused_with_the_reason(client, school):
+    client.force_login(school.teacher)
+    client.post(
+        reverse("classlab-start", args=[school.class_a.pk]), {"scenario": "storm", "minutes": "10"}
+    )
+    exp = Experiment.objects.get()
+    try:
+        client.logout()
+        answer = client.post(reverse("classlab-join", args=[exp.code]), {"nickname": "Meera"})
+        assert answer.status_code == 403 and b"Log in with your class account" in answer.content
+        assert not Participant.objects.exists()
+    finally:
+        live.namespace(exp.run_key).cleanup(connect())
+
+
 def test_a_bad_setting_is_a_422_with_its_reason(client, started):
     answer = client.post(
         reverse("classlab-control", args=[started.pk]), {"action": "admission", "value": "0"}
