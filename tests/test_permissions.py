@@ -6,13 +6,15 @@ of class A; the teacher of class B. Everything private belongs to class A or ali
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
 from django.shortcuts import resolve_url
-from django.urls import reverse
+from django.test import Client
+from django.urls import resolve, reverse
 
 from labs.catalogue.entries import get_lab
 from labs.management.commands.lab import _as_form_value
@@ -35,10 +37,12 @@ class World:
     after: object
     experiment: object  # alice's real-queue run, submitted to class A; its queue has expired
     live: object = None  # alice's trapped-live run, still running, its experiment not started
+    # The class experiments, made when a row first asks (class_experiments): Redis work.
+    class_experiments: dict = field(default_factory=dict)
 
 
 @pytest.fixture
-def world(school, published, frozen) -> World:
+def world(school, published, frozen):
     frozen(DUE - timedelta(days=1))
     make_user("carol")
     run, other_run = finished_run(school.alice), finished_run(school.alice, per_waiting=50)
@@ -75,7 +79,53 @@ def world(school, published, frozen) -> World:
     live = Run.objects.create(
         owner=school.alice, lab="trapped-live", params={}, seed=5, status="running"
     )
-    return World(school, run, other_run, submission, before, after, experiment, live)
+    yield World(school, run, other_run, submission, before, after, experiment, live)
+    from classlab import live as classlab_live
+    from classlab.models import Experiment
+    from labs.experiments.namespace import connect
+
+    for exp in Experiment.objects.all():  # the World's, and any a row started
+        classlab_live.namespace(exp.run_key).cleanup(connect())
+
+
+def class_experiments(w: World) -> dict:
+    """Class A's experiments, made as a teacher and a phone make them (tests/classlab/).
+
+    "saved": ended, alice took part (her guess and record are in it): its run page and
+    downloads. "live": waiting to start, no guests, alice joined: its projector and
+    controls, and the phone's calls. "open": teacher A's from a unit page (no class),
+    guests allowed.
+    """
+    if w.class_experiments:
+        return w.class_experiments
+    from classlab.models import Experiment
+    from classlab.tasks import finish
+
+    s = w.school
+    teacher, phone = Client(), Client()
+    teacher.force_login(s.teacher)
+    phone.force_login(s.alice)
+
+    def start(url: str, **form: str) -> Experiment:
+        answer = teacher.post(url, {"scenario": "storm", "minutes": "10", **form})
+        return Experiment.objects.get(pk=resolve(answer["Location"]).kwargs["exp_id"])
+
+    def join(exp: Experiment) -> None:
+        assert phone.post(r("classlab-join", exp.code)).status_code == 302
+        phone.post(r("classlab-predict", exp.code), {"prediction": "trapped"})
+
+    saved = start(r("classlab-start", s.class_a.pk))
+    join(saved)
+    finish(saved.pk)
+    live = start(r("classlab-start", s.class_a.pk))
+    join(live)
+    opened = start(r("classlab-start-unit"), scenario="workers", allow_guests="on")
+    w.class_experiments.update(saved=saved, live=live, open=opened)
+    return w.class_experiments
+
+
+def cx(w: World, which: str = "live"):
+    return class_experiments(w)[which]
 
 
 def r(name, *args):
@@ -99,6 +149,24 @@ TEACHER_ONLY = (LOGIN, 403, 404, 200, 404)  # alice knows the class, so she is t
 TEACHER_ACTION = (LOGIN, 403, 404, 302, 404)
 ANY_USER = (LOGIN, 200, 200, 200, 200)
 MEMBERS_REDIRECT = (LOGIN, 302, 404, 302, 404)
+
+
+class To(int):
+    """A redirect (302) to the named page, for anyone: the phone's pages need no account."""
+
+    url_name: str
+
+    def __new__(cls, url_name: str) -> To:
+        answer = super().__new__(cls, 302)
+        answer.url_name = url_name
+        return answer
+
+
+PHONE, JOIN = To("classlab-phone"), To("classlab-join")
+# A class experiment's phone calls: alice, who joined it, gets through; nobody else has a
+# phone in it (403, "Join the experiment first"), signed in or not.
+PARTICIPANT = (403, 200, 403, 403, 403)
+START = {"scenario": "storm", "minutes": "10"}
 
 MATRIX = [
     # (name, method, url, data, expected answers by role)
@@ -359,6 +427,130 @@ MATRIX = [
     ("operations page", "get", lambda w: r("ops-queues"), None, (LOGIN, 404, 404, 200, 200)),
     # Prometheus scrapes with a token; without METRICS_TOKEN there is no such page.
     ("metrics", "get", lambda w: r("metrics"), None, (404, 404, 404, 404, 404)),
+    # Offline: the service worker's script and the page it shows for a page never seen are
+    # the same for everyone and hold no one's data (tests/ops/test_offline.py).
+    ("service worker", "get", lambda w: r("service-worker"), None, EVERYONE),
+    ("offline page", "get", lambda w: r("offline"), None, EVERYONE),
+    # The class experiment (classlab). Starting one from class A is its teacher's; from a
+    # unit page (no class), any teacher's.
+    (
+        "class experiment start page",
+        "get",
+        lambda w: r("classlab-start-class", w.school.class_a.pk),
+        None,
+        TEACHER_ONLY,
+    ),
+    (
+        # Class A's experiment is live: its teacher is sent back to it (one at a time).
+        "start a class experiment",
+        "post",
+        lambda w: r("classlab-start", cx(w).classroom_id),
+        START,
+        (LOGIN, 403, 404, To("classlab-projector"), 404),
+    ),
+    (
+        "unit experiment start page",
+        "get",
+        lambda w: r("classlab-start-unit-page"),
+        None,
+        (LOGIN, 403, 403, 200, 200),
+    ),
+    (
+        "start a unit experiment",
+        "post",
+        lambda w: r("classlab-start-unit"),
+        START,
+        (LOGIN, 403, 403, To("classlab-projector"), To("classlab-projector")),
+    ),
+    # The projector, the controls and the saved run are the teacher's (the run page and the
+    # downloads name each phone): a student of the class is told no, others find nothing.
+    ("projector", "get", lambda w: r("classlab-projector", cx(w).pk), None, TEACHER_ONLY),
+    ("start the service", "post", lambda w: r("classlab-go", cx(w).pk), {}, TEACHER_ACTION),
+    (
+        "a teacher's move",
+        "post",
+        lambda w: r("classlab-control", cx(w).pk),
+        {"action": "spike_on"},
+        TEACHER_ACTION,
+    ),
+    (
+        "class experiment run",
+        "get",
+        lambda w: r("classlab-run", cx(w, "saved").pk),
+        None,
+        TEACHER_ONLY,
+    ),
+    ("replay", "get", lambda w: r("classlab-replay", cx(w, "saved").pk), None, TEACHER_ONLY),
+    *[
+        (
+            f"class experiment {fmt}",
+            "get",
+            lambda w, fmt=fmt: r("classlab-export", cx(w, "saved").pk, fmt),
+            None,
+            TEACHER_ONLY,
+        )
+        for fmt in ("csv", "json")
+    ],
+    # Joining by the code: the page opens for anyone (it says to log in; alice, in already,
+    # goes on to her phone's page); class A's experiment takes its students only, as
+    # guests are not allowed in it...
+    (
+        "join page",
+        "get",
+        lambda w: r("classlab-join", cx(w).code),
+        None,
+        (200, PHONE, 200, 200, 200),
+    ),
+    (
+        "join",
+        "post",
+        lambda w: r("classlab-join", cx(w).code),
+        {"nickname": "Meera"},
+        (403, PHONE, 403, 403, 403),
+    ),
+    # ... and one its teacher let guests into takes anyone (signed in: as themselves).
+    (
+        "join where guests may",
+        "post",
+        lambda w: r("classlab-join", cx(w, "open").code),
+        {"nickname": "Meera"},
+        (PHONE, PHONE, PHONE, PHONE, PHONE),
+    ),
+    (
+        "phone",
+        "get",
+        lambda w: r("classlab-phone", cx(w).code),
+        None,
+        (JOIN, 200, JOIN, JOIN, JOIN),
+    ),
+    (
+        "predict",
+        "post",
+        lambda w: r("classlab-predict", cx(w).code),
+        {"prediction": "recovers"},
+        (403, PHONE, 403, 403, 403),
+    ),
+    ("tick", "post", lambda w: r("classlab-tick", cx(w).code), {"taps": "1"}, PARTICIPANT),
+    ("take a job", "post", lambda w: r("classlab-take", cx(w).code), {}, PARTICIPANT),
+    # The storm has no jobs: alice, through the check, is told so (409).
+    (
+        "finish a job",
+        "post",
+        lambda w: r("classlab-done", cx(w).code),
+        {"job": "j1"},
+        (403, 409, 403, 403, 403),
+    ),
+    # The live state is the projector's figures (no names), for every phone and the
+    # projector, guests too: read by the code, no account needed. The stream is the same
+    # state; under a WSGI server (the test client) it answers 204 and the page polls.
+    ("live state", "get", lambda w: r("classlab-state", cx(w).code), None, EVERYONE),
+    (
+        "live stream",
+        "get",
+        lambda w: r("classlab-stream", cx(w).code),
+        None,
+        (204, 204, 204, 204, 204),
+    ),
 ]
 
 
@@ -402,7 +594,9 @@ def test_it_gives_each_role_the_right_answer(
         data = data(world)
     response = getattr(client, method)(url(world), data or {})
     assert response.status_code == expected, response.content.decode()[:500]
-    if expected == 302:
+    if isinstance(expected, To):
+        assert resolve(urlsplit(response["Location"]).path).url_name == expected.url_name
+    elif expected == 302:
         went_to_login = response["Location"].startswith(resolve_url(settings.LOGIN_URL))
         assert went_to_login == (role == "anonymous")
 
@@ -435,6 +629,11 @@ def test_it_covers_every_url_of_the_site():
         "lti-register", "lti-roster-fill",
         "set-language",  # open to everyone, visitors too: tests/accounts/test_language.py
         "service-worker", "offline",  # public, no one's data: tests/ops/test_offline.py
+        "classlab-start-class", "classlab-start", "classlab-start-unit-page",
+        "classlab-start-unit", "classlab-projector", "classlab-go", "classlab-control",
+        "classlab-run", "classlab-replay", "classlab-export", "classlab-join",
+        "classlab-phone", "classlab-predict", "classlab-tick", "classlab-take",
+        "classlab-done", "classlab-state", "classlab-stream",
     }  # fmt: skip
     ours = {name for name in get_resolver().reverse_dict if isinstance(name, str)}
     django_own = {n for n in ours if n.startswith(("login", "logout", "password"))}
