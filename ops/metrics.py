@@ -57,6 +57,17 @@ LATENCY = Histogram(
 )
 
 
+# HTTP's methods (RFC 9110, and PATCH): any other is counted as "other", or every made-up
+# method a client sends would add a series of its own, without bound.
+KNOWN_METHODS = frozenset(
+    ("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH")
+)
+
+
+def method_label(method: str | None) -> str:
+    return method if method in KNOWN_METHODS else "other"
+
+
 class RequestMetrics:
     """Middleware: count every request and time it, labelled by the view's URL name (a
     bounded set, never the path, which holds run ids)."""
@@ -70,7 +81,7 @@ class RequestMetrics:
         match = getattr(request, "resolver_match", None)
         view = (match.view_name if match else "") or "unmatched"
         LATENCY.labels(view).observe(time.perf_counter() - started)
-        REQUESTS.labels(view, request.method or "", str(response.status_code)).inc()
+        REQUESTS.labels(view, method_label(request.method), str(response.status_code)).inc()
         return response
 
 

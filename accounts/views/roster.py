@@ -31,7 +31,7 @@ from accounts.roster import (
 )
 from accounts.roster_form import RosterForm
 from accounts.throttle import lift_pauses_of, paused_usernames
-from teaching.access import classroom_for, require_teacher_of
+from teaching.access import classroom_for, require_open, require_teacher_of
 from teaching.models import Classroom, Membership
 from teaching.people import in_natural_order
 
@@ -93,6 +93,7 @@ def class_accounts(request: HttpRequest, class_id: int) -> HttpResponse:
 @never_cache  # the answer holds passwords
 def roster_import(request: HttpRequest, class_id: int) -> HttpResponse:
     classroom = _taught_class(request, class_id, "import a roster")
+    require_open(classroom)  # an archived class takes no new students
     form = RosterForm(request.POST, request.FILES)
     if not form.is_valid():
         return _accounts_page(request, classroom, form=form, status=422)

@@ -63,3 +63,17 @@ def test_the_queue_figures_runs_and_requests_are_scraped(client, settings, own_q
     assert got[("qlab_telemetry_snapshot_age_seconds", ())] < 60
     healthz = ("method", "GET"), ("status", "200"), ("view", "healthz")
     assert got[("qlab_http_requests_total", healthz)] >= 1
+
+
+def test_made_up_http_methods_are_counted_as_other(client, settings):
+    """The attack's D10: each made-up method used to add a series, without bound."""
+    settings.METRICS_TOKEN = TOKEN
+    for method in ("QWERTYUIOPAS", "ZXCVBNMLKJHG", "POIUYTREWQAS"):
+        client.generic(method, "/")
+    methods = {
+        dict(labels).get("method")
+        for (name, labels) in samples(scrape(client))
+        if name == "qlab_http_requests_total"
+    }
+    assert "QWERTYUIOPAS" not in methods
+    assert "other" in methods
