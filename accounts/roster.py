@@ -86,7 +86,7 @@ def _rows_of(reader) -> list[RosterRow]:
         # stray quote would otherwise read every line after it as one student's name.
         if any("\n" in cell or "\r" in cell for cell in raw):
             message = _(
-                "Line %(n)d opens a quote (\") that does not close on that line, so the "
+                'Line %(n)d opens a quote (") that does not close on that line, so the '
                 "lines after it would be read as one name. Remove the quote or close it on "
                 "the same line; nothing was imported."
             ) % {"n": line_number}
