@@ -131,3 +131,20 @@ def test_its_logs_reach_the_terminal_and_the_worker_answers_the_deep_check(serve
     log = (var_dir / "serve.log").read_text()
     assert "web |" in log and "worker-1 |" in log
     assert "GET /healthz" in log  # gunicorn's access log
+
+
+@pytest.mark.nodb
+def test_serve_keeps_no_control_socket_shared_with_other_sites():
+    """The attack's D12: gunicorn's default control socket (~/.gunicorn/gunicorn.ctl) is one
+    path for every site a user runs, and stopping one unlinks the other's. Read by
+    gunicorn's own argument parser from the command `./dev serve` runs."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    from gunicorn.config import Config
+
+    dev = (Path(__file__).resolve().parent.parent / "dev").read_text()
+    (command,) = re.findall(r'"web=nice -n \$web_nice \$VENV/bin/gunicorn ([^"]+)"', dev)
+    args = Config().parser().parse_args(shlex.split(command.replace("$", "")))
+    assert args.control_socket_disable or args.control_socket
