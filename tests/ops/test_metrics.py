@@ -77,3 +77,26 @@ def test_made_up_http_methods_are_counted_as_other(client, settings):
     }
     assert "QWERTYUIOPAS" not in methods
     assert "other" in methods
+
+
+def test_a_full_redis_is_said_by_a_metric(client, settings, tmp_path):
+    """The attack's D4: a Redis at its maxmemory evicting entries showed on no gauge."""
+    from labs.runs import redis_clients
+    from tests.redis_helpers import RedisServer
+
+    server = RedisServer(
+        tmp_path / "redis", "--maxmemory", "3mb", "--maxmemory-policy", "volatile-ttl"
+    ).start()
+    try:
+        settings.METRICS_TOKEN = TOKEN
+        settings.CACHE_REDIS_URL = server.url(2)
+        redis_clients.forget()
+        filler = server.client(2)
+        for i in range(3000):
+            filler.set(f"cache:{i}", "x" * 4096, ex=3600)
+        got = samples(scrape(client))
+        assert got[("qlab_redis_short_of_memory", (("redis", "cache"),))] == 1.0
+        assert got[("qlab_redis_evicted_keys_total", (("redis", "cache"),))] > 0
+    finally:
+        redis_clients.forget()
+        server.kill()
