@@ -35,12 +35,18 @@ def drafts_posted(page) -> list[str]:
     return posted
 
 
+GIVE_UP_MS = 180_000
+
+
 def landed(page, after: str = "") -> str:
     """Wait for a draft's finished body (another than `after`) with its charts drawn."""
     page.wait_for_function(
         """(after) => { const b = document.querySelector('.results .run-body');
            return b && b.id !== after && b.matches('.status-succeeded.draft'); }""",
         arg=after,
+        # A give-up, not a speed target: a draft runs on the real worker, which a busy
+        # machine (another process on both cores) can keep for most of a minute.
+        timeout=GIVE_UP_MS,
     )
     bring_charts_drawn(page, ".results .run-body figure.chart", ".drawn:not(.redrawing)")
     return page.locator(".results .run-body").get_attribute("id")
