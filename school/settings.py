@@ -383,6 +383,9 @@ HEALTH_TOKEN = os.environ.get("HEALTH_TOKEN", "")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # A 403 or a request during a database outage: one line with the reason (ops/logs.py).
+    "filters": {"one_line_for_expected": {"()": "ops.logs.OneLineForExpected"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django.request": {"filters": ["one_line_for_expected"]}},
 }
