@@ -10,7 +10,7 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in
 
-        from accounts import language, middleware
+        from accounts import devices, language, middleware
 
         # Two receivers of Django's `user_logged_in` (sent from inside `django.contrib.auth.
         # login`, which our code cannot add a call to): the profile's language into the
@@ -22,3 +22,4 @@ class AccountsConfig(AppConfig):
         user_logged_in.connect(
             middleware.check_at_login, dispatch_uid="accounts.middleware.check_at_login"
         )
+        user_logged_in.connect(devices.remember, dispatch_uid="accounts.devices.remember")

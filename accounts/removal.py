@@ -6,7 +6,9 @@ becomes `~removed-<random>` (shown as "removed student", `teaching.people`), nam
 e-mail are emptied, the password can no longer log in, sessions, login records and the
 profile are deleted, and what they wrote (analyses, run names and notes) and what was
 written about them (feedback text, extensions) is deleted or emptied. Scores, criteria
-figures and the runs' results stay.
+figures and the runs' results stay. The cached pages of the student's classes (gradebook,
+class results) are purged from Redis at once; backups keep everything until they are
+deleted (README, "Removing a student").
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from django.db import transaction
 from accounts.models import Profile
 from labs.capstone.analysis import Analysis
 from labs.runs.models import Run
-from teaching.models import Extension, Invitation, Submission, SubmissionVersion
+from teaching.gradebook import cache as gradebook_cache
+from teaching.models import Assignment, Extension, Invitation, Submission, SubmissionVersion
 from teaching.people import REMOVED_PREFIX, is_removed
 
 
@@ -58,7 +61,18 @@ def remove_student(user) -> Removed:
         user.save()
         user.groups.clear()
         user.user_permissions.clear()
+    _purge_cached_pages(user)
     return Removed(user.get_username(), Run.objects.filter(owner=user).count(), analyses)
+
+
+def _purge_cached_pages(user) -> None:
+    """The rendered gradebooks and class results of the student's classes: they held the
+    name, and would otherwise stay in Redis until they expire (up to an hour)."""
+    class_ids = list(user.memberships.values_list("classroom_id", flat=True))
+    assignment_ids = Assignment.objects.filter(classroom_id__in=class_ids).values_list(
+        "pk", flat=True
+    )
+    gradebook_cache.purge(class_ids, list(assignment_ids))
 
 
 def _delete_sessions(user) -> None:

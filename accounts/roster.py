@@ -78,8 +78,20 @@ def parse_roster(text: str) -> list[RosterRow]:
 
 def _rows_of(reader) -> list[RosterRow]:
     rows: list[RosterRow] = []
-    for line_number, cells in enumerate(reader, start=1):
-        cells = [" ".join(cell.split()) for cell in cells]
+    next_line = 1
+    for raw in reader:
+        # The line the record starts on (a record may span lines; reader.line_num ends it).
+        line_number, next_line = next_line, reader.line_num + 1
+        # A quoted cell may hold a line break in CSV, but no name or username does: a
+        # stray quote would otherwise read every line after it as one student's name.
+        if any("\n" in cell or "\r" in cell for cell in raw):
+            message = _(
+                'Line %(n)d opens a quote (") that does not close on that line, so the '
+                "lines after it would be read as one name. Remove the quote or close it on "
+                "the same line; nothing was imported."
+            ) % {"n": line_number}
+            raise RosterTextError(message)
+        cells = [" ".join(cell.split()) for cell in raw]
         if not any(cells):
             continue
         if not rows and line_number == 1 and cells[0].lower() in HEADER_NAMES:

@@ -42,11 +42,22 @@ class SignupForm(UserCreationForm):
 
     def clean_username(self) -> str:
         """Our rule for a new username (`accounts.usernames`), which includes Django's
-        case-blind "already taken" check and adds the lookalikes."""
+        case-blind "already taken" check and adds the lookalikes.
+
+        Whether a name is taken is said only to someone with a class's code (the field
+        before this one): otherwise the form would list the site's usernames to anyone."""
         username = normalised(self.cleaned_data["username"])
-        if problem := username_problem(username):
+        if problem := username_problem(username, check_taken=self._has_code()):
             raise forms.ValidationError(problem)
         return username
+
+    def _has_code(self) -> bool:
+        return "code" in self.cleaned_data
+
+    def validate_unique(self) -> None:
+        # The model's own "already exists" check: also only with the right code.
+        if self._has_code():
+            super().validate_unique()
 
     def clean_first_name(self) -> str:
         name = " ".join(self.cleaned_data["first_name"].split())

@@ -20,5 +20,6 @@ urlpatterns = [
         name="student-password-reset",
     ),
     path("classes/<id:class_id>/accounts/signup/", roster.signup_toggle, name="class-signup"),
+    path("classes/<id:class_id>/accounts/unpause/", roster.lift_pauses, name="class-unpause"),
     path("accounts/language/", language.switch_language, name="set-language"),
 ]

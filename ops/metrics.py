@@ -27,6 +27,7 @@ import os
 import time
 from collections.abc import Callable, Iterator
 
+import redis
 from django.conf import settings
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
@@ -43,7 +44,7 @@ from prometheus_client import (
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 
-from labs.runs import telemetry_store
+from labs.runs import redis_clients, telemetry_store
 from labs.runs.models import Run
 
 REQUESTS = Counter(
@@ -55,6 +56,17 @@ LATENCY = Histogram(
     ["view"],
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
 )
+
+
+# HTTP's methods (RFC 9110, and PATCH): any other is counted as "other", or every made-up
+# method a client sends would add a series of its own, without bound.
+KNOWN_METHODS = frozenset(
+    ("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH")
+)
+
+
+def method_label(method: str | None) -> str:
+    return method if method in KNOWN_METHODS else "other"
 
 
 class RequestMetrics:
@@ -70,7 +82,7 @@ class RequestMetrics:
         match = getattr(request, "resolver_match", None)
         view = (match.view_name if match else "") or "unmatched"
         LATENCY.labels(view).observe(time.perf_counter() - started)
-        REQUESTS.labels(view, request.method or "", str(response.status_code)).inc()
+        REQUESTS.labels(view, method_label(request.method), str(response.status_code)).inc()
         return response
 
 
@@ -117,6 +129,44 @@ QUANTILES = {
 }
 
 
+# Used memory at this share of maxmemory or more: "short of memory" (Redis evicts, or refuses
+# writes, from here on).
+SHORT_OF_MEMORY_AT = 0.95
+
+
+class RedisMemoryCollector:
+    """How full each Redis is, read at the scrape: a full one evicts the cache's pages or
+    refuses writes, and the site says "short of memory", never "no runner is up"."""
+
+    def collect(self) -> Iterator[Metric]:
+        used = GaugeMetricFamily(
+            "qlab_redis_used_memory_bytes", "Redis used_memory", labels=["redis"]
+        )
+        most = GaugeMetricFamily(
+            "qlab_redis_maxmemory_bytes", "Redis maxmemory (0: none)", labels=["redis"]
+        )
+        short = GaugeMetricFamily(
+            "qlab_redis_short_of_memory",
+            f"1 when used memory is at {SHORT_OF_MEMORY_AT:.0%} of maxmemory or more",
+            labels=["redis"],
+        )
+        evicted = CounterMetricFamily(
+            "qlab_redis_evicted_keys", "Keys Redis evicted for memory", labels=["redis"]
+        )
+        for name, url in (("broker", settings.REDIS_URL), ("cache", settings.CACHE_REDIS_URL)):
+            try:
+                info = redis_clients.health(url).info()
+            except redis.RedisError:
+                continue  # /healthz/deep says a Redis is down; here only memory is told
+            limit = int(info.get("maxmemory", 0))
+            in_use = int(info.get("used_memory", 0))
+            used.add_metric([name], in_use)
+            most.add_metric([name], limit)
+            short.add_metric([name], float(bool(limit) and in_use >= SHORT_OF_MEMORY_AT * limit))
+            evicted.add_metric([name], int(info.get("evicted_keys", 0)))
+        yield from (used, most, short, evicted)
+
+
 def gauges(queues: dict) -> Iterator[Metric]:
     for field, (name, help_text) in GAUGES.items():
         family = GaugeMetricFamily(name, help_text, labels=["queue"])
@@ -160,6 +210,7 @@ def metrics(request: HttpRequest) -> HttpResponse:
         raise Http404("not here")
     queues = CollectorRegistry()
     queues.register(QueueCollector())
+    queues.register(RedisMemoryCollector())
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         requests = CollectorRegistry()
         MultiProcessCollector(requests)

@@ -75,6 +75,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Last: it turns a login refused for too many failures into the lockout page.
     "axes.middleware.AxesMiddleware",
+    # Sets the known-device cookie at a login (accounts/devices.py).
+    "accounts.devices.KnownDeviceMiddleware",
     "accounts.middleware.PasswordChangeRequiredMiddleware",
 ]
 
@@ -146,13 +148,18 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 # Failed logins (django-axes, counted in the database so every web process sees them):
-# a username is locked after LOGIN_FAILURES_PER_USERNAME failures, an address after
-# LOGIN_FAILURES_PER_ADDRESS (a whole class often shares one school address), both for
-# LOGIN_LOCKOUT_MINUTES.
+# a pause after LOGIN_FAILURES_PER_USERNAME failures of a username at one address, after
+# LOGIN_FAILURES_PER_ADDRESS of an address (wrong passwords only: a class shares one
+# address), after LOGIN_FAILURES_PER_USERNAME_ANYWHERE of a username, each for
+# LOGIN_LOCKOUT_MINUTES; never for a known device's right password (accounts/throttle.py).
 LOGIN_FAILURES_PER_USERNAME = env_int("LOGIN_FAILURES_PER_USERNAME", 5, low=1, high=100)
 LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 50, low=1, high=10000)
+LOGIN_FAILURES_PER_USERNAME_ANYWHERE = env_int(
+    "LOGIN_FAILURES_PER_USERNAME_ANYWHERE", 30, low=1, high=10000
+)
 AXES_HANDLER = "accounts.throttle.UsernameAndAddressHandler"
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# The order accounts/throttle.py reads them in: username at an address, address, username.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address", "username"]
 AXES_FAILURE_LIMIT = LOGIN_FAILURES_PER_USERNAME
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, low=1, high=1440))
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
@@ -390,6 +397,9 @@ HEALTH_TOKEN = os.environ.get("HEALTH_TOKEN", "")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # A 403 or a request during a database outage: one line with the reason (ops/logs.py).
+    "filters": {"one_line_for_expected": {"()": "ops.logs.OneLineForExpected"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django.request": {"filters": ["one_line_for_expected"]}},
 }

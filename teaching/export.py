@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 
 from labs.capstone import report as reports
 from labs.capstone.analysis import Analysis
-from labs.capstone.markdown import analysis_markdown
+from labs.capstone.markdown import analysis_markdown, own_words
 from labs.capstone.markdown import render as render_markdown
 from labs.capstone.presenters import report_facts
 from labs.runs.models import Run
@@ -230,8 +230,10 @@ def handin_markdown(
     and what the assignment asked beyond the run."""
     if evidence is None:
         evidence = evidence_for(sub)
+    # Every text a person typed (a title, a name, feedback, a score's item) goes through
+    # `own_words`: a Markdown renderer would pass its HTML on.
     lines = [
-        f"# {sub.assignment.title}: {data['student']}",
+        f"# {own_words(sub.assignment.title)}: {own_words(data['student'])}",
         "",
         _("Version %(n)s, handed in %(when)s (%(timing)s).")
         % {"n": sub.version, "when": data["submitted_at"], "timing": _(data["timing"])},
@@ -253,7 +255,10 @@ def handin_markdown(
             if run is None:
                 continue
             lines += [f"## {heading}", "", f"{run['lab']}, seed {run['seed']}: {run['url']}", ""]
-            lines += [f"- `{name}` = {value}" for name, value in (run["summary"] or {}).items()]
+            lines += [
+                f"- `{name}` = {own_words(str(value))}"
+                for name, value in (run["summary"] or {}).items()
+            ]
             lines.append("")
     if analysis is not None:
         lines.append(analysis_markdown(analysis))
@@ -265,9 +270,10 @@ def handin_markdown(
         lines.append(_("No criteria: the teacher reads the runs."))
     lines += evidence_lines(sub.assignment, evidence, _run_url(request))
     feedback = data["feedback"]
-    lines += ["", f"## {_('Feedback')}", "", feedback["text"] or _("no feedback yet")]
+    lines += ["", f"## {_('Feedback')}", "", own_words(feedback["text"]) or _("no feedback yet")]
     if feedback["scores"]:
-        lines += ["", *[f"- {item}: {points}" for item, points in feedback["scores"].items()]]
+        scores = feedback["scores"].items()
+        lines += ["", *[f"- {own_words(str(item))}: {own_words(str(n))}" for item, n in scores]]
     return "\n".join(lines) + "\n"
 
 

@@ -398,6 +398,13 @@ MATRIX = [
         {"open": "0"},
         TEACHER_ACTION,
     ),
+    (
+        "lift login pauses",
+        "post",
+        lambda w: r("class-unpause", w.school.class_a.pk),
+        {},
+        TEACHER_ACTION,
+    ),
     ("shallow health", "get", lambda w: r("healthz"), None, EVERYONE),
     # An invitation is its student's alone (bob, of class B, invited into class A).
     (
@@ -620,7 +627,7 @@ def test_it_covers_every_url_of_the_site():
         "report", "report-markdown", "report-json", "report-pair", "run-queue",
         "report-analysis", "submission-feedback",
         "run-queue-redrive", "run-queue-purge", "run-control", "signup", "class-accounts",
-        "roster-import", "student-password-reset", "class-signup", "healthz",
+        "roster-import", "student-password-reset", "class-signup", "class-unpause", "healthz",
         "invitation-accept", "invitation-decline", "assignment-pair", "ops-queues", "metrics",
         "healthz-deep",  # public, answers on its dependencies: tests/ops/test_health.py
         "join-short",  # a redirect for everyone: tests/teaching/test_join_link.py

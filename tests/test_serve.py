@@ -143,3 +143,24 @@ def test_a_class_experiments_stream_is_answered_by_the_asgi_server_behind_nginx(
     assert headers["Server"] == "nginx"
     log = (var_dir / "serve.log").read_text()
     assert "stream |" in log and "Uvicorn running" in log
+
+
+@pytest.mark.nodb
+def test_serve_keeps_no_control_socket_shared_with_other_sites():
+    """The attack's D12: gunicorn's default control socket (~/.gunicorn/gunicorn.ctl) is one
+    path for every site a user runs, and stopping one unlinks the other's. Read by
+    gunicorn's own argument parser from the command `./dev run` starts (program "web")."""
+    import shlex
+
+    from gunicorn.config import Config
+
+    dev = (ROOT / "dev").read_text()
+    (command,) = re.findall(r'"\$VENV/bin/gunicorn" (school\.wsgi:application.*?)\) ;;', dev, re.S)
+    # The shell's words as numbers, innermost first: only the control socket's flags matter.
+    command = command.replace('"', "")
+    inner = re.compile(r"\$\(\([^()]*\)\)|\$\([^()]*\)|\$\{[^{}]*\}|\$\w+")
+    while inner.search(command):
+        command = inner.sub("1", command)
+    words = shlex.split(command)
+    args = Config().parser().parse_args(words)
+    assert args.control_socket_disable or args.control_socket

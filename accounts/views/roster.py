@@ -30,7 +30,8 @@ from accounts.roster import (
     parse_roster,
 )
 from accounts.roster_form import RosterForm
-from teaching.access import classroom_for, require_teacher_of
+from accounts.throttle import lift_pauses_of, paused_usernames
+from teaching.access import classroom_for, require_open, require_teacher_of
 from teaching.models import Classroom, Membership
 from teaching.people import in_natural_order
 
@@ -49,15 +50,18 @@ def _accounts_page(request, classroom, *, form=None, problems=(), status=200) ->
     ids = [m.student_id for m in memberships]
     others = students_in_other_classes(classroom.teacher, ids)
     teachers = teachers_among(ids)
+    paused = paused_usernames([m.student.get_username() for m in memberships])
     for m in memberships:
         m.reset_refusal = reset_refusal(
             m, in_other_class=m.student_id in others, teaches=m.student_id in teachers
         )
+        m.paused = m.student.get_username() in paused
     context = {
         "classroom": classroom,
         "form": form or RosterForm(),
         "problems": problems,
         "memberships": memberships,
+        "any_paused": bool(paused),
         "signup_url": request.build_absolute_uri(reverse("signup")),
     }
     return render(request, "accounts/class_accounts.html", context, status=status)
@@ -89,6 +93,7 @@ def class_accounts(request: HttpRequest, class_id: int) -> HttpResponse:
 @never_cache  # the answer holds passwords
 def roster_import(request: HttpRequest, class_id: int) -> HttpResponse:
     classroom = _taught_class(request, class_id, "import a roster")
+    require_open(classroom)  # an archived class takes no new students
     form = RosterForm(request.POST, request.FILES)
     if not form.is_valid():
         return _accounts_page(request, classroom, form=form, status=422)
@@ -137,4 +142,20 @@ def signup_toggle(request: HttpRequest, class_id: int) -> HttpResponse:
         messages.success(request, _("Sign-up is open: the join code works again."))
     else:
         messages.success(request, _("Sign-up is closed: the join code no longer lets anyone in."))
+    return redirect("class-accounts", classroom.pk)
+
+
+@login_required
+@require_POST
+def lift_pauses(request: HttpRequest, class_id: int) -> HttpResponse:
+    """One click lifts every failed-login pause on the class's students' usernames."""
+    classroom = _taught_class(request, class_id, "lift login pauses")
+    usernames = classroom.memberships.filter(
+        student__is_staff=False, student__is_superuser=False
+    ).values_list("student__username", flat=True)
+    lifted = lift_pauses_of(list(usernames))
+    messages.success(
+        request,
+        _("Login pauses lifted for %(n)d students: they can log in again now.") % {"n": lifted},
+    )
     return redirect("class-accounts", classroom.pk)

@@ -48,7 +48,7 @@ def render(report: Mapping[str, Any], *, title: str, links: Mapping[str, str]) -
     """The whole report in the reader's language; `links` holds absolute URLs of the two
     runs and the operator views. Param names, values and seeds stay as the CLI takes them."""
     runs = report["runs"]
-    lines = [f"# {title}", "", report["outcome"], ""]
+    lines = [f"# {own_words(title)}", "", report["outcome"], ""]
     lines += [
         "- "
         + _("Before: run `%(id)s` (%(url)s), controls on: %(controls)s")

@@ -27,9 +27,13 @@ MESSAGES = {
         "teacher that the lab runners need starting."
     ),
     "redis_full": gettext_noop(
-        "The lab runner's memory (Redis) is full, so this run was not started. Press Run "
-        "again in a few minutes; if this keeps happening, tell your teacher that Redis "
+        "The site is short of memory (its Redis is full), so this run could not be done. Press "
+        "Run again in a few minutes; if this keeps happening, tell your teacher that Redis "
         "needs more memory."
+    ),
+    "redis_lost": gettext_noop(
+        "The lab's Redis restarted or stopped answering while this run was going, so the "
+        "run was stopped. Press Run again in a little while."
     ),
     "worker_gone": gettext_noop(
         "The worker running this lab stopped before it finished. Press Run again."

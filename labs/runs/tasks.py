@@ -100,6 +100,15 @@ def _execute(self, run_id: str) -> str:
     except ParamsRefused as exc:
         # Checked before the runner starts; any other error, ValueError too, is the lab's bug.
         return _failed(run, lab, "refused", reasons=str(exc))
+    except redis.OutOfMemoryError as exc:
+        # Not the lab's bug, and not Redis being down: a full Redis, said so (attack D7).
+        logger.warning("lab run %s (%s): Redis is full: %s", run_id, lab.slug, exc)
+        return _failed(run, lab, "redis_full")
+    except (redis.ConnectionError, redis.TimeoutError) as exc:
+        # The experiment's Redis restarted or went away mid-run: said in words, never its
+        # host and port (the log has them).
+        logger.warning("lab run %s (%s): lost its Redis: %s", run_id, lab.slug, exc)
+        return _failed(run, lab, "redis_lost")
     except Exception as exc:
         logger.exception("lab run %s (%s) crashed", run_id, lab.slug)
         return _failed(run, lab, "crashed", error=f"{type(exc).__name__}: {exc}")

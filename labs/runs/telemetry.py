@@ -240,7 +240,7 @@ class Sampler:
         pipe.lpush(samples, json.dumps(sample, separators=(",", ":")))
         pipe.ltrim(samples, 0, store.HISTORY_S - 1)
         pipe.expire(samples, 2 * store.HISTORY_S)
-        pipe.set(store.key("now"), json.dumps(snap, separators=(",", ":")), ex=store.SNAPSHOT_TTL_S)
+        store.write_snapshot(pipe, snap)
         totals = store.key("totals")
         for queue, c in counts.items():
             if c.get("started"):

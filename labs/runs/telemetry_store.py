@@ -2,16 +2,24 @@
 
 The sampler (`labs.runs.telemetry`) writes, the web processes and the workers read or beat.
 Everything lives in `TELEMETRY_REDIS_URL` (the cache's database unless set), never in the
-broker's: it can be inspected and flushed apart from queued tasks, and every key has a TTL,
-so with `maxmemory-policy volatile-ttl` a full Redis drops these figures before a task.
+broker's: it can be inspected and flushed apart from queued tasks.
+
+Liveness is never evicted: under `maxmemory-policy volatile-ttl` a full Redis evicts the
+keys closest to expiry first, and the workers' beats (60 s) and the snapshot (15 s) used to
+be those, so admission said "no lab runner is up" while the runners were working (attack
+review, D4). So they have no TTL and are cleaned up explicitly: a beat removes the members
+silent for `WORKERS_TTL_S`, a stopping worker removes itself, and a snapshot carries its
+time `t` and counts as none once older than `SNAPSHOT_TTL_S`. The history and totals keep
+their TTLs: losing them loses figures, never the truth about who is alive.
 
 Keys (all under `TELEMETRY_PREFIX`):
 
-- `<p>:now`: the latest snapshot (JSON), rewritten every second, gone 15 s after the
-  sampler stops, so a reader can tell figures from none.
+- `<p>:now`: the latest snapshot (JSON), rewritten every second; older than 15 s it counts
+  as none (the sampler stopped), so a reader can tell figures from none. No TTL.
 - `<p>:samples`: the last hour of per-second samples (a list, newest first).
 - `<p>:totals`: counters since the sampler started counting (a hash), for Prometheus.
 - `<p>:workers:<queue>`: the workers consuming `queue` (a sorted set: name -> last beat).
+  No TTL.
 - `<p>:leader`: which sampler process writes (the others wait their turn).
 """
 
@@ -43,14 +51,27 @@ def client() -> redis.Redis:
     return redis_clients.telemetry()
 
 
-def snapshot() -> dict[str, Any] | None:
+def snapshot(now: float | None = None) -> dict[str, Any] | None:
     """The sampler's latest figures, or None when no sampler has written for 15 s (or Redis
     does not answer): a reader then knows nothing, and says so."""
     try:
         raw = client().get(key("now"))
     except redis.RedisError:
         return None
-    return json.loads(raw) if raw else None
+    if not raw:
+        return None
+    snap = json.loads(raw)
+    now = time.time() if now is None else now
+    if now - float(snap.get("t", 0)) > SNAPSHOT_TTL_S:
+        return None
+    return snap
+
+
+def write_snapshot(pipe, snap: dict[str, Any]):
+    """Queue the writing of `snap` on `pipe`: no TTL (see the module's note)."""
+    name = key("now")
+    pipe.set(name, json.dumps(snap, separators=(",", ":")))
+    return pipe
 
 
 def queue_figures(queue: str) -> dict[str, Any] | None:
@@ -86,7 +107,7 @@ def beat(worker: str, queues: list[str], now: float | None = None) -> None:
         name = key("workers", queue)
         pipe.zadd(name, {worker: now})
         pipe.zremrangebyscore(name, "-inf", now - WORKERS_TTL_S)
-        pipe.expire(name, WORKERS_TTL_S)
+        pipe.persist(name)  # a key an older version gave a TTL: eviction-proof from now
     pipe.execute()
 
 

@@ -31,6 +31,13 @@ logger = logging.getLogger(__name__)
 
 # A finished run's fragment never changes; the TTL lets Redis evict it (volatile-ttl).
 TTL_S = 3600
+# A draft's page (a slider moved) is looked at once or twice, and a scripting student makes
+# hundreds a minute (~15 MB a minute in the attack review): drafts' pages are kept for ten
+# minutes, the newest DRAFT_PAGES_PER_STUDENT of each student and DRAFT_PAGES_IN_ALL of
+# everyone, older ones deleted as new ones come.
+DRAFT_TTL_S = 600
+DRAFT_PAGES_PER_STUDENT = 20
+DRAFT_PAGES_IN_ALL = 2000
 # What a fragment's HTML depends on besides the run: the code and words that render it.
 RENDER_SOURCES = ("labs", "templates", "locale", "lessons")
 RENDER_SUFFIXES = {".py", ".pyx", ".html", ".po"}
@@ -60,8 +67,9 @@ def charts_key(run, language: str) -> str:
     return f"run-charts:{render_version()}:{result}:{language}"
 
 
-def cached_html(name: str, render: Callable[[], str]) -> str:
-    """The HTML kept under `name`: from the shared cache, else `render()`ed and kept."""
+def cached_html(name: str, render: Callable[[], str], *, draft_of: int | None = None) -> str:
+    """The HTML kept under `name`: from the shared cache, else `render()`ed and kept (as a
+    draft's page of student `draft_of`, bounded, when given)."""
     try:
         html = django_cache.get(name)
     except (redis.RedisError, OSError) as exc:
@@ -70,10 +78,34 @@ def cached_html(name: str, render: Callable[[], str]) -> str:
     if html is None:
         html = render()
         try:
-            django_cache.set(name, html, TTL_S)
+            if draft_of is None:
+                django_cache.set(name, html, TTL_S)
+            else:
+                _keep_draft_page(name, html, draft_of)
         except (redis.RedisError, OSError) as exc:
             logger.warning("could not cache %s: %s", name, exc)
     return html
+
+
+def _keep_draft_page(name: str, html: str, owner: int) -> None:
+    """Keep a draft's page, and delete the oldest past the student's and everyone's bound."""
+    django_cache.set(name, html, DRAFT_TTL_S)
+    client = django_cache._cache.get_client(write=True)  # type: ignore[attr-defined]
+    full = django_cache.make_key(name)
+    for listed, most in (
+        (f"draft-pages:{owner}", DRAFT_PAGES_PER_STUDENT),
+        ("draft-pages:all", DRAFT_PAGES_IN_ALL),
+    ):
+        list_key = django_cache.make_key(listed)
+        pipe = client.pipeline(transaction=True)
+        pipe.lrem(list_key, 0, full)
+        pipe.lpush(list_key, full)
+        pipe.lrange(list_key, most, -1)
+        pipe.ltrim(list_key, 0, most - 1)
+        pipe.expire(list_key, DRAFT_TTL_S)
+        over = pipe.execute()[2]
+        if over:
+            client.delete(*over)
 
 
 def forget(run_pk) -> None:

@@ -59,6 +59,21 @@ def bump(class_ids) -> None:
                 cache.set(key, 1, timeout=None)
 
 
+def purge(class_ids, assignment_ids) -> int:
+    """Delete every rendered copy of these classes' gradebooks and these assignments' class
+    results, current or stale: a removed student's name must not wait out an hour in
+    Redis (`accounts.removal`). How many copies went."""
+    patterns = [f"gradebook:*:{site()}:{class_id}:*" for class_id in set(class_ids)]
+    patterns += [f"class-results:*:{site()}:{pk}:*" for pk in set(assignment_ids)]
+    client = cache._cache.get_client(write=True)  # type: ignore[attr-defined]
+    gone = 0
+    for pattern in patterns:
+        keys = list(client.scan_iter(match=cache.make_key(pattern), count=1000))
+        if keys:
+            gone += client.delete(*keys)
+    return gone
+
+
 def table(request: HttpRequest, classroom: Classroom) -> SafeString:
     """The gradebook's table for `classroom`, from the cache when it is current."""
     key = (

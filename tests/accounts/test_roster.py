@@ -158,3 +158,24 @@ def test_a_username_taken_mid_import_makes_nothing(client, school, monkeypatch):
     assert "Nothing was made" in response.content.decode()
     after = (get_user_model().objects.count(), Membership.objects.count(), Profile.objects.count())
     assert after == before
+
+
+def test_a_stray_quote_is_refused_on_its_line_not_merged(client, school):
+    """The attack's D8: one `"` used to make one account of the next four students."""
+    before = get_user_model().objects.count()
+    response = import_(client, school, text='name\n"Quote Start\nRavi Two\nMeera Three\n')
+    assert response.status_code == 422
+    assert "Line 2 opens a quote" in response.content.decode()
+    assert get_user_model().objects.count() == before
+
+
+def test_an_archived_class_takes_no_roster(client, school):
+    """The attack's D9: an archived class is read-only, its roster included."""
+    from django.utils import timezone
+
+    school.class_a.archived_at = timezone.now()
+    school.class_a.save()
+    before = get_user_model().objects.count()
+    response = import_(client, school, text="New Kid\n")
+    assert response.status_code == 403
+    assert get_user_model().objects.count() == before

@@ -102,3 +102,17 @@ def test_sign_up_is_throttled_per_address_and_per_code(client, school, settings)
     assert sign_up(4, "10.2.2.2").status_code == 429  # same code, another address
     assert sign_up(5, "10.2.2.2", code=school.class_b.join_code).status_code == 302
     assert not get_user_model().objects.filter(username__in=["kid3", "kid4"]).exists()
+
+
+def test_a_wrong_code_never_says_whether_a_username_is_taken(client, school):
+    """Without the class's code a stranger learns nothing about who has an account."""
+    taken = client.post(reverse("signup"), GOOD | {"code": "ZZZZ9999", "username": "alice"})
+    free = client.post(reverse("signup"), GOOD | {"code": "ZZZZ9999", "username": "nobody9"})
+    assert taken.status_code == free.status_code == 422
+    assert taken.context["form"].errors == free.context["form"].errors
+    assert "username" not in taken.context["form"].errors
+
+
+def test_with_the_right_code_a_taken_username_is_said(client, school):
+    response = client.post(reverse("signup"), GOOD | {"username": "alice"})
+    assert "already taken" in response.context["form"].errors["username"][0]

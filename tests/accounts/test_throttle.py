@@ -27,16 +27,26 @@ def test_four_wrong_passwords_then_the_right_one_logs_in(client, people):
     assert log_in(client, "alice", PASSWORD).status_code == 302
 
 
-def test_five_wrong_passwords_lock_the_username_even_from_another_address(client, people):
+def test_five_wrong_passwords_pause_the_username_at_that_address_only(client, people):
+    """Not a lockout: the guesser's address is paused for alice, alice elsewhere is not."""
     for _ in range(5):
         log_in(client, "alice", "wrong-guess")
-    response = log_in(client, "alice", PASSWORD, address="10.9.9.9")
+    response = log_in(client, "alice", PASSWORD)
     assert response.status_code == 429
     assert "Too many failed logins" in response.content.decode()
     assert "15 minutes" in response.content.decode()
     assert "_auth_user_id" not in client.session
     # Another student at the same address is not held up by alice's failures.
     assert log_in(client, "bob", PASSWORD).status_code == 302
+    client.logout()
+    assert log_in(client, "alice", PASSWORD, address="10.9.9.9").status_code == 302
+
+
+def test_failures_from_many_addresses_pause_unknown_devices(client, people, settings):
+    settings.LOGIN_FAILURES_PER_USERNAME_ANYWHERE = 8
+    for n in range(8):
+        log_in(client, "alice", "wrong-guess", address=f"10.1.0.{n}")
+    assert log_in(client, "alice", PASSWORD, address="10.9.9.9").status_code == 429
 
 
 def test_many_failures_from_one_address_lock_it_for_every_username(client, people):

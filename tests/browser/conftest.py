@@ -77,11 +77,12 @@ class Seen:
     problems: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)  # (url, what went wrong)
     downloaded: set[str] = field(default_factory=set)
+    superseded: list[str] = field(default_factory=list)  # htmx requests a newer one replaced
 
     def watch(self, page) -> None:
         page.on("console", self._console)
         page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
-        page.on("requestfailed", lambda r: self.failed.append((r.url, f"{r.method} {r.failure}")))
+        page.on("requestfailed", self._request_failed)
         page.on("response", self._response)
         page.on("download", lambda d: self.downloaded.add(d.url))
 
@@ -95,6 +96,16 @@ class Seen:
             if not (url in self.downloaded and what.endswith("net::ERR_ABORTED"))
         ]
         return self.problems + failed
+
+    def _request_failed(self, request) -> None:
+        # htmx aborts a request that a newer one replaces (`hx-sync="this:replace"`: a
+        # slider moved again before its draft answered): what the code is meant to do, not
+        # an error, however slow the machine makes the first one.
+        aborted = str(request.failure).endswith("net::ERR_ABORTED")
+        if aborted and request.headers.get("hx-request") == "true":
+            self.superseded.append(request.url)
+            return
+        self.failed.append((request.url, f"{request.method} {request.failure}"))
 
     def _console(self, message) -> None:
         if message.type == "error":

@@ -35,12 +35,18 @@ def drafts_posted(page) -> list[str]:
     return posted
 
 
+GIVE_UP_MS = 180_000
+
+
 def landed(page, after: str = "") -> str:
     """Wait for a draft's finished body (another than `after`) with its charts drawn."""
     page.wait_for_function(
         """(after) => { const b = document.querySelector('.results .run-body');
            return b && b.id !== after && b.matches('.status-succeeded.draft'); }""",
         arg=after,
+        # A give-up, not a speed target: a draft runs on the real worker, which a busy
+        # machine (another process on both cores) can keep for most of a minute.
+        timeout=GIVE_UP_MS,
     )
     bring_charts_drawn(page, ".results .run-body figure.chart", ".drawn:not(.redrawing)")
     return page.locator(".results .run-body").get_attribute("id")
@@ -187,6 +193,13 @@ def dragged_and_redrawn(page, field: str, first: str, by: float) -> str:
     plot.evaluate("p => { p.dataset.mark = 'same'; }")
     was, now = drag(page, field, by)
     second = landed(page, after=first)
+    # On a busy machine the drag's steps come more than the 250 ms delay apart, so a draft
+    # for a value on the way may land before the last one replaces it: wait for that one.
+    while str(Run.objects.get(pk=second.removeprefix("run-")).params[field]) not in (
+        now,
+        str(float(now)),
+    ):
+        second = landed(page, after=second)
     assert plot.evaluate("p => p.dataset.mark") == "same"  # redrawn in place, not swapped
     assert page.evaluate(DRAWN_IS_SHOWN), "the charts draw the new result"
     assert page.evaluate(FAINT), "the previous run stays, faint"

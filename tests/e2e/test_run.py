@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
 
 from labs.catalogue.entries import get_lab
 from labs.management.commands.lab import _as_form_value
@@ -134,19 +135,18 @@ def test_a_run_whose_worker_is_killed_is_queued_again_and_leaves_no_keys(
 
         os.killpg(proc.pid, signal.SIGKILL)  # the worker and its pool child, mid-run
         proc.wait(timeout=10)
-        killed_at = time.monotonic()
 
-        # The sweeper (a pass every few seconds) notices the lease ran out and sends the
-        # run again (tests/e2e/test_killed.py: another worker finishes it), its keys gone.
-        while time.monotonic() - killed_at < 20:
-            sweep_once()
-            run.refresh_from_db()
-            if run.status != "running":
-                break
-            time.sleep(0.5)
-        assert run.status == "queued", f"still {run.status} {time.monotonic() - killed_at:.0f} s on"
+        # The sweeper notices the lease ran out and sends the run again (tests/e2e/
+        # test_killed.py: another worker finishes it), its keys gone. Judged by what one
+        # sweep pass does once the lease is over, not by how soon a loaded machine gets there.
+        run.refresh_from_db()
+        assert run.lease_expires_at is not None
+        while timezone.now() <= run.lease_expires_at:  # nobody renews it now
+            time.sleep(0.2)
+        sweep_once()
+        run.refresh_from_db()
+        assert run.status == "queued", f"still {run.status} after a sweep past its lease"
         assert run.resent_at is not None
-        assert time.monotonic() - killed_at < 3 + 10
         assert experiment_keys(run.pk) == []
         # Its new message waits in the queue; the dead worker's delivery is gone.
         assert str(run.pk) in lost.ids_in_messages({queue})

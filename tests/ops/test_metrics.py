@@ -63,3 +63,40 @@ def test_the_queue_figures_runs_and_requests_are_scraped(client, settings, own_q
     assert got[("qlab_telemetry_snapshot_age_seconds", ())] < 60
     healthz = ("method", "GET"), ("status", "200"), ("view", "healthz")
     assert got[("qlab_http_requests_total", healthz)] >= 1
+
+
+def test_made_up_http_methods_are_counted_as_other(client, settings):
+    """The attack's D10: each made-up method used to add a series, without bound."""
+    settings.METRICS_TOKEN = TOKEN
+    for method in ("QWERTYUIOPAS", "ZXCVBNMLKJHG", "POIUYTREWQAS"):
+        client.generic(method, "/")
+    methods = {
+        dict(labels).get("method")
+        for (name, labels) in samples(scrape(client))
+        if name == "qlab_http_requests_total"
+    }
+    assert "QWERTYUIOPAS" not in methods
+    assert "other" in methods
+
+
+def test_a_full_redis_is_said_by_a_metric(client, settings, tmp_path):
+    """The attack's D4: a Redis at its maxmemory evicting entries showed on no gauge."""
+    from labs.runs import redis_clients
+    from tests.redis_helpers import RedisServer
+
+    server = RedisServer(
+        tmp_path / "redis", "--maxmemory", "3mb", "--maxmemory-policy", "volatile-ttl"
+    ).start()
+    try:
+        settings.METRICS_TOKEN = TOKEN
+        settings.CACHE_REDIS_URL = server.url(2)
+        redis_clients.forget()
+        filler = server.client(2)
+        for i in range(3000):
+            filler.set(f"cache:{i}", "x" * 4096, ex=3600)
+        got = samples(scrape(client))
+        assert got[("qlab_redis_short_of_memory", (("redis", "cache"),))] == 1.0
+        assert got[("qlab_redis_evicted_keys_total", (("redis", "cache"),))] > 0
+    finally:
+        redis_clients.forget()
+        server.kill()

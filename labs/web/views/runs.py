@@ -96,6 +96,7 @@ def finished_fragment(request: HtmxHttpRequest, run: Run, lab) -> str:
     """A finished simulation's run body, rendered once per language for every process."""
 
     language = get_language()
+    draft_of = run.owner_id if run.draft else None  # a draft's pages are bounded
 
     def render_charts() -> str:
         figures, tables = present_charts(run.result or {}, lab)
@@ -106,13 +107,15 @@ def finished_fragment(request: HtmxHttpRequest, run: Run, lab) -> str:
         view = present_run(run, lab, charts=False)
         if run.status == Run.Status.SUCCEEDED and run.result:
             charts_html = fragment_cache.cached_html(
-                fragment_cache.charts_key(run, language), render_charts
+                fragment_cache.charts_key(run, language), render_charts, draft_of=draft_of
             )
             view.charts_html = mark_safe(charts_html)  # noqa: S308 - our own template's output
         context = {"run": run, "lab": lab, "view": view, "panel": None}
         return render_to_string("labs/run.html#run-body", context, request=request)
 
-    return fragment_cache.cached_html(fragment_cache.key(run.pk, language), render)
+    return fragment_cache.cached_html(
+        fragment_cache.key(run.pk, language), render, draft_of=draft_of
+    )
 
 
 @login_required

@@ -299,3 +299,34 @@ def test_an_experiment_given_back_for_its_turn_is_sent_again_with_its_time_limit
     assert len(sent) == 1
     assert sent[0]["soft_time_limit"] == limit_s
     assert sent[0]["time_limit"] == hard_limit_for(limit_s)
+
+
+@pytest.mark.parametrize(
+    ("raised", "code", "words"),
+    [
+        (
+            "ConnectionError('Error 111 connecting to 127.0.0.1:6401. Connection refused.')",
+            "redis_lost",
+            "restarted",
+        ),
+        (
+            "OutOfMemoryError(\"command not allowed when used memory > 'maxmemory'.\")",
+            "redis_full",
+            "short of memory",
+        ),
+    ],
+)
+def test_a_redis_that_restarts_or_fills_up_is_said_in_words(run, monkeypatch, raised, code, words):
+    """The attack's D7: "The lab crashed: ConnectionError: Error 111 connecting to
+    127.0.0.1:PORT" and "OutOfMemoryError" were shown to students."""
+    import redis
+
+    def broken(params, seed, progress):
+        raise eval(raised, {"ConnectionError": redis.ConnectionError, **vars(redis.exceptions)})
+
+    monkeypatch.setattr("labs.runs.tasks.get_lab", lambda slug: replace(get_lab(slug), run=broken))
+    assert execute_run.run(str(run.id)) == "failed"
+    failed = Run.objects.get(pk=run.pk)
+    assert failed.error_code == code
+    assert words in failed.error
+    assert "127.0.0.1" not in failed.error and "Error" not in failed.error

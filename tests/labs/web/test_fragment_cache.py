@@ -187,3 +187,45 @@ def test_students_who_each_pick_a_seed_share_one_render_of_the_form(
     for html, seed, other in zip(answers, ("40417", "90533"), ("90533", "40417"), strict=True):
         assert re.search(rf'name="seed"[^>]*value="{seed}"|value="{seed}"[^>]*name="seed"', html)
         assert other not in html and pages.SEED_SLOT not in html
+
+
+def live_draft_pages(runs) -> int:
+    """How many of these runs' pages (whole fragment or charts) the cache holds now."""
+    names = [fragment_cache.key(run.pk, "en") for run in runs]
+    names += [fragment_cache.charts_key(run, "en") for run in runs]
+    return sum(cache.get(name) is not None for name in names)
+
+
+def drafts_of(owner, n: int):
+    from labs.runs.models import Run
+
+    runs = [finished_run(owner, seed=seed) for seed in range(n)]
+    Run.objects.filter(pk__in=[r.pk for r in runs]).update(draft=True)
+    return list(Run.objects.filter(pk__in=[r.pk for r in runs]).order_by("created_at"))
+
+
+@pytest.mark.redis
+def test_a_students_drafts_keep_a_bounded_number_of_cached_pages(
+    client, people, fresh_render_version, monkeypatch
+):
+    """The attack's D4: one student's slider drafts added ~15 MB a minute of pages."""
+    monkeypatch.setattr(fragment_cache, "DRAFT_PAGES_PER_STUDENT", 4)
+    drafts = drafts_of(people.alice, 9)
+    client.force_login(people.alice)
+    for run in drafts:
+        assert poll(client, run).status_code == 286
+    assert live_draft_pages(drafts) <= 4
+    assert live_draft_pages(drafts[-2:]) == 4  # the newest stay: they are the ones looked at
+
+
+@pytest.mark.redis
+def test_all_drafts_together_keep_a_bounded_number_of_cached_pages(
+    client, people, fresh_render_version, monkeypatch
+):
+    monkeypatch.setattr(fragment_cache, "DRAFT_PAGES_IN_ALL", 6)
+    mine, theirs = drafts_of(people.alice, 4), drafts_of(people.bob, 4)
+    for person, runs in ((people.alice, mine), (people.bob, theirs)):
+        client.force_login(person)
+        for run in runs:
+            assert poll(client, run).status_code == 286
+    assert live_draft_pages(mine + theirs) <= 6

@@ -434,7 +434,7 @@ def test_a_full_redis_is_said_as_full_and_no_message_shows_the_broker_address(
     with django_capture_on_commit_callbacks(execute=True):
         client.post(reverse("lab-detail", args=["drain"]), GOOD, **HX)
     run = Run.objects.get()
-    assert run.error_code == "redis_full" and "is full" in run.error_text
+    assert run.error_code == "redis_full" and "short of memory" in run.error_text
 
     settings.CELERY_BROKER_URL = "redis://:s3cret@127.0.0.1:1/0"
     monkeypatch.undo()

@@ -1,0 +1,39 @@
+"""Removing a student also purges the pages the cache kept with their name on them."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from accounts.removal import remove_student
+from tests.teaching.test_term_end import term  # noqa: F401 - the fixture
+
+pytestmark = pytest.mark.redis
+
+
+def cached_values_naming(text: str) -> list[str]:
+    client = cache._cache.get_client()  # type: ignore[attr-defined]
+    found = []
+    for key in client.scan_iter(match=cache.make_key("*"), count=1000):
+        value = client.get(key)
+        if value is not None and text.encode() in value:
+            found.append(key.decode())
+    return found
+
+
+def test_removal_purges_the_cached_gradebook_and_class_results(client, term):  # noqa: F811
+    """The attack's D11: the cached copies kept the name for up to an hour."""
+    term.alice.first_name = "Zenobia-Qx"
+    term.alice.save()
+    client.force_login(term.teacher)
+    for page in (
+        reverse("gradebook", args=[term.class_a.pk]),
+        reverse("gradebook-csv", args=[term.class_a.pk]),
+        reverse("assignment-results", args=[term.assignment_a.pk]),
+    ):
+        assert client.get(page).status_code == 200
+    assert cached_values_naming("Zenobia-Qx") or cached_values_naming("alice")
+    remove_student(term.alice)
+    assert cached_values_naming("Zenobia-Qx") == []
+    assert cached_values_naming(">alice<") == []
