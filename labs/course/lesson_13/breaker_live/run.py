@@ -250,6 +250,22 @@ FIGURES = (
     Figure("failed_fast", gettext_noop("Calls that failed fast"), "int", gettext_noop("calls")),
     Figure("opened", gettext_noop("Times the breaker opened"), "int"),
     Figure(
+        "opened_after_failures",
+        gettext_noop("Openings after failures in a row"),
+        "int",
+    ),
+    Figure(
+        "opened_after_trial",
+        gettext_noop("Openings after a failed half-open trial"),
+        "int",
+    ),
+    Figure(
+        "half_open_calls",
+        gettext_noop("Calls let through while half-open"),
+        "int",
+        gettext_noop("calls"),
+    ),
+    Figure(
         "first_ok_after_recovery_s",
         gettext_noop("First success after the recovery"),
         "float",
