@@ -35,6 +35,7 @@ from labs.web.forms import LabForm
 from labs.web.htmx import HtmxHttpRequest, SignedInRequest
 from labs.web.presenters import present_run
 from labs.web.start import run_from_form
+from teaching import criteria_words
 from teaching.access import (
     assignment_for,
     classroom_for,
@@ -521,6 +522,8 @@ def _assignment_page(request, assignment, role, *, status=200, **extra) -> HttpR
         "criteria": assignment.checks(),
         "locked": assignment.locked_presets(),
         "open": assignment.open_presets(),
+        "locked_words": criteria_words.preset_words(lab, assignment.locked_presets()),
+        "open_words": criteria_words.preset_words(lab, assignment.open_presets()),
         **_panel_urls(assignment, role),
         "require_prediction": assignment.require_prediction,
     }
