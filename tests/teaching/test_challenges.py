@@ -72,7 +72,7 @@ def test_the_near_miss_names_the_figure_and_the_run_value():
     challenge = get_challenge("drain-fewest-workers")
     with translation.override("en"):
         lines = near_miss_words(challenge, _try(challenge, {}))
-    assert lines == ["Most workers at once: at most 4 workers — your run had 8 workers."]
+    assert lines == ["Most workers at once: at most 4 workers — your run: 8 workers."]
 
 
 def test_a_met_run_wins_over_newer_misses():

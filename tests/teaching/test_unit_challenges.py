@@ -47,3 +47,22 @@ def test_the_retry_storm_challenge_is_missed_by_a_calm_peak_that_costs_more_call
     assert good["until_calls"] < good["until_calls_none"]
     assert good["until_last_ms"] < good["until_last_ms_none"]
     assert good["until_gave_up"] == 0
+
+
+@pytest.mark.django_db
+def test_a_yes_no_near_miss_reads_as_a_sentence_in_both_languages():
+    from django.utils import translation
+
+    from teaching.challenges import near_miss_words
+    from teaching.unit_challenges import get_challenge
+
+    challenge = get_challenge("trapped-no-admission-limit")
+    params, summary = _run(challenge)
+    missed = attempt(challenge, 1, params, summary)
+    with translation.override("en"):
+        english = near_miss_words(challenge, missed)
+    with translation.override("mr"):
+        marathi = near_miss_words(challenge, missed)
+    assert any(line.endswith("— your run: no.") for line in english), english
+    assert not any("had no" in line for line in english), english
+    assert not any("नाही होते" in line for line in marathi), marathi

@@ -210,7 +210,7 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     ]
     first = s["first_ok_after_recovery_s"]
     lines.append(
-        gettext("No call succeeded after the service came back: watch for longer.")
+        gettext("No call succeeded after the service came back: make the run longer.")
         if first is None
         else gettext(
             "The first payment after the recovery went through %(t)s s after the service was back."
