@@ -17,6 +17,7 @@ GONE = {
     "Yes, it is throttled": "the question asks whether the limit holds the workers back",
     "worker-s": "opaque: worker-seconds",
     "your run had %(actual)s": "'your run had no.' with a yes/no figure",
+    "Each new request became": "a request does not become attempts: it takes them",
 }
 
 

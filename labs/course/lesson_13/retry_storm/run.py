@@ -348,15 +348,6 @@ UNTIL_FIGURES = tuple(
 
 FIGURES = (
     Figure("clients", gettext_noop("Clients"), "int"),
-    Figure("until_calls", gettext_noop("Calls until served, the chosen jitter"), "int"),
-    Figure(
-        "until_last_ms",
-        gettext_noop("Last client served, the chosen jitter"),
-        "float",
-        gettext_noop("ms"),
-        nullable=True,
-    ),
-    Figure("until_gave_up", gettext_noop("Clients that gave up, the chosen jitter"), "int"),
     Figure("retries", gettext_noop("Retries in all"), "int"),
     Figure("slot_ms", gettext_noop("Slot width"), "int", gettext_noop("ms")),
     Figure("jitter", gettext_noop("Jitter"), "str"),
@@ -400,6 +391,15 @@ FIGURES = (
         gettext_noop("retries"),
     ),
     *UNTIL_FIGURES,
+    Figure("until_calls", gettext_noop("Calls until served, the chosen jitter"), "int"),
+    Figure(
+        "until_last_ms",
+        gettext_noop("Last client served, the chosen jitter"),
+        "float",
+        gettext_noop("ms"),
+        nullable=True,
+    ),
+    Figure("until_gave_up", gettext_noop("Clients that gave up, the chosen jitter"), "int"),
 )
 
 
