@@ -142,7 +142,7 @@ def near_miss_words(challenge: Challenge, a: Attempt) -> list[str]:
             continue
         actual = actual_words(c.criterion, c.actual, figures)
         lines.append(
-            _("%(check)s — your run had %(actual)s.")
+            _("%(check)s — your run: %(actual)s.")
             % {"check": check_words(lab, c.criterion), "actual": actual}
         )
     return lines

@@ -8,15 +8,17 @@ the page for the teacher.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from labs.catalogue.lab import Lab
 from labs.interface.figures import Figure
 from labs.text import num, said
+from labs.web.forms import field_for, locked_words
 from teaching.criteria import Criterion, show
 
 OP_WORDS = {
@@ -71,3 +73,26 @@ def actual_words(criterion: Criterion, actual: Any, figures: Sequence[Figure]) -
     if actual is None:
         return _("no value")
     return value_words(actual, _unit(_figure(figures, criterion.figure.rpartition(".")[2])))
+
+
+def preset_words(lab: Lab | None, presets: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Each preset as a student reads it: the form's label and the value in words.
+
+    “Jobs one worker finishes per second: 100”, not `per_worker=100`; a choice by its
+    label, a switch as yes or no, with the parameter's unit. A preset the lab no longer
+    has keeps its code name (nothing else could be said of it).
+    """
+    out = []
+    for name, value in presets.items():
+        try:
+            param = lab.param(name) if lab is not None else None
+        except KeyError:
+            param = None
+        if param is None:
+            out.append((name, value_words(value)))
+            continue
+        words = locked_words(field_for(param), value)
+        if param.unit and param.kind in ("int", "float", "int_list", "float_list"):
+            words = f"{words} {said(param.unit)}"
+        out.append((capfirst(str(said(param.label))), words))
+    return out

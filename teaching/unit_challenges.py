@@ -112,12 +112,16 @@ CHALLENGES: tuple[Challenge, ...] = (
         ("threshold", "open_s"),
     ),
     Challenge(
-        "storm-under-50",
+        "storm-less-work",
         "lesson-13",
         "retry-storm",
-        gettext_noop("Keep the busiest 10 ms below 50 retries for the 500 clients."),
-        "busiest_slot < 50",
+        gettext_noop(
+            "2,000 clients fail together and retry until they are served. Serve every one of "
+            "them, the last within 1,000 ms, with at most 5,500 calls in all."
+        ),
+        "until_gave_up == 0\nuntil_last_ms <= 1000\nuntil_calls <= 5500",
         ("jitter", "base_ms", "cap_ms"),
+        {"clients": 2_000},
     ),
     # Assignment 05
     Challenge(

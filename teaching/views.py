@@ -36,6 +36,7 @@ from labs.web.htmx import HtmxHttpRequest, SignedInRequest
 from labs.web.idempotency import idempotent
 from labs.web.presenters import present_run
 from labs.web.start import run_from_form
+from teaching import criteria_words
 from teaching.access import (
     assignment_for,
     classroom_for,
@@ -533,6 +534,8 @@ def _assignment_page(request, assignment, role, *, status=200, **extra) -> HttpR
         "criteria": assignment.checks(),
         "locked": assignment.locked_presets(),
         "open": assignment.open_presets(),
+        "locked_words": criteria_words.preset_words(lab, assignment.locked_presets()),
+        "open_words": criteria_words.preset_words(lab, assignment.open_presets()),
         **_panel_urls(assignment, role),
         "require_prediction": assignment.require_prediction,
     }

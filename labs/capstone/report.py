@@ -584,7 +584,7 @@ def _outcome(a: Mapping[str, Any], params: Mapping[str, Any]) -> str:
     rec = a["recovered_at_s"]
     if not a["seconds_after"]:
         return gettext(
-            "The controls never went on: recover_at_s is the end of the run (%(at)s)."
+            "The controls never went on: they were set to start at the end of the run (%(at)s)."
         ) % {"at": at}
     if lost == 0:
         payments = gettext("no payment was lost")
@@ -655,7 +655,7 @@ def _simulated(facts: Mapping[str, Any], lab: str = LAB) -> list[str]:
             ),
             seed_line,
             gettext(
-                "A control went on when the schedule (recover_at_s) or the operator panel "
+                "A control went on when the schedule (“Controls start at”) or the operator panel "
                 "switched it; the report measures from the first one, and each run's timeline "
                 "shows every switch."
             ),
@@ -668,6 +668,7 @@ def _simulated(facts: Mapping[str, Any], lab: str = LAB) -> list[str]:
         ),
         seed_line,
         gettext(
-            "Every recovery control starts at recover_at_s; the other params hold from the start."
+            "Every recovery control starts at the second set in “Controls start at”; the other "
+            "settings hold from the start."
         ),
     ]

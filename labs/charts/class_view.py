@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from textwrap import wrap
 from typing import Any
 
 from labs.charts.base import (
@@ -234,7 +235,8 @@ def padded_range(values: Sequence[float]) -> list[float]:
 
 def pass_rates(rows: Sequence[tuple[str, int, int]]) -> dict[str, Any]:
     """Each criterion's share of the class passing it, as bars with "n of m" on them."""
-    names = [plotly_text(text) for text, _passed, _total in rows]
+    # A criterion in words is a sentence: wrapped, so a phone's narrow chart keeps its bars.
+    names = ["<br>".join(wrap(plotly_text(text), 32)) for text, _passed, _total in rows]
     shares = [round(100 * passed / total) if total else 0 for _text, passed, total in rows]
     words = [
         gettext("%(passed)s of %(total)s") % {"passed": passed, "total": total}

@@ -75,6 +75,9 @@ def outage(
     service = StandInService(latency_s=latency_s, down=(down_from_s, down_until_s), seed=seed)
     lock = threading.Lock()
     fast_fails = [0]
+    # Calls that went through while the breaker was half-open: pybreaker lets every worker
+    # that finds it half-open make its call, not one trial alone.
+    half_open_calls = [0]
 
     with context.run(seed) as run:
         queue = RedisQueue(
@@ -95,6 +98,9 @@ def outage(
                 def pay() -> None:
                     nonlocal reached
                     reached = True
+                    if breaker.current_state == pybreaker.STATE_HALF_OPEN:
+                        with lock:
+                            half_open_calls[0] += 1
                     service.call(message.msg_id)
 
                 try:
@@ -142,6 +148,14 @@ def outage(
         totals = charged.totals()
         timeline = [{"t_s": round(t - wall0, 3), "state": s} for t, s in watch.timeline()]
         first_ok_after = [t for t in service.ok_times if t >= down_until_s]
+        states = [row["state"] for row in timeline]
+        # An opening right after half-open came from a failed trial, not from `fail_max`
+        # failures in a row: pybreaker reopens on the first failure while half-open.
+        after_trial = sum(
+            1
+            for before, now in zip([pybreaker.STATE_CLOSED, *states], states, strict=False)
+            if now == pybreaker.STATE_OPEN and before == pybreaker.STATE_HALF_OPEN
+        )
         summary = {
             "messages": messages,
             "sent": sent,
@@ -152,7 +166,10 @@ def outage(
             "down_until_s": down_until_s,
             "reached_sick_service": service.calls_while_down,
             "failed_fast": fast_fails[0],
-            "opened": sum(1 for row in timeline if row["state"] == pybreaker.STATE_OPEN),
+            "opened": states.count(pybreaker.STATE_OPEN),
+            "opened_after_failures": states.count(pybreaker.STATE_OPEN) - after_trial,
+            "opened_after_trial": after_trial,
+            "half_open_calls": half_open_calls[0],
             "first_ok_after_recovery_s": (
                 round(first_ok_after[0] - down_until_s, 3) if first_ok_after else None
             ),

@@ -19,6 +19,8 @@ from labs.charts.class_view import Mark, StudentLine
 from labs.text import num, said
 from labs.web.series_names import named
 from teaching.class_results.figures import ClassResults, Entry, Spread
+from teaching.criteria import Criterion
+from teaching.criteria_words import criterion_words
 
 # The overlay's axis, where the series' own key reads poorly.
 LINE_WORDS = {"backlog": gettext_noop("requests waiting (backlog)")}
@@ -128,8 +130,15 @@ def pass_rate_chart(results: ClassResults) -> dict[str, Any] | None:
     if not results.pass_rates or not results.handed_in:
         return None
     return class_view.pass_rates(
-        [(str(r.criterion), r.passed, r.total) for r in results.pass_rates]
+        [(criterion_label(r.criterion, results.lab), r.passed, r.total) for r in results.pass_rates]
     )
+
+
+def criterion_label(criterion: Criterion, lab: Lab | None) -> str:
+    """A criterion as the class reads it (the projector is the room's): in the lab's words."""
+    if lab is None:
+        return str(criterion)
+    return criterion_words(criterion, lab.figures)
 
 
 def changes_chart(results: ClassResults) -> dict[str, Any] | None:

@@ -24,7 +24,7 @@ MEETS = {
         "fallback": True,
     },
     "breaker-notice-at-once": {"threshold": 3, "open_s": 2},
-    "storm-under-50": {"jitter": "decorrelated"},
+    "storm-less-work": {"jitter": "full", "base_ms": 200.0, "cap_ms": 400.0},
     "trapped-no-admission-limit": {
         "limit_retries": True,
         "drop_expired": True,
@@ -72,7 +72,7 @@ def test_the_near_miss_names_the_figure_and_the_run_value():
     challenge = get_challenge("drain-fewest-workers")
     with translation.override("en"):
         lines = near_miss_words(challenge, _try(challenge, {}))
-    assert lines == ["Most workers at once: at most 4 workers — your run had 8 workers."]
+    assert lines == ["Most workers at once: at most 4 workers — your run: 8 workers."]
 
 
 def test_a_met_run_wins_over_newer_misses():
@@ -110,7 +110,7 @@ def test_a_visitor_sees_the_goals_and_is_asked_to_log_in(client, db):
     from django.urls import reverse
 
     html = client.get(reverse("unit-detail", args=["lesson-13"])).content.decode()
-    assert "Keep the busiest 10 ms below 50 retries" in html
+    assert "2,000 clients fail together and retry until they are served" in html
     assert "Log in to have your runs checked." in html
 
 

@@ -70,7 +70,8 @@ class ColdCacheParams:
         100.0, gettext_noop("Fetches per second the budget allows."), min=1, max=100000
     )
     serve_stale: bool = param(
-        True, gettext_noop("Serve an expired copy while it is younger than stale_max_s.")
+        True,
+        gettext_noop("Keep serving an expired copy until it is older than “Stale for at most”."),
     )
     stale_max_s: float = param(
         60.0, gettext_noop("How long past its TTL a copy may still be served."), min=0, max=86400
@@ -79,7 +80,10 @@ class ColdCacheParams:
         30.0, gettext_noop("How long a fetched value stays fresh."), min=0.1, max=86400
     )
     ttl_jitter: float = param(
-        0.0, gettext_noop("Each TTL is ttl_s x (1 +/- this), drawn at random."), min=0, max=0.9
+        0.0,
+        gettext_noop("Each copy stays fresh for “Fresh for” × (1 ± this), drawn at random."),
+        min=0,
+        max=0.9,
     )
     client_timeout_ms: float = param(
         1000.0,

@@ -48,7 +48,10 @@ class PhaseMapParams:
         80.0, gettext_noop("Highest base load in the grid."), min=1, max=20000
     )
     base_steps: int = param(
-        1, gettext_noop("Base loads to try (1 = just base_min_rps)."), min=1, max=10
+        1,
+        gettext_noop("Normal loads to try, from the lowest up (1 = the lowest alone)."),
+        min=1,
+        max=10,
     )
     map_horizon_s: int = param(60, gettext_noop("Simulated seconds per run."), min=20, max=600)
     map_trigger_start_s: float = param(

@@ -110,7 +110,7 @@ class TrappedParams:
         max=3600,
     )
     admission_limit: bool = param(
-        False, gettext_noop("Refuse new work above admit_rps with a fast 429.")
+        False, gettext_noop("Turn away new requests above “Admit at most” at once, with HTTP 429.")
     )
     admit_rps: float = param(
         90.0, gettext_noop("Requests/s admitted while the limit holds."), min=1, max=100000

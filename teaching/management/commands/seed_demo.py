@@ -63,11 +63,16 @@ class Plan:
 
 PLANS = {
     "trapped-service": Plan(
-        title="Free the trapped service",
+        # Seed data, not a msgid: a teacher writes one text for the class, so the demo's
+        # is in both of the course's languages (a Marathi page shows its Marathi).
+        title="Free the trapped service · अडकलेल्या सेवेला मोकळे करा",
         instructions=(
             "The spike is over but the service stays slow. Find the loop that keeps the "
             "queue full and switch on the controls (from second 150) until the service "
-            "recovers, without losing a payment or leaving one with nobody in charge."
+            "recovers, without losing a payment or leaving one with nobody in charge.\n\n"
+            "लाट संपली तरी सेवा मंदच राहते. queue भरलेली ठेवणारे चक्र शोधा आणि सेवा "
+            "सावरेपर्यंत controls (150 व्या सेकंदापासून) चालू करा; एकही पेमेंट हरवू देऊ नका, "
+            "आणि कोणत्याही पेमेंटची जबाबदारी कोणाकडे नाही असे होऊ देऊ नका."
         ),
         criteria=(
             "before.recovered == false",
@@ -123,10 +128,13 @@ PLANS = {
         },
     ),
     "drain": Plan(
-        title="Catch the burst sooner",
+        title="Catch the burst sooner · लाट लवकर आटोक्यात आणा",
         instructions=(
             "The lesson's burst and workers are fixed. Tune the backlog rule so the queue "
-            "peaks lower and empties by second 5, using at most 35 worker-seconds."
+            "peaks lower and empties by second 5, using at most 35 worker-seconds.\n\n"
+            "धड्यातील लाट आणि workers ठरलेले आहेत. backlog नियम असा जुळवा की queue कमी "
+            "उंचीवर थांबेल आणि 5 व्या सेकंदापर्यंत रिकामी होईल, जास्तीत जास्त 35 "
+            "worker-सेकंद वापरून."
         ),
         criteria=(
             "left_at_end == 0",
@@ -199,7 +207,11 @@ class Command(BaseCommand):
         lab = get_lab("trapped-service") or get_lab("drain")
         assert lab is not None, "the catalogue has neither the capstone nor the drain lab"
         plan = PLANS[lab.slug]
-        assignment = Assignment.objects.filter(classroom=classroom, title=plan.title).first()
+        assignment = Assignment.objects.filter(classroom=classroom, lab=lab.slug).first()
+        if assignment is not None and assignment.title != plan.title:
+            # A demo seeded before its texts were in both languages: bring them up to date.
+            assignment.title, assignment.instructions = plan.title, plan.instructions
+            assignment.save(update_fields=["title", "instructions"])
         if assignment is None:
             assignment = Assignment.objects.create(
                 classroom=classroom,

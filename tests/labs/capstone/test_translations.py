@@ -43,7 +43,7 @@ KNOWN_ENGLISH = (
     "expired work was discarded at the dequeue check",
     # what was simulated
     "Everything is simulated in one process",
-    "Every recovery control starts at recover_at_s",
+    "Every recovery control starts at the second set in",
 )
 # Only in the Markdown export: its own headings and lines.
 MARKDOWN_ENGLISH = (

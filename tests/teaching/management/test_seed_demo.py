@@ -70,7 +70,10 @@ def test_it_falls_back_to_the_drain_lab_without_the_capstone(db, monkeypatch):
     monkeypatch.setattr("teaching.management.commands.seed_demo.get_lab", labs.get)
     seed()
     assignment = Assignment.objects.get()
-    assert (assignment.lab, assignment.title) == ("drain", "Catch the burst sooner")
+    assert (assignment.lab, assignment.title) == (
+        "drain",
+        "Catch the burst sooner · लाट लवकर आटोक्यात आणा",
+    )
     book = build_gradebook(assignment.classroom, assignment.due_at)
     cells = {row.student.username: row.cells[0] for row in book.rows}
     assert (cells["asha"].passed, cells["ravi"].passed) == (4, 2)
@@ -124,7 +127,7 @@ def test_the_demo_shows_challenges_met_and_missed(db):
 
     call_command("seed_demo", stdout=io.StringIO())
     call_command("seed_demo", stdout=io.StringIO())  # again: no second set of runs
-    assignment = Assignment.objects.get(lab="trapped-service", title="Free the trapped service")
+    assignment = Assignment.objects.get(lab="trapped-service")
     assert assignment.challenges
     users = get_user_model().objects
     asha, ravi = users.get(username="asha"), users.get(username="ravi")
@@ -132,3 +135,14 @@ def test_the_demo_shows_challenges_met_and_missed(db):
     assert met[(asha.pk, assignment.pk)] >= 1  # drain-math within 15 s
     assert met[(ravi.pk, assignment.pk)] == 0  # 17.1 s: a near miss
     assert Run.objects.filter(owner=asha, name="Demo run: a challenge").count() == 2
+
+
+def test_the_demo_assignment_reads_in_both_languages(db):
+    import re
+
+    call_command("seed_demo", stdout=io.StringIO())
+    assignment = Assignment.objects.get(lab="trapped-service")
+    devanagari = re.compile("[\u0900-\u097f]")
+    for text in (assignment.title, assignment.instructions):
+        assert devanagari.search(text), text  # a Marathi page shows Marathi
+        assert re.search("[A-Za-z]{4}", text), text  # and an English one English

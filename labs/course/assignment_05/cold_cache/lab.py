@@ -61,6 +61,19 @@ LAB = Lab.of(
             gettext_noop("Switch off the budget and shared fetches: how many reads give up?"),
             {"origin_budget": False, "coalescing": "none"},
         ),
+        TryNext(
+            gettext_noop(
+                "One hot key, nothing to protect the origin, and a fetch that takes 500 ms: "
+                "how many fetches reach the origin in one second when the key expires?"
+            ),
+            {
+                "keys": 1,
+                "coalescing": "none",
+                "origin_budget": False,
+                "serve_stale": False,
+                "origin_ms": 500.0,
+            },
+        ),
     ),
     prompts=PROMPTS,
     series_names=SERIES_NAMES,

@@ -179,16 +179,47 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         lines.append(line % expiry)
     if p["keys"] == 1:
         lines.append(
-            gettext(
-                "One hot key expires at one moment whatever its TTL: only shared fetches, stale "
-                "copies and the budget stand between it and the origin."
+            _hot_key(s, p)
+            if first_ttl < p["horizon_s"]
+            else gettext(
+                "One hot key expires at one moment whatever its TTL: make the run longer "
+                "than %(t)s s to see what its expiry sends to the origin."
             )
+            % {"t": first_ttl}
         )
     if s["timed_out_total"]:
         lines.append(
             gettext("%(n)s reads gave up waiting for a fetch.") % {"n": num(s["timed_out_total"])}
         )
     return lines
+
+
+def _hot_key(s: Mapping[str, Any], p: Mapping[str, Any]) -> str:
+    """What one hot key's expiry did in this run: a warning only where it flooded the origin."""
+    words = {
+        "n": num(s["origin_peak_after_first_ttl_rps"]),
+        "capacity": num(s["origin_capacity_rps"]),
+        "ms": num(p["origin_ms"]),
+    }
+    if s["origin_peak_after_first_ttl_rps"] > s["origin_capacity_rps"]:
+        return (
+            gettext(
+                "One hot key expires at one moment whatever its TTL: here its expiry sent "
+                "%(n)s fetches to the origin in one second, more than the %(capacity)s/s it can "
+                "do. Only shared fetches, stale copies and the budget stand between it and the "
+                "origin."
+            )
+            % words
+        )
+    return (
+        gettext(
+            "One hot key expires at one moment whatever its TTL, but here its expiry sent at "
+            "most %(n)s fetches in one second, within the origin's %(capacity)s/s: the key is "
+            "missing only while one fetch takes (%(ms)s ms). A slower fetch keeps it missing "
+            "longer."
+        )
+        % words
+    )
 
 
 FIGURES = (

@@ -55,7 +55,7 @@ def marks(params: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[dict[st
             (
                 gettext("controls on at %(t)s s") % {"t": at}
                 if on
-                else gettext("recover_at_s = %(t)s s (no control on)") % {"t": at}
+                else gettext("controls set for %(t)s s (none switched on)") % {"t": at}
             ),
             color=OK if on else GREY,
         )

@@ -215,11 +215,11 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     lines.append(
         ngettext(
             "Useful answers: %(before)s before, %(after)s after, %(last)s in the last 30 s. Each "
-            "new request became %(n)s attempt, and over the whole run %(wasted)s%% of the "
-            "workers' time went to callers who had already gone.",
+            "new request took %(n)s attempt on average, and over the whole run %(wasted)s%% of "
+            "the workers' time went to callers who had already gone.",
             "Useful answers: %(before)s before, %(after)s after, %(last)s in the last 30 s. Each "
-            "new request became %(n)s attempts, and over the whole run %(wasted)s%% of the "
-            "workers' time went to callers who had already gone.",
+            "new request took %(n)s attempts on average, and over the whole run %(wasted)s%% of "
+            "the workers' time went to callers who had already gone.",
             1 if s["amplification"] == 1 else 2,
         )
         % {

@@ -29,7 +29,9 @@ PROMPTS: tuple[Prompt, ...] = (
             "of %(limit_per_s)s; the limit keeps "
             "%(useful_workers)s workers busy, and there were %(workers)s."
         ),
-        choices=yes_no(gettext_noop("Yes, it is throttled"), gettext_noop("No, it is not")),
+        choices=yes_no(
+            gettext_noop("Yes, the limit holds them back"), gettext_noop("No, it does not")
+        ),
     ),
 )
 

@@ -111,7 +111,9 @@ FIGURES = (
     Figure("seconds", gettext_noop("Seconds simulated"), "int", gettext_noop("s")),
     Figure("total_arrived", gettext_noop("Jobs arrived"), "int", gettext_noop("jobs")),
     Figure("total_done", gettext_noop("Jobs done"), "int", gettext_noop("jobs")),
-    Figure("worker_seconds", gettext_noop("Worker-seconds used"), "int", gettext_noop("worker-s")),
+    Figure(
+        "worker_seconds", gettext_noop("Worker-seconds used"), "int", gettext_noop("worker-seconds")
+    ),
     Figure(
         "cleared_at_s",
         gettext_noop("Second the queue was empty again"),

@@ -239,7 +239,7 @@ FIGURES = (
         "cheapest_worker_seconds",
         gettext_noop("Worker-seconds of that rule"),
         "int",
-        gettext_noop("worker-s"),
+        gettext_noop("worker-seconds"),
         nullable=True,
     ),
 )

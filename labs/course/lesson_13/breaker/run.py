@@ -229,7 +229,7 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         },
     ]
     if s["first_ok_s"] is None:
-        lines.append(gettext("No call succeeded after the outage began: watch for longer."))
+        lines.append(gettext("No call succeeded after the outage began: make the run longer."))
     elif s["late_by_s"]:
         lines.append(
             gettext("First success at %(t)s s: %(late)s s after the service came back.")

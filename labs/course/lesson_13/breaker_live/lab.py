@@ -7,11 +7,60 @@ from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt, Values
 from labs.course.lesson_13.breaker_live import charts, production, run
 from labs.interface.live import QUEUE_NUMBERS, LiveNumber, LiveView
-from labs.text import gettext_noop
+from labs.text import gettext, gettext_noop, ngettext, num
 
 
-def _breaker_live_extra(summary: Values, params: Values) -> dict[str, float]:
-    return {"down_s": params["down_for_s"]}
+def openings_words(summary: Values, params: Values) -> str:
+    """How the breaker opened in this run, read from its own state changes.
+
+    The first opening comes after `fail_max` failures in a row; once it has opened, one
+    failed trial while half-open opens it again; and pybreaker lets every worker that finds
+    it half-open make its call, so a half-open spell can send several calls, not one.
+    """
+    opened = summary["opened"]
+    if "opened_after_trial" not in summary:  # a run saved before these were counted
+        return ngettext("The breaker opened once.", "The breaker opened %(n)s times.", opened) % {
+            "n": num(opened)
+        }
+    first, again = summary["opened_after_failures"], summary["opened_after_trial"]
+    if not opened:
+        return gettext(
+            "The breaker never opened: fewer than %(fail_max)s calls failed in a row."
+        ) % {"fail_max": num(params["fail_max"])}
+    words = [
+        ngettext(
+            "The breaker opened once, after %(fail_max)s failures in a row.",
+            "The breaker opened %(n)s times, each after %(fail_max)s failures in a row.",
+            first,
+        )
+        % {"n": num(first), "fail_max": num(params["fail_max"])}
+    ]
+    if again:
+        words.append(
+            ngettext(
+                "It opened once more on a single failed trial while half-open.",
+                "It opened %(n)s more times, each on a single failed trial while half-open.",
+                again,
+            )
+            % {"n": num(again)}
+        )
+    trials = summary["half_open_calls"]
+    if trials:
+        words.append(
+            ngettext(
+                "While half-open it let %(n)s call through to the service: pybreaker lets "
+                "every worker that finds it half-open make its call, not one trial alone.",
+                "While half-open it let %(n)s calls through to the service: pybreaker lets "
+                "every worker that finds it half-open make its call, not one trial alone.",
+                trials,
+            )
+            % {"n": num(trials)}
+        )
+    return " ".join(words)
+
+
+def _breaker_live_extra(summary: Values, params: Values) -> dict[str, object]:
+    return {"down_s": params["down_for_s"], "openings": openings_words(summary, params)}
 
 
 PROMPTS: tuple[Prompt, ...] = (
@@ -19,9 +68,8 @@ PROMPTS: tuple[Prompt, ...] = (
         "failed_fast",
         gettext_noop("How many calls will the breaker turn away without trying the service?"),
         gettext_noop(
-            "The service was down for %(down_s)s s; the breaker opened after every "
-            "%(fail_max)s failures (openings: %(opened)s), so %(failed_fast)s calls failed "
-            "fast and only %(reached_sick_service)s reached the sick service."
+            "The service was down for %(down_s)s s. %(openings)s So %(failed_fast)s calls "
+            "failed fast and only %(reached_sick_service)s reached the sick service."
         ),
         high=300,
         step=5,

@@ -210,7 +210,7 @@ def headline(result: Mapping[str, Any]) -> list[str]:
     ]
     first = s["first_ok_after_recovery_s"]
     lines.append(
-        gettext("No call succeeded after the service came back: watch for longer.")
+        gettext("No call succeeded after the service came back: make the run longer.")
         if first is None
         else gettext(
             "The first payment after the recovery went through %(t)s s after the service was back."
@@ -249,6 +249,22 @@ FIGURES = (
     ),
     Figure("failed_fast", gettext_noop("Calls that failed fast"), "int", gettext_noop("calls")),
     Figure("opened", gettext_noop("Times the breaker opened"), "int"),
+    Figure(
+        "opened_after_failures",
+        gettext_noop("Openings after failures in a row"),
+        "int",
+    ),
+    Figure(
+        "opened_after_trial",
+        gettext_noop("Openings after a failed half-open trial"),
+        "int",
+    ),
+    Figure(
+        "half_open_calls",
+        gettext_noop("Calls let through while half-open"),
+        "int",
+        gettext_noop("calls"),
+    ),
     Figure(
         "first_ok_after_recovery_s",
         gettext_noop("First success after the recovery"),

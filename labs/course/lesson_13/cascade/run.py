@@ -441,7 +441,9 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         }
     )
     if s["recovered_at_s"] is None:
-        lines.append(gettext("The service did not recover before the end: watch for longer."))
+        lines.append(
+            gettext("The service had not recovered when the run ended: make the run longer.")
+        )
     else:
         lines.append(
             gettext("The service answered 95%% of requests again from second %(t)s.")

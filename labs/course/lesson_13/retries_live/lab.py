@@ -20,11 +20,15 @@ def _retries_extra(summary: Values, params: Values) -> dict[str, float]:
 PROMPTS: tuple[Prompt, ...] = (
     Prompt(
         "first_try_ok_share",
-        gettext_noop("What share of messages will succeed at the first try?"),
         gettext_noop(
-            "Each call fails with a chance of %(fail_pct)s%%, so %(expected_pct)s%% should "
-            "succeed first time; %(messages)s messages are a small sample, and this run "
-            "made %(calls)s calls of which %(failed_calls)s failed."
+            "A payment is received again when every try of a receive fails. What share of "
+            "receives will succeed at the first try?"
+        ),
+        gettext_noop(
+            "Each call fails with a chance of %(fail_pct)s%%, so %(expected_pct)s%% of "
+            "receives should succeed at the first try. The %(messages)s payments were "
+            "received %(receives)s times in all, a small sample; this run made %(calls)s "
+            "calls, of which %(failed_calls)s failed."
         ),
         percent=True,
         extra=_retries_extra,

@@ -195,6 +195,9 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
         summary[f"until_calls_{kind}"] = done["calls"]
         summary[f"until_last_ms_{kind}"] = done["last_served_ms"]
         summary[f"until_gave_up_{kind}"] = done["gave_up"]
+    # The chosen jitter's figures again under plain names, for challenges and the spread.
+    for name in ("calls", "last_ms", "gave_up"):
+        summary[f"until_{name}"] = summary[f"until_{name}_{chosen}"]
     return {
         "summary": summary,
         "series": {
@@ -388,6 +391,15 @@ FIGURES = (
         gettext_noop("retries"),
     ),
     *UNTIL_FIGURES,
+    Figure("until_calls", gettext_noop("Calls until served, the chosen jitter"), "int"),
+    Figure(
+        "until_last_ms",
+        gettext_noop("Last client served, the chosen jitter"),
+        "float",
+        gettext_noop("ms"),
+        nullable=True,
+    ),
+    Figure("until_gave_up", gettext_noop("Clients that gave up, the chosen jitter"), "int"),
 )
 
 

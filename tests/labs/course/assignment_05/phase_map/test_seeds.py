@@ -148,7 +148,7 @@ def test_the_ten_seed_view_reads_in_marathi():
     assert "अडकली" in text and "seeds" in text
     assert "trapped in" not in text and "of capacity" not in text
     assert "seeds" in chart["layout"]["title"]["text"] and "how many" not in str(chart)
-    assert label == "10 seeds ने पण चालवा"
+    assert label == "10 seeds नेही चालवा"
 
 
 def test_refusals_still_name_the_grid_fields():

@@ -120,7 +120,7 @@ def test_it_says_no_control_was_on_at_recover_at_s():
     backlog = lab("trapped-service").charts(run("trapped-service"))[1]
     # A long note is broken in two lines on the chart (<br>): read as words.
     notes = [n["text"].replace("<br>", " ") for n in backlog["layout"]["annotations"]]
-    assert "recover_at_s = 150 s (no control on)" in notes
+    assert "controls set for 150 s (none switched on)" in notes
 
 
 def test_it_shows_the_models_cross_field_rules_next_to_the_field():
@@ -212,9 +212,9 @@ def test_it_writes_the_chart_notes_in_the_readers_language(params):
     english = notes()
     with translation.override("mr"):
         marathi = notes()
-    assert any(n.startswith(("controls on at", "recover_at_s = ")) for n in english)
+    assert any(n.startswith(("controls on at", "controls set for ")) for n in english)
     assert any("half the timeout" in n for n in english)
     for note in marathi:
         assert not note.startswith("controls on at") and "half the timeout" not in note
-        assert "no control on" not in note
+        assert "none switched on" not in note
     assert sum(bool(DEVANAGARI.search(n)) for n in marathi) >= 2
