@@ -182,6 +182,7 @@ def test_the_line_over_many_seeds_holds(lab: Lab) -> None:
     """The 20-seed (or 10-seed) lines at the lab's defaults, against the seeds' own figures."""
     repeat = next(p.name for p in lab.params if p.name in REPEATS)
     params = lab.defaults() | {repeat: True}
-    assume(lab.cost is None or lab.cost(params).seconds <= 20 * BUDGET_S)
+    if lab.cost is not None and lab.cost(params).seconds > 20 * BUDGET_S:
+        pytest.skip(f"{lab.slug}'s seeds at its defaults are over the budget of this check")
     result = run_lab(lab, params, lab.default_seed, SilentProgress())
     assert_true_sentences(lab, result, [])
