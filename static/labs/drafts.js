@@ -123,6 +123,8 @@
       if (placeholder) placeholder.replaceWith(area);
       else results.prepend(area);
     }
+    // The main chart comes back from its stage to its place, so the charts keep their order.
+    if (window.labStage) window.labStage.unstage(panel);
     var old = area.querySelector(".run-body");
     var drawn = old ? Array.prototype.slice.call(old.querySelectorAll("figure.chart.drawn")) : [];
     var moved = [];
@@ -147,8 +149,9 @@
     }
     compare(panel, body);
     window.htmx.process(body);
+    if (window.labStage) window.labStage.stage(panel, false); // redrawn just below
     window.labCharts.redrawAll(moved);
-    window.labCharts.draw(body);
+    window.labCharts.draw(panel); // the body's charts and the one on the stage
     showKeyFigure(panel, body);
     status(panel, false);
   }
