@@ -107,8 +107,9 @@ def verdicts(run: Run, predictions: list[Prediction] | None = None) -> list[Verd
         verdict = judge(prompt, prediction.value, summary, params)
         if prediction.after_result:
             late = _(
-                "This guess was made after a result for these values had been shown, so it is not counted right."
-            )  # noqa: E501
+                "This guess was made after a result for these values had been shown, "
+                "so it is not counted right."
+            )
             verdict = replace(verdict, right=False, late=True, because=f"{late} {verdict.because}")
         found.append(verdict)
     return found
