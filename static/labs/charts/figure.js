@@ -64,7 +64,7 @@ function figureOf(box, plot) {
 export function figureToDraw(box, plot) {
   const fig = figureOf(box, plot), memory = memoryOf(box);
   if (memory) remember(memory, fig.data);
-  const all = withBefore(memory, fig.data);
+  const all = withBefore(memory, fig.data, fig.layout.barmode);
   settleLegend(fig.layout, all, fig.width, legendWidth(legendFamily(fig.layout)));
   return { fig: fig, all: all };
 }
