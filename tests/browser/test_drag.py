@@ -15,6 +15,7 @@ import pytest
 from tests.base import make_user
 from tests.browser.conftest import PHONE
 from tests.browser.pages import RUN_TIMEOUT_MS, open_lab
+from tests.browser.test_accessibility import violations
 
 # Every drawing of the main chart and every release of the hand, in order.
 LISTEN_JS = """() => {
@@ -120,3 +121,5 @@ def test_the_main_chart_redraws_during_a_drag_and_ends_on_the_value_let_go(
     assert not site.seen.errors, "\n".join(site.seen.errors)
     assert not page.locator(".connection-status:not([hidden])").count()
     assert json.loads(page.locator(".results .run-body").get_attribute("data-facts"))
+    # The stage with its chart, the "show at the top" buttons: axe finds nothing serious.
+    assert violations(page, None) == []
