@@ -2,6 +2,15 @@
 
 from labs.capstone.analysis import Analysis
 from labs.runs.models import Run, RunManager, RunQuerySet
-from labs.runs.predictions import Prediction
+from labs.runs.predictions import Prediction, SeenResult
+from labs.runs.shares import SharedSetup
 
-__all__ = ["Analysis", "Prediction", "Run", "RunManager", "RunQuerySet"]
+__all__ = [
+    "Analysis",
+    "Prediction",
+    "Run",
+    "RunManager",
+    "RunQuerySet",
+    "SeenResult",
+    "SharedSetup",
+]

@@ -91,6 +91,29 @@ def num(value: float) -> str:
     return f"{value:,.2f}".rstrip("0").rstrip(".")
 
 
+def nums_apart(values: Sequence[float], percent: bool = False) -> list[str]:
+    """Several numbers read side by side (a range, a before and after), with as many places
+    as it takes for different values never to read the same: 0.0094 and 0.0055 as shares are
+    "0.94 %" and "0.55 %", not "0.01" twice (up to 9 places); whole numbers as `num`."""
+    scaled = [v * 100 for v in values] if percent else list(values)
+    unit = " %" if percent else ""
+    if not percent and all(float(v).is_integer() for v in scaled):
+        return [num(v) for v in scaled]
+    for places in range(0, 10):
+        texts = [f"{v:,.{places}f}" for v in scaled]
+        apart = all(
+            (a == b) == (texts[i] == texts[j])
+            for i, a in enumerate(scaled)
+            for j, b in enumerate(scaled)
+        )
+        big = max((abs(v) for v in scaled), default=0)
+        enough = places >= 2 or big >= 10 ** (2 - places)  # at least 2 significant digits
+        if apart and enough:
+            break
+    trimmed = [t.rstrip("0").rstrip(".") if "." in t else t for t in texts]
+    return [t + unit for t in trimmed]
+
+
 def num_or_dash(value: float | None) -> str:
     """`num`, or a dash for a figure that did not happen (None; zero is a number)."""
     return "—" if value is None else num(value)

@@ -1,12 +1,15 @@
 from django.urls import include, path
 
-from labs.web.views import drafts, pages, queue_panel, runs
+from labs.web.views import drafts, pages, queue_panel, runs, share
 
 urlpatterns = [
     path("", pages.home, name="home"),
     path("units/<slug:unit_slug>/", pages.unit_detail, name="unit-detail"),
     path("labs/<slug:slug>/", pages.lab_detail, name="lab-detail"),
     path("labs/<slug:slug>/draft/", drafts.lab_draft, name="lab-draft"),
+    path("labs/<slug:slug>/share/", share.lab_share, name="lab-share"),
+    # Short, letters and digits only: a link that survives a chat message.
+    path("s/<str:code>/", share.shared_setup, name="shared-setup"),
     path("runs/", runs.my_runs, name="my-runs"),
     path("runs/<uuid:run_id>/", runs.run_detail, name="run-detail"),
     path("runs/<uuid:run_id>.json", runs.run_json, name="run-json"),

@@ -384,7 +384,9 @@ def assignment_run(request: HtmxHttpRequest, assignment_id: int) -> HttpResponse
     if lab is None:
         return HttpResponse(LAB_GONE, status=409)
     form = _lab_form(assignment, lab, request.POST)
-    run, status = run_from_form(request.user, form, request.POST)
+    run, status = run_from_form(
+        request.user, form, request.POST, assignment.require_prediction and role == "student"
+    )
     if run is not None and not request.htmx:
         if role == "teacher":
             return redirect(run)

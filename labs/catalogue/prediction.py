@@ -131,6 +131,7 @@ class Verdict:
     right: bool
     compared: str  # "You expected …; it was …"
     because: str  # why, from this run's figures
+    late: bool = False  # made after a result for these values was shown: never right
 
     @property
     def question(self) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from labs.interface.figures import Figure
-from labs.text import gettext, gettext_noop, num, phrase, said
+from labs.text import gettext, gettext_noop, num, nums_apart, phrase, said
 
 
 def numeric(value: Any) -> bool:
@@ -28,14 +28,9 @@ def seed_table(results: list[dict[str, Any]], figures: tuple[Figure, ...]) -> di
         values = [r["summary"].get(f.name) for r in results]
         if not all(numeric(v) for v in values):
             continue  # a figure that is sometimes None or a word has no range
+        # Places enough that different values never read the same.
         rows.append(
-            [
-                f.label,
-                num(values[0]),
-                num(min(values)),
-                num(statistics.median(values)),
-                num(max(values)),
-            ]
+            [f.label, *nums_apart([values[0], min(values), statistics.median(values), max(values)])]
         )
     return {
         "title": phrase(gettext_noop("The same settings over %(n)s seeds"), n=len(results)),
@@ -62,13 +57,17 @@ def typical_words(result: Mapping[str, Any], figure: Figure) -> list[str]:
     below = sum(1 for v in values if v < own)
     above = sum(1 for v in values if v > own)
     shown = _percent if data.get("percent") else num
+    # Read side by side: enough places that different values never read the same.
+    low, high, median, own_words = nums_apart(
+        [min(values), max(values), statistics.median(values), own], bool(data.get("percent"))
+    )
     words = {
         "figure": said(figure.label),
         "n": len(values),
-        "low": shown(min(values)),
-        "high": shown(max(values)),
-        "median": shown(statistics.median(values)),
-        "own": shown(own),
+        "low": low,
+        "high": high,
+        "median": median,
+        "own": own_words,
     }
     if min(values) == max(values):
         return [

@@ -7,10 +7,15 @@ row per prompt answered; each lab's `lab.py` holds its prompts (`Lab.prompts`), 
 
 from __future__ import annotations
 
+import hashlib
+import json
+from dataclasses import replace
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from labs.catalogue.entries import prompts_for
 from labs.catalogue.prediction import Prompt, Verdict, judge
@@ -24,6 +29,9 @@ class Prediction(models.Model):
     figure = models.CharField(max_length=64)  # the prompt's summary figure
     value = models.JSONField()  # a number (a share as %), true/false, or a choice's word
     created_at = models.DateTimeField(default=timezone.now)
+    # Made after the student had been shown a result for these values (a draft as a slider
+    # moved, an earlier run): shown against the run, never counted right.
+    after_result = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["run", "id"]
@@ -41,6 +49,48 @@ class Prediction(models.Model):
         return None
 
 
+class SeenResult(models.Model):
+    """When a student was first shown a result for a lab with these values (any seed)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    lab = models.CharField(max_length=64)
+    params_key = models.CharField(max_length=64)  # params_key(run.params)
+    first_shown_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "lab", "params_key"], name="one_first_sight_per_values"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.lab} {self.params_key[:8]} first shown to {self.user_id}"
+
+
+def params_key(params: dict[str, Any]) -> str:
+    text = json.dumps(params, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def record_shown(user, run: Run) -> None:
+    """Remember that `user` has seen `run`'s result (their own run, succeeded): a guess for
+    the same values after this is no prediction. One INSERT, ignored when already known."""
+    if run.status != Run.Status.SUCCEEDED or run.owner_id != getattr(user, "pk", None):
+        return
+    SeenResult.objects.bulk_create(
+        [SeenResult(user_id=user.pk, lab=run.lab, params_key=params_key(run.params))],
+        ignore_conflicts=True,
+    )
+
+
+def seen_before(run: Run) -> bool:
+    """Whether the run's owner had been shown a result for the run's lab and values."""
+    return SeenResult.objects.filter(
+        user_id=run.owner_id, lab=run.lab, params_key=params_key(run.params)
+    ).exists()
+
+
 def verdicts(run: Run, predictions: list[Prediction] | None = None) -> list[Verdict]:
     """Each prediction made for `run` against its outcome ([] before it has succeeded)."""
     if run.status != Run.Status.SUCCEEDED:
@@ -52,13 +102,24 @@ def verdicts(run: Run, predictions: list[Prediction] | None = None) -> list[Verd
     found = []
     for prediction in predictions:
         prompt = prediction.prompt(run.lab)
-        if prompt is not None:
-            found.append(judge(prompt, prediction.value, summary, params))
+        if prompt is None:
+            continue
+        verdict = judge(prompt, prediction.value, summary, params)
+        if prediction.after_result:
+            late = _(
+                "This guess was made after a result for these values had been shown, "
+                "so it is not counted right."
+            )
+            verdict = replace(verdict, right=False, late=True, because=f"{late} {verdict.because}")
+        found.append(verdict)
     return found
 
 
 def save_predictions(run: Run, guesses: dict[str, Any]) -> None:
-    """Keep the guesses (figure → value) made for `run`."""
+    """Keep the guesses (figure → value) made for `run`, marked when the student had been
+    shown a result for these values already (issue 39: a guess after the answer)."""
+    late = seen_before(run) if guesses else False
     Prediction.objects.bulk_create(
-        Prediction(run=run, figure=figure, value=value) for figure, value in guesses.items()
+        Prediction(run=run, figure=figure, value=value, after_result=late)
+        for figure, value in guesses.items()
     )

@@ -77,9 +77,14 @@ def present_run(run: Run, lab: Lab | None, *, charts: bool = True) -> RunView:
 
 
 def key_figure(lab: Lab, summary: dict[str, Any]) -> tuple[str, str] | None:
-    """The lab's first declared figure and its value in words, for the bar beside Run."""
+    """The lab's first declared result and its value in words, for the bar beside Run.
+
+    A figure that repeats one of the lab's inputs (breaker's threshold, retry-storm's
+    clients) is not a result: the bar would show what the student just set.
+    """
+    inputs = set(lab.defaults())
     for figure in lab.figures:
-        if figure.name in summary:
+        if figure.name in summary and figure.name not in inputs:
             return str(said(figure.label)), figure_words(figure, summary[figure.name])
     return None
 

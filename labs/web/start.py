@@ -6,7 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
+from labs.catalogue.entries import prompts_for
 from labs.runs.dispatch import RunRefused, start_run
 from labs.runs.execution import choose_seed
 from labs.runs.models import Run
@@ -16,20 +18,34 @@ from labs.web.predict import take_guesses
 
 
 def run_from_form(
-    user, form: LabForm, predictions: Mapping[str, Any] | None = None
+    user,
+    form: LabForm,
+    predictions: Mapping[str, Any] | None = None,
+    require_prediction: bool = False,
 ) -> tuple[Run | None, int]:
     """The started run and 200, or None and the status to answer with: 422 for a bad value
     (the form carries the messages), the refusal's own status (cap, runner offline) with its
     reason added to the form.
 
     `predictions` is the POST of a committed run: the guesses in it are kept with the run,
-    in the same transaction, so its task is published only once they are saved.
+    in the same transaction, so its task is published only once they are saved. With
+    `require_prediction` (an assignment that asks for one) a run without a guess is refused
+    before it starts, the reason said at the top of the form, just above "Predict first".
     """
     if not form.is_valid():
         return None, 422
     lab = form.lab
     guesses = take_guesses(form, predictions)
     if guesses is None:
+        return None, 422
+    if require_prediction and not guesses and prompts_for(lab.slug):
+        form.add_error(
+            None,
+            _(
+                "This assignment asks for a prediction first: answer “Predict first” "
+                "just below, then press Run."
+            ),
+        )
         return None, 422
     try:
         with transaction.atomic():

@@ -1,18 +1,23 @@
 // A lab that answers as its controls move (labs/web/views/drafts.py, labs/runs/drafts.py).
 //
-// About 100 ms after the last change of any control, if the form's values differ from the
-// last ones sent, the panel's hidden .auto-run element posts the form (hx-sync
-// "this:replace": a newer post aborts one still in flight). The answer is a draft run's
-// body, swapped into the hidden .incoming holder, and every field's message slot, swapped
-// in place out of band (a refused value says why beside its field and nothing runs). A
-// queued body polls itself there; once it is finished it lands: it takes the place of the
-// body shown, with the shown charts moved into it and redrawn on the same elements
-// (charts.js: Plotly.react, the previous lines left faint), and "What changed" written
-// under its headline from the two runs' words (data-facts, written by the server). A body
-// that is not the holder's newest is never landed: an old answer is dropped.
+// While a control moves (a finger or a mouse dragging a slider, keys held), the form's
+// values are posted at a steady pace: the first change at once, then at most one post every
+// PACE_MS, and never two at once for a panel — a value that comes while a post is in flight
+// waits for its answer, and values passed over meanwhile are never sent (the server, for its
+// part, deletes a student's draft still queued when a newer one comes: labs.runs.drafts).
+// When the hand lets go, the last value is always the last one sent. The hidden .auto-run
+// element does the post; the answer is a draft run's body, swapped into the hidden
+// .incoming holder, and every field's message slot, swapped in place out of band (a
+// refused value says why beside its field and nothing runs). A queued body polls itself
+// there; once it is finished it lands: it takes the place of the body shown, with the shown
+// charts moved into it and redrawn on the same elements (charts.js: Plotly.react, the
+// previous lines left faint), and "What changed" written under its headline from the two
+// runs' words (data-facts, written by the server). A body that is not the holder's newest
+// is never landed: an old answer is dropped. Run never aborts a draft in flight (an abort
+// is logged as an error by htmx): the draft's answer is dropped instead.
 (function () {
-  var DELAY_MS = 100;  // a pause this long ends a drag: shorter, and a slow hand posts mid-drag
-  var timers = {}, sent = {}, facts = {};
+  var PACE_MS = 220; // during a drag, one post per this long (and one at a time)
+  var sent = {}, facts = {}, busy = {}, lastAt = {}, timers = {};
 
   function panelOf(node) { return node && node.closest && node.closest(".lab-panel[data-auto-run]"); }
   // The lab's values only: a prediction (labs/predict.html) belongs to the next Run.
@@ -22,9 +27,9 @@
     form.querySelectorAll(".predict [name]").forEach(function (field) { data.delete(field.name); });
     return new URLSearchParams(data).toString();
   }
-  function status(panel, busy) {
+  function status(panel, on) {
     var note = panel.querySelector(".draft-status");
-    if (note) note.hidden = !busy;
+    if (note) note.hidden = !on;
   }
   function ready(panel) {
     if (panel.dataset.draftsReady) return;
@@ -34,15 +39,22 @@
     var body = panel.querySelector(".results .run-body[data-facts]:not([data-compared])");
     if (body) compare(panel, body);
   }
+  // Post the form's newest values, if they are new, no post is in flight and the pace allows.
   function changed(panel) {
     clearTimeout(timers[panel.id]);
-    timers[panel.id] = setTimeout(function () {
-      var form = panel.querySelector("form.lab-form"), now = values(form);
-      if (now === sent[panel.id]) return;
-      sent[panel.id] = now;
-      status(panel, true);
-      window.htmx.trigger(panel.querySelector(".auto-run"), "lab:changed");
-    }, DELAY_MS);
+    if (busy[panel.id] || panel.dataset.ran) return; // sent when the answer comes
+    var wait = (lastAt[panel.id] || 0) + PACE_MS - Date.now();
+    if (wait > 0) {
+      timers[panel.id] = setTimeout(function () { changed(panel); }, wait);
+      return;
+    }
+    var form = panel.querySelector("form.lab-form"), now = values(form);
+    if (now === sent[panel.id]) return;
+    sent[panel.id] = now;
+    busy[panel.id] = true;
+    lastAt[panel.id] = Date.now();
+    status(panel, true);
+    window.htmx.trigger(panel.querySelector(".auto-run"), "lab:changed");
   }
   function onEdit(event) {
     var panel = panelOf(event.target);
@@ -123,6 +135,8 @@
       if (placeholder) placeholder.replaceWith(area);
       else results.prepend(area);
     }
+    // The main chart comes back from its stage to its place, so the charts keep their order.
+    if (window.labStage) window.labStage.unstage(panel);
     var old = area.querySelector(".run-body");
     var drawn = old ? Array.prototype.slice.call(old.querySelectorAll("figure.chart.drawn")) : [];
     var moved = [];
@@ -147,8 +161,9 @@
     }
     compare(panel, body);
     window.htmx.process(body);
+    if (window.labStage) window.labStage.stage(panel, false); // redrawn just below
     window.labCharts.redrawAll(moved);
-    window.labCharts.draw(body);
+    window.labCharts.draw(panel); // the body's charts and the one on the stage
     showKeyFigure(panel, body);
     status(panel, false);
   }
@@ -173,14 +188,37 @@
     if (body.matches(".status-queued, .status-running")) return; // it polls, in the holder
     land(panel, body);
   });
-  // Run wins over a draft still in flight: its answer would land on the new panel.
+  // A draft's post has its answer (or failed): the newest values go next, if they moved.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail.elt;
+    // Run's post failed and left its panel in place: drafts go on.
+    if (elt.matches && elt.matches("form.lab-form") && elt.isConnected) {
+      var same = panelOf(elt);
+      if (same) delete same.dataset.ran;
+      return;
+    }
+    if (!elt.matches || !elt.matches(".auto-run")) return;
+    var panel = panelOf(elt);
+    if (!panel) return;
+    busy[panel.id] = false;
+    if (!event.detail.successful && !event.detail.xhr.status) status(panel, false);
+    changed(panel);
+  });
+  // Run wins over a draft still in flight: the draft's answer is dropped, not landed on the
+  // new panel (and not aborted: an abort is no error, and htmx would log it as one).
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = event.detail.elt;
     if (!form.matches || !form.matches("form.lab-form")) return;
-    var panel = panelOf(form), auto = panel && panel.querySelector(".auto-run");
-    if (!auto) return;
+    var panel = panelOf(form);
+    if (!panel) return;
     clearTimeout(timers[panel.id]);
-    window.htmx.trigger(auto, "htmx:abort");
+    panel.dataset.ran = "1";
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var elt = event.detail.elt;
+    if (!elt.matches || !elt.matches(".auto-run")) return;
+    var panel = panelOf(elt);
+    if (!elt.isConnected || !panel || panel.dataset.ran) event.detail.shouldSwap = false;
   });
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll(".lab-panel[data-auto-run]").forEach(ready);

@@ -9,7 +9,9 @@
     if (!panel || !panel.matches(".lab-panel")) return;
     var target = panel.querySelector(".has-error input, .has-error select, .has-error textarea") ||
       panel.querySelector(".run-body");
-    if (target) target.focus();
+    // Without scrolling: the student stays where the control they moved is, with the main
+    // chart on its stage beside it (stage.js); a screen reader still reads the result.
+    if (target) target.focus({ preventScroll: target.matches(".run-body") && !!panel.querySelector(".stage-chart") });
   }
   document.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail.requestConfig && event.detail.requestConfig.verb === "post") {

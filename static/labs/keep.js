@@ -38,7 +38,12 @@
       if (named && named.dataset.keepUrl) kept(named, named.dataset.keepUrl);
       return;
     }
-    var body = event.target.closest(".run-body[data-keep-url]");
+    // The lab's main chart sits on its stage, out of its body (stage.js): its body is the
+    // panel's shown one.
+    var staged = event.target.closest(".stage-chart");
+    var panel = staged && staged.closest(".lab-panel");
+    var body = panel ? panel.querySelector(".results .run-body[data-keep-url]")
+      : event.target.closest(".run-body[data-keep-url]");
     if (body && event.target.closest(".modebar-group:first-child > .modebar-btn:first-child")) {
       keep(body);
     }

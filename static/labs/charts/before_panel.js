@@ -8,8 +8,10 @@ export const memories = {};
 // The chart's memory, or null outside a panel that keeps "before" lines.
 export function memoryOf(box) {
   const panel = box.closest(".lab-panel[data-before-word]"), body = box.closest(".run-body");
-  if (!panel || !body) return null;
-  const at = Array.prototype.indexOf.call(body.querySelectorAll("figure.chart"), box);
+  // A chart on the lab's stage (stage.js) is out of its body: it carries its place.
+  if (!panel || (!body && box.dataset.at === undefined)) return null;
+  const at = box.dataset.at !== undefined ? Number(box.dataset.at)
+    : Array.prototype.indexOf.call(body.querySelectorAll("figure.chart"), box);
   return memoryAt(memories, panel.id, at, panel.dataset.beforeWord);
 }
 

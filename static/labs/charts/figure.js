@@ -21,7 +21,8 @@ export function placeHeight(box, plot, fig) {
   layout.title = layout.title && Object.assign({}, layout.title);
   const width = plot.clientWidth || box.clientWidth;
   fitTitleHere(layout, width, width >= PHONE_PX);
-  plot.style.height = (layout.height || 450) + "px";
+  const cap = heightCap(box);
+  plot.style.height = Math.round(Math.min(layout.height || 450, cap || Infinity)) + "px";
 }
 
 // The chart's place, as tall as the chart will be, saying it is coming.
@@ -34,12 +35,25 @@ export function holdPlace(box, plot, fig) {
   plot.appendChild(note);
 }
 
+// On the lab's stage (stage.js, site.css --chart-max-h) a chart is at most this tall, so
+// on a phone the controls keep most of the screen beneath it.
+export function heightCap(box) {
+  if (!box.closest || !box.closest(".stage-chart")) return 0;
+  const most = parseFloat(getComputedStyle(box).getPropertyValue("--chart-max-h"));
+  return most > 0 ? Math.max(200, Math.min(most, window.innerHeight * 0.38)) : 0;
+}
+
 function figureOf(box, plot) {
   const fig = JSON.parse(box.querySelector("script[type='application/json']").textContent);
   const width = plot.clientWidth || box.clientWidth;
   const toolbar = width >= PHONE_PX;
   const extra = fitTitleHere(fig.layout, width, toolbar);
   if (extra && plot.style.height) plot.style.height = fig.layout.height + "px";
+  const cap = heightCap(box);
+  if (cap && (fig.layout.height || 450) > cap) {
+    fig.layout.height = Math.round(cap);
+    plot.style.height = fig.layout.height + "px";
+  }
   fig.config = Object.assign({ displayModeBar: toolbar ? "hover" : false }, CONFIG);
   fig.width = width;
   return fig;
@@ -50,7 +64,7 @@ function figureOf(box, plot) {
 export function figureToDraw(box, plot) {
   const fig = figureOf(box, plot), memory = memoryOf(box);
   if (memory) remember(memory, fig.data);
-  const all = withBefore(memory, fig.data);
+  const all = withBefore(memory, fig.data, fig.layout.barmode);
   settleLegend(fig.layout, all, fig.width, legendWidth(legendFamily(fig.layout)));
   return { fig: fig, all: all };
 }

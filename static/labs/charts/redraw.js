@@ -47,7 +47,7 @@ export function listenForClearBefore() {
     if (!button) return;
     const panel = button.closest(".lab-panel");
     forgetBefore(memories, panel.id);
-    redrawAll(panel.querySelectorAll(".results figure.chart.drawn"));
+    redrawAll(panel.querySelectorAll(".results figure.chart.drawn, .stage-chart figure.chart.drawn"));
     button.hidden = true;
   });
 }

@@ -51,10 +51,21 @@ describe("remember", () => {
     remember(memory, [queue([1, 2, 3])]);
     remember(memory, [queue([1, 4, 9]), queue([0, 0, 0])]);
     expect(memory.before).toBeNull();
+    const other = { now: null, before: null, word: "before" };
+    remember(other, [bar]);
+    remember(other, [queue([1, 2, 3])]);
+    expect(other.before).toBeNull();
+    const none = { now: null, before: null, word: "before" };
+    remember(none, [{ type: "heatmap", z: [[1]] }]);
+    remember(none, [{ type: "heatmap", z: [[2]] }]);
+    expect(none.before).toBeNull();
+  });
+
+  it("keeps the previous bars of a bar chart", () => {
     const bars = { now: null, before: null, word: "before" };
     remember(bars, [bar]);
     remember(bars, [Object.assign({}, bar, { y: [4] })]);
-    expect(bars.before).toBeNull();
+    expect(bars.before).toEqual([bar]);
   });
 });
 
@@ -84,7 +95,19 @@ describe("faint", () => {
         marker: { color: FAINT, size: 4 }, opacity: 0.6,
         hovertemplate: "%{x}, %{y}<extra> (before)</extra>",
       },
+      {
+        type: "bar", x: ["a"], y: [3], xaxis: undefined, yaxis: undefined, orientation: undefined,
+        name: "before", showlegend: false, legendgroup: "before",
+        marker: { color: FAINT, line: { color: FAINT, width: 1 } }, opacity: 0.35,
+        hovertemplate: "%{x}, %{y}<extra>served (before)</extra>",
+      },
     ]);
+  });
+
+  it("leaves the bars out of a stacked bar chart (they would sit on top of the new ones)", () => {
+    const memory = { now: null, word: "before", before: [bar, queue([1])] };
+    expect(faint(memory, "stack").map((t) => t.type)).toEqual(["scatter"]);
+    expect(faint(memory, "group").map((t) => t.type)).toEqual(["bar", "scatter"]);
   });
 
   it("is nothing without a memory or a 'before'", () => {
@@ -100,6 +123,15 @@ describe("withBefore", () => {
     expect(all.map((t) => t.name)).toEqual(["before", "queue"]);
     expect(all[1]).toBe(data[0]);
     expect(withBefore(null, data)).toEqual(data);
+  });
+
+  it("draws the faint lines above a filled area, after its last filled trace", () => {
+    const area = { name: "backlog", x: [0], y: [9], fill: "tozeroy" };
+    const data = [area, queue([5])];
+    const all = withBefore({ now: null, before: [area, queue([4])], word: "before" }, data);
+    expect(all.map((t) => t.name)).toEqual(["backlog", "before", "before", "queue"]);
+    expect(all[0]).toBe(area);
+    expect(all[1].fill).toBeUndefined();
   });
 });
 
