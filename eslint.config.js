@@ -5,7 +5,8 @@ import globals from "globals";
 
 export default [
   // Not ours: minified vendored builds (rebuilt by vendor-src/, checked by their own tests).
-  { ignores: ["static/vendor/**", "tests/browser/vendor/**", "node_modules/**", ".venv/**"] },
+  // var/ holds collectstatic's copies (hashed names) and the site's run-time files.
+  { ignores: ["static/vendor/**", "tests/browser/vendor/**", "node_modules/**", ".venv/**", "var/**", "staticfiles/**"] },
   js.configs.recommended,
   {
     // Classic scripts, each wrapped in its own function; plotly.js sets window.Plotly.
