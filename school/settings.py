@@ -78,6 +78,8 @@ MIDDLEWARE = [
     # Sets the known-device cookie at a login (accounts/devices.py).
     "accounts.devices.KnownDeviceMiddleware",
     "accounts.middleware.PasswordChangeRequiredMiddleware",
+    # Runs made by a request carry its address: experiments take turns by person.
+    "accounts.middleware.RunAddressMiddleware",
 ]
 
 ROOT_URLCONF = "school.urls"
@@ -281,6 +283,9 @@ LAB_MAX_ACTIVE_EXPERIMENTS_PER_USER = env_int(
 # student's two long experiments never hold every heavy process (labs/runs/turns.py).
 # Off: work-conserving, first come first served (a site with one student at a time).
 LAB_EXPERIMENT_TURNS = env_bool("LAB_EXPERIMENT_TURNS", True)
+# Turns by person: experiments pressed from one address take turns, whatever the account
+# (labs.runs.turns). Off when a whole class reaches the site from one address (a NAT).
+LAB_TURNS_BY_ADDRESS = env_bool("LAB_TURNS_BY_ADDRESS", True)
 # A class experiment's pages follow its live stream (Server-Sent Events) when an ASGI server
 # answers /x/<code>/stream/ (./dev run starts one behind nginx); otherwise they poll.
 CLASSLAB_STREAM = env_bool("CLASSLAB_STREAM", False)
