@@ -166,10 +166,14 @@ AXES_FAILURE_LIMIT = LOGIN_FAILURES_PER_USERNAME
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, low=1, high=1440))
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 # Sign-up with a join code (accounts.signup_throttle): at most this many new accounts a
-# minute and an hour from one address, and the same with one class's code. A class of 100
-# behind one school address signs up within the hourly limit over a lesson's first minutes.
+# minute and an hour from one address. A class of 100 behind one school address signs up
+# within the hourly limit over a lesson's first minutes.
 SIGNUPS_PER_MINUTE = env_int("SIGNUPS_PER_MINUTE", 20, low=1, high=10000)
 SIGNUPS_PER_HOUR = env_int("SIGNUPS_PER_HOUR", 150, low=1, high=100000)
+# One class's code: a burst a minute, then slower over the hour (a class of 100 still joins
+# in a lesson; a script no longer fills it: accounts/signup_throttle.py).
+SIGNUPS_PER_CODE_PER_MINUTE = env_int("SIGNUPS_PER_CODE_PER_MINUTE", 10, low=1, high=10000)
+SIGNUPS_PER_CODE_PER_HOUR = env_int("SIGNUPS_PER_CODE_PER_HOUR", 110, low=1, high=100000)
 AXES_RESET_ON_SUCCESS = False  # a success must not wipe the failures of others at one address
 AXES_VERBOSE = False
 # Behind a reverse proxy every request comes from the proxy: read the client's address
