@@ -71,12 +71,19 @@ def same_person(owner_id, address: str) -> Q:
 def other_experiment_running(run_id) -> bool:
     """Whether the run is an experiment whose person (its owner, or its address) has another
     experiment running now (always False with `LAB_EXPERIMENT_TURNS` off)."""
+    return whose_turn_it_waits_for(run_id) is not None
+
+
+def whose_turn_it_waits_for(run_id) -> str | None:
+    """`"own"` when the run's owner has another experiment running, `"address"` when only
+    another account from the run's address has, None when it waits for nobody's (always
+    None with `LAB_EXPERIMENT_TURNS` off)."""
     if not settings.LAB_EXPERIMENT_TURNS:
-        return False
+        return None
     row = Run.objects.filter(pk=run_id).values("owner_id", "lab", "address").first()
     if row is None or row["owner_id"] is None or row["lab"] not in experiment_slugs():
-        return False
-    return (
+        return None
+    owners = set(
         Run.objects.filter(
             same_person(row["owner_id"], row["address"]),
             lab__in=experiment_slugs(),
@@ -84,8 +91,11 @@ def other_experiment_running(run_id) -> bool:
             lease_expires_at__gt=timezone.now(),
         )
         .exclude(pk=run_id)
-        .exists()
+        .values_list("owner_id", flat=True)
     )
+    if not owners:
+        return None
+    return "own" if row["owner_id"] in owners else "address"
 
 
 def waiting_for_their_turn() -> Q:

@@ -7,9 +7,11 @@ queue's messages oldest first; a run given back for its turn goes to the back.""
 from __future__ import annotations
 
 from collections import deque
+from itertools import count
 
 import pytest
 from django.test import RequestFactory
+from django.urls import reverse
 
 from accounts.middleware import RunAddressMiddleware
 from labs.catalogue.entries import get_lab
@@ -19,14 +21,16 @@ from labs.runs.turns import current_address, pressed_from, wait_for_turn
 from tests.base import make_user
 
 HEAVY_PROCESSES = 2
+SEEDS = count(1)
 
 
 def press(user, address: str) -> Run:
     """An experiment pressed by `user` from `address`, as a run view makes it."""
     lab = get_lab("fanout-live")
     params = lab.defaults() | {"jobs": 20, "crashes": 0}
+    seed = next(SEEDS)  # every press its own run, never a twin of another
     with pressed_from(address):
-        return _make(user, lab, params, 1, f"key-{user.username}", None, None, False)
+        return _make(user, lab, params, seed, f"key-{seed}", None, None, False)
 
 
 def sent_in_order(queue: deque[Run]) -> list[Run]:
@@ -99,3 +103,44 @@ def test_a_run_made_answering_a_request_carries_its_address(settings):
     RunAddressMiddleware(view)(request)
     assert seen == ["192.168.4.20"]
     assert current_address() == ""  # and not after it
+
+
+@pytest.mark.django_db
+def test_a_run_waiting_for_another_accounts_turn_says_so(turns_on, published):
+    from labs.runs.waiting import waiting_text
+
+    first, second = make_user("junk1"), make_user("junk2")
+    running = press(first, "10.0.0.66")
+    assert Run.objects.claim(running.pk, lease_s=60) is not None
+    own = press(first, "10.0.0.66")
+    theirs = press(second, "10.0.0.66")
+    elsewhere = press(make_user("classmate"), "10.0.0.7")
+    assert "Your other experiment is running" in waiting_text(own)
+    assert "one address counts as one person" in waiting_text(theirs)
+    assert "experiment" not in waiting_text(elsewhere).lower()
+
+
+def test_an_experiment_pressed_through_the_site_records_its_address(
+    client, school, published, settings
+):
+    """The whole way: an assignment's Run pressed from an address (the class's assignment lab
+    is drain, a simulation, so any run will do: the address is on every run)."""
+    settings.BEHIND_PROXY = False
+    client.force_login(school.alice)
+    response = client.post(
+        reverse("assignment-run", args=[school.assignment_a.pk]),
+        {
+            "arrivals": "50",
+            "per_worker": "100",
+            "rule": "backlog",
+            "fixed_workers": "3",
+            "per_waiting": "100",
+            "min_workers": "1",
+            "max_workers": "10",
+        },
+        REMOTE_ADDR="10.0.0.66",
+    )
+    assert response.status_code == 302
+    assert list(Run.objects.filter(owner=school.alice).values_list("address", flat=True)) == [
+        "10.0.0.66"
+    ]
