@@ -10,6 +10,8 @@ from django.shortcuts import redirect
 from django.urls import reverse
 
 from accounts.models import Profile
+from accounts.throttle import client_address
+from labs.runs.turns import pressed_from
 
 
 class PasswordChangeRequiredMiddleware:
@@ -68,3 +70,15 @@ def check_at_login(sender, request, user, **kwargs) -> None:
     Connected to Django's `user_logged_in` by `AccountsConfig.ready`."""
     if request is not None and hasattr(request, "session"):
         _remember_if_free(request, user)
+
+
+class RunAddressMiddleware:
+    """Runs made while answering a request are recorded as pressed from its address, so a
+    person's experiments take turns however many accounts they use (labs.runs.turns)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        with pressed_from(client_address(request)):
+            return self.get_response(request)

@@ -15,8 +15,9 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.usernames import normalised, username_problem
+from teaching.approvals import join_with_code
 from teaching.forms import classroom_for_code
-from teaching.models import Classroom, Membership
+from teaching.models import Classroom
 
 
 class SignupForm(UserCreationForm):
@@ -67,9 +68,8 @@ class SignupForm(UserCreationForm):
 
     @transaction.atomic
     def save(self, commit: bool = True):
-        """The new student, already in the class the code names."""
+        """The new student, in the class the code names (or waiting for its teacher's
+        approval, with "approve new sign-ups" on: `teaching.approvals`)."""
         user = super().save(commit=True)
-        Membership.objects.create(
-            classroom=self.cleaned_data["code"], student=user, origin=Membership.Origin.CODE
-        )
+        join_with_code(self.cleaned_data["code"], user, made_here=True)
         return user

@@ -21,5 +21,11 @@ urlpatterns = [
     ),
     path("classes/<id:class_id>/accounts/signup/", roster.signup_toggle, name="class-signup"),
     path("classes/<id:class_id>/accounts/unpause/", roster.lift_pauses, name="class-unpause"),
+    path(
+        "classes/<id:class_id>/accounts/approvals/",
+        roster.approvals_toggle,
+        name="class-approvals",
+    ),
+    path("classes/<id:class_id>/accounts/pending/", roster.decide_pending, name="class-pending"),
     path("accounts/language/", language.switch_language, name="set-language"),
 ]

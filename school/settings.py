@@ -78,6 +78,8 @@ MIDDLEWARE = [
     # Sets the known-device cookie at a login (accounts/devices.py).
     "accounts.devices.KnownDeviceMiddleware",
     "accounts.middleware.PasswordChangeRequiredMiddleware",
+    # Runs made by a request carry its address: experiments take turns by person.
+    "accounts.middleware.RunAddressMiddleware",
 ]
 
 ROOT_URLCONF = "school.urls"
@@ -164,10 +166,14 @@ AXES_FAILURE_LIMIT = LOGIN_FAILURES_PER_USERNAME
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, low=1, high=1440))
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 # Sign-up with a join code (accounts.signup_throttle): at most this many new accounts a
-# minute and an hour from one address, and the same with one class's code. A class of 100
-# behind one school address signs up within the hourly limit over a lesson's first minutes.
+# minute and an hour from one address. A class of 100 behind one school address signs up
+# within the hourly limit over a lesson's first minutes.
 SIGNUPS_PER_MINUTE = env_int("SIGNUPS_PER_MINUTE", 20, low=1, high=10000)
 SIGNUPS_PER_HOUR = env_int("SIGNUPS_PER_HOUR", 150, low=1, high=100000)
+# One class's code: a burst a minute, then slower over the hour (a class of 100 still joins
+# in a lesson; a script no longer fills it: accounts/signup_throttle.py).
+SIGNUPS_PER_CODE_PER_MINUTE = env_int("SIGNUPS_PER_CODE_PER_MINUTE", 10, low=1, high=10000)
+SIGNUPS_PER_CODE_PER_HOUR = env_int("SIGNUPS_PER_CODE_PER_HOUR", 110, low=1, high=100000)
 AXES_RESET_ON_SUCCESS = False  # a success must not wipe the failures of others at one address
 AXES_VERBOSE = False
 # Behind a reverse proxy every request comes from the proxy: read the client's address
@@ -281,6 +287,9 @@ LAB_MAX_ACTIVE_EXPERIMENTS_PER_USER = env_int(
 # student's two long experiments never hold every heavy process (labs/runs/turns.py).
 # Off: work-conserving, first come first served (a site with one student at a time).
 LAB_EXPERIMENT_TURNS = env_bool("LAB_EXPERIMENT_TURNS", True)
+# Turns by person: experiments pressed from one address take turns, whatever the account
+# (labs.runs.turns). Off when a whole class reaches the site from one address (a NAT).
+LAB_TURNS_BY_ADDRESS = env_bool("LAB_TURNS_BY_ADDRESS", True)
 # A class experiment's pages follow its live stream (Server-Sent Events) when an ASGI server
 # answers /x/<code>/stream/ (./dev run starts one behind nginx); otherwise they poll.
 CLASSLAB_STREAM = env_bool("CLASSLAB_STREAM", False)

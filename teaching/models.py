@@ -39,6 +39,9 @@ class Classroom(models.Model):
     join_code = models.CharField(max_length=16, unique=True, default=new_join_code)
     # Closed once the class is complete: the code then neither makes accounts nor joins.
     signup_open = models.BooleanField(default=True)
+    # "Approve new sign-ups": an account made or joined with the code waits (PendingSignup)
+    # until the teacher lets it in, so a script's junk accounts see and run nothing.
+    approve_signups = models.BooleanField(default=False)
     students = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="classrooms", blank=True
     )
@@ -97,6 +100,29 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.student} in {self.classroom}"
+
+
+class PendingSignup(models.Model):
+    """Someone who used a class's code while it approves new sign-ups: not a member (so they
+    see none of the class, its assignments or its labs) until its teacher approves them."""
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="pending")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="pending_classes"
+    )
+    asked_at = models.DateTimeField(default=timezone.now)
+    # The account was made by this sign-up: removing it deletes the account if it is in
+    # no class (an existing account that asked to join is only refused).
+    made_here = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["asked_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["classroom", "student"], name="one_pending_signup")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student} waiting for {self.classroom}"
 
 
 class Invitation(models.Model):

@@ -46,6 +46,7 @@ from teaching.access import (
     require_teacher_of,
     submission_for,
 )
+from teaching.approvals import join_with_code, waiting_words
 from teaching.criteria import evaluate
 from teaching.evidence import evidence_for
 from teaching.export import export_response
@@ -116,12 +117,13 @@ def class_join(request: SignedInRequest) -> HttpResponse:
     if not form.is_valid():
         return _class_list_page(request, status=422, join_form=form)
     classroom = form.cleaned_data["code"]
-    _membership, created = Membership.objects.get_or_create(
-        classroom=classroom, student=request.user, defaults={"origin": Membership.Origin.CODE}
-    )
+    joined = join_with_code(classroom, request.user)
+    if joined == "waiting":
+        messages.info(request, waiting_words(classroom))
+        return redirect("class-list")
     messages.success(
         request,
-        (_("You joined %(class)s.") if created else _("You are already in %(class)s."))
+        (_("You joined %(class)s.") if joined == "joined" else _("You are already in %(class)s."))
         % {"class": classroom},
     )
     return redirect(classroom)
@@ -139,6 +141,9 @@ def _class_list_page(request, *, status=200, class_form=None, join_form=None) ->
         "joined": Classroom.objects.filter(memberships__student=user)
         .select_related("teacher")
         .annotate(n_assignments=Count("assignments", distinct=True)),
+        # Classes whose teacher has yet to approve this account (teaching.approvals): named,
+        # never linked.
+        "waiting": Classroom.objects.filter(pending__student=user).order_by("name"),
         "class_form": class_form or (ClassroomForm(teacher=user) if teaching else None),
         # The short join link (`teaching.join_link`) fills in the code.
         "join_form": join_form

@@ -405,6 +405,20 @@ MATRIX = [
         {},
         TEACHER_ACTION,
     ),
+    (
+        "turn on approval of new sign-ups",
+        "post",
+        lambda w: r("class-approvals", w.school.class_a.pk),
+        {"approve": "1"},
+        TEACHER_ACTION,
+    ),
+    (
+        "approve the ticked sign-ups",
+        "post",
+        lambda w: r("class-pending", w.school.class_a.pk),
+        {"action": "approve", "student": ["1"]},
+        TEACHER_ACTION,
+    ),
     ("shallow health", "get", lambda w: r("healthz"), None, EVERYONE),
     # An invitation is its student's alone (bob, of class B, invited into class A).
     (
@@ -628,6 +642,7 @@ def test_it_covers_every_url_of_the_site():
         "report-analysis", "submission-feedback",
         "run-queue-redrive", "run-queue-purge", "run-control", "signup", "class-accounts",
         "roster-import", "student-password-reset", "class-signup", "class-unpause", "healthz",
+        "class-approvals", "class-pending",  # issue 39 item 3: approving new sign-ups
         "invitation-accept", "invitation-decline", "assignment-pair", "ops-queues", "metrics",
         "healthz-deep",  # public, answers on its dependencies: tests/ops/test_health.py
         "join-short",  # a redirect for everyone: tests/teaching/test_join_link.py

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -31,6 +31,7 @@ from accounts.roster import (
 )
 from accounts.roster_form import RosterForm
 from accounts.throttle import lift_pauses_of, paused_usernames
+from teaching import approvals
 from teaching.access import classroom_for, require_open, require_teacher_of
 from teaching.models import Classroom, Membership
 from teaching.people import in_natural_order
@@ -63,6 +64,7 @@ def _accounts_page(request, classroom, *, form=None, problems=(), status=200) ->
         "memberships": memberships,
         "any_paused": bool(paused),
         "signup_url": request.build_absolute_uri(reverse("signup")),
+        "pending": classroom.pending.select_related("student").order_by("asked_at", "pk"),
     }
     return render(request, "accounts/class_accounts.html", context, status=status)
 
@@ -158,4 +160,52 @@ def lift_pauses(request: HttpRequest, class_id: int) -> HttpResponse:
         request,
         _("Login pauses lifted for %(n)d students: they can log in again now.") % {"n": lifted},
     )
+    return redirect("class-accounts", classroom.pk)
+
+
+@login_required
+@require_POST
+def approvals_toggle(request: HttpRequest, class_id: int) -> HttpResponse:
+    """The class's "approve new sign-ups" switch (teaching.approvals)."""
+    classroom = _taught_class(request, class_id, "turn approval of new sign-ups on or off")
+    classroom.approve_signups = request.POST.get("approve") == "1"
+    classroom.save(update_fields=["approve_signups"])
+    if classroom.approve_signups:
+        messages.success(
+            request,
+            _("New sign-ups now wait for you: approve or remove them on this page."),
+        )
+    else:
+        messages.success(request, _("New sign-ups join the class at once again."))
+    return redirect("class-accounts", classroom.pk)
+
+
+@login_required
+@require_POST
+def decide_pending(request: HttpRequest, class_id: int) -> HttpResponse:
+    """Approve or remove the ticked waiting sign-ups, all at once."""
+    classroom = _taught_class(request, class_id, "approve or remove new sign-ups")
+    action = request.POST.get("action")
+    if action not in ("approve", "remove"):
+        return HttpResponseBadRequest(_("Choose to approve or to remove the ticked sign-ups."))
+    try:
+        ids = [int(value) for value in request.POST.getlist("student")]
+    except ValueError:
+        return HttpResponseBadRequest(_("A ticked sign-up was not one of this class's."))
+    if not ids:
+        messages.error(request, _("Tick at least one sign-up first."))
+        return redirect("class-accounts", classroom.pk)
+    if action == "approve":
+        require_open(classroom)  # an archived class takes no new students
+        decided = approvals.approve(classroom, ids)
+        messages.success(
+            request, _("%(n)d sign-ups approved: they are in the class.") % {"n": decided.approved}
+        )
+    else:
+        decided = approvals.remove(classroom, ids)
+        messages.success(
+            request,
+            _("%(n)d sign-ups removed (%(d)d new accounts deleted).")
+            % {"n": decided.refused + decided.deleted, "d": decided.deleted},
+        )
     return redirect("class-accounts", classroom.pk)

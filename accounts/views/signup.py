@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 from accounts.signup import SignupForm
 from accounts.signup_throttle import remember_address, signup_refusal
 from accounts.throttle import client_address
+from teaching.approvals import waiting_words
 
 # Several backends are configured (axes first): say which one logged the new student in.
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -43,6 +44,9 @@ def signup(request: HttpRequest) -> HttpResponse:
             remember_address(user, address)
             login(request, user, backend=MODEL_BACKEND)
             classroom = form.cleaned_data["code"]
+            if classroom.approve_signups:
+                messages.info(request, waiting_words(classroom))
+                return redirect("class-list")
             messages.success(request, _("Welcome! You are in %(c)s.") % {"c": classroom})
             return redirect(classroom)
     return render(request, "accounts/signup.html", {"form": form}, status=422)

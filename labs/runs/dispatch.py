@@ -13,7 +13,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from labs.catalogue.lab import Lab
-from labs.runs import admission, failures, redis_clients, result_store, retained_queue
+from labs.runs import admission, failures, redis_clients, result_store, retained_queue, turns
 from labs.runs.draining import hold_drain
 from labs.runs.models import Run
 from labs.runs.tasks import drain_retained_queue, execute_run, hard_limit_for
@@ -166,6 +166,7 @@ def _make(
         "seed": seed,
         "result_key": key,
         "draft": draft,
+        "address": turns.current_address(),  # experiments take turns by it (labs.runs.turns)
     }
     if stored is not None:
         return _answered_from_store(fields, stored)

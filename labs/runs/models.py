@@ -154,6 +154,9 @@ class Run(models.Model):
     # Started by moving a control, not by Run (`labs.runs.drafts`): out of the history and
     # deleted by the sweeper after `LAB_DRAFT_KEEP_MIN`, unless kept (named, handed in...).
     draft = models.BooleanField(default=False)
+    # The address the run was pressed from (`labs.runs.turns`): experiments take turns by
+    # person, and one address is one person however many accounts it signs in as.
+    address = models.CharField(max_length=64, blank=True, default="")
 
     objects = RunManager()
 

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from labs.runs.models import Run
-from labs.runs.turns import other_experiment_running
+from labs.runs.turns import whose_turn_it_waits_for
 
 # (age below which, poll delay): fast at first, then backing off. The first look comes
 # 50 ms after Run: a quick lab (tens of ms of CPU) is done by then on a quiet site, and a
@@ -71,10 +71,17 @@ def waiting_text(run: Run, now=None) -> str:
             "Someone started the very same run (same lab, parameters and seed) a moment "
             "ago: yours will show its result as soon as it is ready."
         )
-    if other_experiment_running(run.pk):
+    waits_for = whose_turn_it_waits_for(run.pk)
+    if waits_for == "own":
         return _(
             "Your other experiment is running. Each student's experiments take turns, one at "
             "a time, so everyone gets a worker: this one starts when that one ends."
+        )
+    if waits_for == "address":
+        return _(
+            "Another experiment from this device or network address is running. Experiments "
+            "take turns one per person, and one address counts as one person however many "
+            "accounts use it: this one starts when that one ends."
         )
     ahead = runs_ahead(run)
     if ahead:

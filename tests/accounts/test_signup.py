@@ -79,6 +79,7 @@ def test_the_teacher_closes_and_reopens_sign_up(client, school):
 
 def test_sign_up_is_throttled_per_address_and_per_code(client, school, settings):
     settings.SIGNUPS_PER_MINUTE = 3
+    settings.SIGNUPS_PER_CODE_PER_MINUTE = 3
 
     def sign_up(n, address, code=school.class_a.join_code):
         return client.post(
