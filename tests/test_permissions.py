@@ -124,6 +124,13 @@ def class_experiments(w: World) -> dict:
     return w.class_experiments
 
 
+def shared_link() -> str:
+    """The short link of a setup shared from the drain lab's lesson values."""
+    from labs.runs.shares import share
+
+    return r("shared-setup", share("drain", {"arrivals": "50"}, "en").code)
+
+
 def cx(w: World, which: str = "live"):
     return class_experiments(w)[which]
 
@@ -190,6 +197,10 @@ MATRIX = [
     ),
     # A draft: the form posted as a control moves (labs.web.views.drafts).
     ("move a control", "post", lambda w: r("lab-draft", "drain"), LAB_POST, ANY_USER),
+    # Sharing a setup keeps a row: an account is asked for. Opening the short link needs
+    # none: anyone is sent to the lab with the values (tests/labs/web/test_share.py).
+    ("share a setup", "post", lambda w: r("lab-share", "drain"), LAB_POST, ANY_USER),
+    ("open a shared setup", "get", lambda w: shared_link(), None, (To("lab-detail"),) * 5),
     ("keep a draft", "post", lambda w: r("run-keep", w.run.pk), {}, (LOGIN, 302, 404, 404, 404)),
     ("my runs", "get", lambda w: r("my-runs"), None, ANY_USER),
     ("run page", "get", lambda w: r("run-detail", w.run.pk), None, MEMBERS),
@@ -649,6 +660,7 @@ def test_it_covers_every_url_of_the_site():
         # The LMS link, each checked by its own signed token or role: tests/lti/
         "lti-setup", "lti-jwks", "lti-login", "lti-launch", "lti-continue", "lti-deep-link",
         "lti-register", "lti-roster-fill",
+        "lab-share", "shared-setup",  # share this setup: tests/labs/web/test_share.py
         "set-language",  # open to everyone, visitors too: tests/accounts/test_language.py
         "service-worker", "offline",  # public, no one's data: tests/ops/test_offline.py
         "classlab-start-class", "classlab-start", "classlab-start-unit-page",
