@@ -1,4 +1,5 @@
-"""A GET view writes only through `labs.web.keeping.keep_shown`, which is idempotent.
+"""A GET view writes only through `labs.web.keeping.keep_shown` or
+`labs.runs.predictions.record_shown`, both idempotent.
 
 Every view the URL resolver serves is read with `ast`, together with the functions of ours
 it calls (followed through each module's names, a few calls deep): a GET view whose code
@@ -11,6 +12,11 @@ made; a student who downloads it, or opens a comparison or a report whose link n
 has a file or a link that names it, so serving it keeps it (the designed behaviour,
 `labs/web/keeping.py`). `keep_shown` changes nothing the second time, and only for the
 draft's owner, so a GET stays safe to repeat.
+
+And one more: a run's page records, once, that its owner has seen the result for those
+values (`record_shown`: one INSERT, ignored when already there), so a guess made after it
+is marked late and never counted right (issue 39 item 5). It too changes nothing the second
+time, and only for the run's owner.
 """
 
 from __future__ import annotations
@@ -38,6 +44,8 @@ KEEP_ON_VIEW = {
     "labs.capstone.views.report_markdown",  # the report downloaded: it names both runs
     "labs.capstone.views.report_json",  # the same, as JSON
 }
+# The GET views allowed to write only through record_shown (a result seen by its owner).
+RECORD_ON_VIEW = {"labs.web.views.runs.run_detail"}
 # Functions of ours that write, whatever their body looks like from here.
 KNOWN_WRITERS = {"keep_shown", "start_runs"}
 # Model writes: `.save()` and `.delete()` on anything but a cache or Redis; the rest only
@@ -175,9 +183,13 @@ def get_views_that_write() -> dict[str, list[str]]:
 
 def test_a_get_view_writes_only_by_keeping_a_draft() -> None:
     found = get_views_that_write()
-    assert {name: w for name, w in found.items() if name not in KEEP_ON_VIEW} == {}
+    allowed = KEEP_ON_VIEW | RECORD_ON_VIEW
+    assert {name: w for name, w in found.items() if name not in allowed} == {}
     for name in KEEP_ON_VIEW:  # each still keeps its draft, and only that
         assert found.get(name) and all(w.endswith("keep_shown") for w in found[name]), name
+    for name in RECORD_ON_VIEW:  # each records a seen result, and only that
+        writes = found.get(name)
+        assert writes and all("record_shown ->" in w for w in writes), (name, writes)
 
 
 def test_it_finds_a_write_in_a_helper_and_skips_a_posts_branch() -> None:

@@ -61,7 +61,10 @@ def position_of(s: Slider, value: float) -> int:
 # Known to fail today (issue 34 item 7, not done yet): phase-map's lesson values sit at the
 # edge of its grid's budget and of a draft's, so most first moves are refused or need Run;
 # idempotent-charges' duplicate list names payment 4, so 4 → 3 messages is refused.
-# Strict: a fix turns these into failures until they are taken off the list.
+# Strict for idempotent-charges: a fix turns it into a failure until it is taken off the
+# list. Not strict for phase-map: whether its first moves fit the draft budget depends on
+# the cost bound's reading of this machine (a fresh clone's passed, this checkout's did not),
+# so there it only records the known gap.
 KNOWN = {
     ("idempotent-charges", "messages"),
     *(
@@ -78,7 +81,7 @@ CASES = [
         lab,
         param.name,
         id=f"{lab.slug}-{param.name}",
-        marks=[pytest.mark.xfail(strict=True, reason="issue 34 item 7")]
+        marks=[pytest.mark.xfail(strict=lab.slug != "phase-map", reason="issue 34 item 7")]
         if (lab.slug, param.name) in KNOWN
         else [],
     )
