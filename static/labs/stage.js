@@ -2,7 +2,8 @@
 // to the place beside the controls, so the chart and the control being moved are in one
 // glance — on a phone the stage holds the top of the screen while the controls scroll
 // beneath it; from 1000 px it opens the results column. A running experiment's live chart
-// holds the place while the run goes. Where a run has several charts the student picks the
+// holds the place while the run goes, unless the run has an operator panel: then the chart
+// stays beside that panel, whose switches are what the student moves. Where a run has several charts the student picks the
 // main one ("Show this chart at the top", remembered per lab in this browser).
 //
 // The chart leaves a marker (.chart-home) where it was, so drafts.js can put it back before
@@ -55,6 +56,11 @@
     unstage(panel);
     if (!slot || !body) return;
     var live = body.querySelector("figure.chart.live");
+    // A live run with an operator panel: the controls being moved are the panel's, so its
+    // chart stays beside them in the body until the run ends.
+    var operated = body.matches(".status-queued, .status-running") &&
+      panel.querySelector(".results .control-panel");
+    if (live && operated) return;
     var figs = Array.prototype.slice.call(body.querySelectorAll("figure.chart:not(.live)"));
     figs.forEach(function (fig, i) { fig.dataset.at = String(i); pickButton(panel, fig); });
     var fig = live || figs[Math.min(chosen(panel), figs.length - 1)];

@@ -6,11 +6,8 @@ import math
 from typing import Any
 
 RUN_TIMEOUT_MS = 150_000  # a live lab takes seconds; a loaded 2-core machine, much longer
-# The run the page shows now: not the previous one kept beside it to compare (drafts.js
-# marks that one data-compared).
-FINISHED = (
-    ".run-body.status-succeeded:not([data-compared]), .run-body.status-failed:not([data-compared])"
-)
+# The run the page shows now: not a draft's answer still waiting, hidden, in the holder.
+FINISHED = ".run-area .run-body.status-succeeded, .run-area .run-body.status-failed"
 
 # For every drawn Plotly chart on the page: its title, and for every x axis the range drawn
 # and the extent of the data on that axis (a bar reaches half its width past its x).

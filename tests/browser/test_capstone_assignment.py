@@ -24,13 +24,6 @@ WORDS = {
 FITS_JS = "() => document.documentElement.scrollWidth"
 
 
-# Known since this session's merges; each branch alone passed (issue 34, left open).
-RUN_AFTER_PRESETS = (
-    "After the merges of issue 34 (drafts paced during a drag, Run drops a draft in flight) "
-    "and issue 38 (the outbox's idempotency keys), a Run pressed right after the form's "
-    "controls never finishes here; each branch alone passes."
-)
-
 
 def capstone_assignment(student):
     from teaching.models import Assignment, Classroom, Membership
@@ -119,7 +112,6 @@ def shot_viewport(page, name: str) -> None:
         page.screenshot(path=f"{SHOTS}/{name}.png")
 
 
-@pytest.mark.xfail(strict=False, reason=RUN_AFTER_PRESETS)
 def test_the_operator_panel_is_beside_the_live_chart_where_run_was_pressed(site):
     page = site.page(make_user("ravi"), width=WIDE, height=900)
     open_lab(page, site, "trapped-live")

@@ -3,22 +3,12 @@ with a sticky bar on a phone, and sliders that work by mouse, keyboard and prese
 
 from __future__ import annotations
 
-import pytest
-
 from accounts.models import Profile
 from tests.base import make_user
 from tests.browser.conftest import PHONE, SHOTS, WIDE, shot
 from tests.browser.pages import chart_problems, charts, open_lab, run_button, wait_finished
 
 BOX = "el => { const r = el.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; }"  # noqa: E501
-
-
-# Known since this session's merges; each branch alone passed (issue 34, left open).
-RUN_AFTER_PRESETS = (
-    "After the merges of issue 34 (drafts paced during a drag, Run drops a draft in flight) "
-    "and issue 38 (the outbox's idempotency keys), a Run pressed right after the form's "
-    "controls never finishes here; each branch alone passes."
-)
 
 
 def screen_shot(page, name: str) -> None:
@@ -36,7 +26,6 @@ def in_view(page, selector: str) -> bool:
     return b["bottom"] > 0 and b["top"] < height
 
 
-@pytest.mark.xfail(strict=False, reason=RUN_AFTER_PRESETS)
 def test_on_a_laptop_the_controls_stay_beside_the_charts_and_the_slider_answers_keys(site):
     page = site.page(make_user("asha"), width=WIDE)
     open_lab(page, site, "drain")
