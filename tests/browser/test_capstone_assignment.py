@@ -24,7 +24,6 @@ WORDS = {
 FITS_JS = "() => document.documentElement.scrollWidth"
 
 
-
 def capstone_assignment(student):
     from teaching.models import Assignment, Classroom, Membership
 
