@@ -1,5 +1,6 @@
 """Every chart's toolbar: no button that reaches outside the site (Plotly's "Share chart..."
-uploads to Plotly Cloud), and on a Marathi page its tooltips in Marathi."""
+uploads to Plotly Cloud), and on a Marathi page its tooltips and its buttons' names (what a
+screen reader says, and what the Marathi crawl reads) in Marathi."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ KEPT = ["Download plot as a PNG", "Zoom", "Pan", "Reset axes"]  # plotly.js, in 
 DEVANAGARI = re.compile("[\u0900-\u097f]")
 TITLES_JS = """() => Array.from(document.querySelectorAll("figure.chart .modebar-btn"))
   .map((b) => b.getAttribute("data-title"))"""
+NAMES_JS = """() => Array.from(document.querySelectorAll("figure.chart .modebar-btn"))
+  .map((b) => b.getAttribute("aria-label"))"""
 
 
 def test_the_toolbar_keeps_only_buttons_we_label_in_both_languages(site):
@@ -30,4 +33,6 @@ def test_the_toolbar_keeps_only_buttons_we_label_in_both_languages(site):
     wait_charts_drawn(page)
     titles = page.evaluate(TITLES_JS)
     assert titles and all(DEVANAGARI.search(t) for t in titles), titles
+    names = page.evaluate(NAMES_JS)
+    assert names == titles, names
     assert not site.seen.errors, "\n".join(site.seen.errors)

@@ -10,12 +10,26 @@ export const CONFIG = {
   modeBarButtons: [["toImage", "zoom2d", "pan2d", "resetScale2d"]],
 };
 
-const LOCALE = document.getElementById("plotly-locale");
+// The locale module plotly.js takes for a page: the toolbar's words from #plotly-locale's
+// JSON, named by the page's own language (<html lang>, "mr"); none on an English page,
+// where plotly.js's own English is the site's.
+export function localeModule(json, lang) {
+  if (!json) return null;
+  const words = JSON.parse(json);
+  const name = String(lang || words.name || "").toLowerCase();
+  if (!name || name === "en" || name.indexOf("en-") === 0) return null;
+  return { moduleType: "locale", name: name, dictionary: words.dictionary };
+}
 
-// Register the page's locale with plotly.js once it runs, and name it in CONFIG.
-export function registerLocale() {
-  if (!LOCALE || CONFIG.locale) return;
-  const locale = JSON.parse(LOCALE.textContent);
-  window.Plotly.register({ moduleType: "locale", name: locale.name, dictionary: locale.dictionary });
+// Register the page's locale with plotly.js once it runs, and name it in CONFIG, so every
+// chart drawn after (figure.js copies CONFIG at each draw) says its toolbar in that language.
+export function registerLocale(plotly, doc) {
+  plotly = plotly || window.Plotly;
+  doc = doc || document;
+  if (CONFIG.locale) return;
+  const tag = doc.getElementById("plotly-locale");
+  const locale = localeModule(tag && tag.textContent, doc.documentElement.lang);
+  if (!locale) return;
+  plotly.register(locale);
   CONFIG.locale = locale.name;
 }
