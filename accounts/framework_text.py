@@ -33,6 +33,20 @@ DJANGO_TEXT = (
     ),
     # django.forms: the empty choice of a select that must be chosen (the report's picker)
     gettext_noop("- Select an option -"),
+    # django.utils.dates: a date's short month ("21 Dec, 13:17"); Django's Marathi gives
+    # डिस, where CLDR and the newspapers write डिसें.
+    gettext_noop("jan"),
+    gettext_noop("feb"),
+    gettext_noop("mar"),
+    gettext_noop("apr"),
+    gettext_noop("may"),
+    gettext_noop("jun"),
+    gettext_noop("jul"),
+    gettext_noop("aug"),
+    gettext_noop("sep"),
+    gettext_noop("oct"),
+    gettext_noop("nov"),
+    gettext_noop("dec"),
 )
 
 

@@ -8,6 +8,7 @@ the page for the teacher.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -36,10 +37,17 @@ SIDE_WORDS = {
 }
 
 
-def value_words(value: Any, unit: str = "") -> str:
-    """A value in a check or a run: yes/no, a number with its unit, or a word as written."""
+# A share of a whole (0 to 1, no unit): the criteria say 0.99, a student reads 99%.
+SHARE_NAME = re.compile(r"(^|_)share(_|$)")
+
+
+def value_words(value: Any, unit: str = "", share: bool = False) -> str:
+    """A value in a check or a run: yes/no, a number with its unit (a share as a
+    percentage), or a word as written."""
     if isinstance(value, bool):
         return _("yes") if value else _("no")
+    if isinstance(value, int | float) and share:
+        return f"{num(value * 100)}%"
     if isinstance(value, int | float):
         return f"{num(value)} {unit}".strip()
     return str(said(show(value)))
@@ -53,17 +61,32 @@ def _unit(figure: Figure | None) -> str:
     return str(said(figure.unit)) if figure is not None and figure.unit else ""
 
 
+def _share(figure: Figure | None) -> bool:
+    """A figure that is a share of a whole (`own_pages_share_stall`: 0.99 is 99%)."""
+    return (
+        figure is not None
+        and figure.kind == "float"
+        and not figure.unit
+        and bool(SHARE_NAME.search(figure.name))
+    )
+
+
 def criterion_words(criterion: Criterion, figures: Sequence[Figure]) -> str:
     """The check in a sentence: its figure's label, then what the value must be."""
     side, _dot, name = criterion.figure.rpartition(".")
     figure = _figure(figures, name)
     label = capfirst(str(said(figure.label))) if figure is not None else name
     value = criterion.value
+    unit = _unit(figure)
     if isinstance(value, bool) and criterion.op in ("==", "!="):
         # “Recovered: no” reads better than “exactly no” (or “anything but yes”).
         wanted = value_words(value == (criterion.op == "=="))
+    elif criterion.op in ("<=", "==") and value == 0 and figure is not None and figure.unit == "s":
+        # A delay of at most 0 s is no delay: “0 s (at once)”, not “at most 0 s”.
+        wanted = _("%(value)s (at once)") % {"value": value_words(0, unit)}
     else:
-        wanted = _(OP_WORDS[criterion.op]) % {"value": value_words(value, _unit(figure))}
+        shown = value_words(value, unit, _share(figure))
+        wanted = _(OP_WORDS[criterion.op]) % {"value": shown}
     sentence = _(SIDE_WORDS[side]) if side in SIDE_WORDS else _("%(figure)s: %(wanted)s")
     return sentence % {"figure": label, "wanted": wanted}
 
@@ -72,7 +95,8 @@ def actual_words(criterion: Criterion, actual: Any, figures: Sequence[Figure]) -
     """What the run had for the check's figure, with its unit."""
     if actual is None:
         return _("no value")
-    return value_words(actual, _unit(_figure(figures, criterion.figure.rpartition(".")[2])))
+    figure = _figure(figures, criterion.figure.rpartition(".")[2])
+    return value_words(actual, _unit(figure), _share(figure))
 
 
 def preset_words(lab: Lab | None, presets: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -76,8 +76,8 @@ CHALLENGES: tuple[Challenge, ...] = (
         "lesson-13",
         "cascade",
         gettext_noop(
-            "With a timeout alone (no breaker, no fallback), answer 99 in every 100 pages that "
-            "never call the stuck dependency during the stall."
+            "With only a timeout (no breaker, no fallback), keep 99 in every 100 pages that don't "
+            "use the dependency answering while it is stuck."
         ),
         "own_pages_share_stall >= 0.99",
         ("use_timeout", "dependency_timeout_ms", "backoff"),
@@ -105,8 +105,8 @@ CHALLENGES: tuple[Challenge, ...] = (
         "lesson-13",
         "breaker",
         gettext_noop(
-            "Notice the recovery at once (0 s late) while letting at most 16 calls reach the "
-            "sick service."
+            "Set the breaker so calls succeed as soon as the service is back (0 s late), while "
+            "at most 16 calls reach the sick service."
         ),
         "late_by_s <= 0\nfailed <= 16",
         ("threshold", "open_s"),

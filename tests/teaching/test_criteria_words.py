@@ -56,3 +56,21 @@ def test_the_projector_and_the_results_chart_say_the_criteria_in_words(client, s
         assert not CODE.findall(labels), labels
         for sentence in words:
             assert sentence in visible_text(html) or sentence in labels, sentence
+
+
+def test_a_check_says_a_share_as_a_percentage_and_no_delay_as_at_once():
+    """The Lesson 13 challenges' checks (second review §7, fix 4): 'at least 99%', not
+    'at least 0.99'; '0 s (at once)', not 'at most 0 s'; in both languages."""
+    from teaching.criteria import parse_criteria
+
+    cascade, breaker = get_lab("cascade"), get_lab("breaker")
+    share = parse_criteria("own_pages_share_stall >= 0.99", cascade.figures)[0]
+    late = parse_criteria("late_by_s <= 0", breaker.figures)[0]
+    with translation.override("en"):
+        assert criterion_words(share, cascade.figures).endswith(": at least 99%")
+        assert criterion_words(late, breaker.figures) == (
+            "How late the breaker noticed the recovery: 0 s (at once)"
+        )
+    with translation.override("mr"):
+        assert criterion_words(share, cascade.figures).endswith(": किमान 99%")
+        assert criterion_words(late, breaker.figures).endswith(": 0 s (लगेच)")

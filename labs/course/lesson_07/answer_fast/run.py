@@ -141,7 +141,9 @@ PARAMS = (
         gettext_noop("Web threads"),
         "int",
         8,
-        gettext_noop("Requests the site serves at once; a post that finds none free waits."),
+        gettext_noop(
+            "Requests the site serves at once; a post that finds no web thread free waits."
+        ),
         min=1,
         max=500,
         group=SERVERS,
@@ -266,7 +268,7 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         )
         % words,
         gettext(
-            "Queued: every post answered in %(p99)s at p99 and %(failed)s failed; the oldest "
+            "Queued: 99%% of posts were answered within %(p99)s; %(failed)s failed; the oldest "
             "job waited %(wait)s s for a worker."
         )
         % {
@@ -322,7 +324,7 @@ FIGURES = (
     Figure("texts_sent", gettext_noop("Texts sent"), "int"),
     Figure(
         "slowest_delivery_s",
-        gettext_noop("Slowest notice to reach every parent"),
+        gettext_noop("Longest time for a notice to reach every parent"),
         "float",
         gettext_noop("s"),
         True,
@@ -357,7 +359,7 @@ FIGURES = (
     Figure("request_texts_sent", gettext_noop("Texts sent, inside the request"), "int"),
     Figure(
         "request_slowest_delivery_s",
-        gettext_noop("Slowest complete notice, inside the request"),
+        gettext_noop("Longest time for a notice to reach every parent, inside the request"),
         "float",
         gettext_noop("s"),
         True,
@@ -372,7 +374,7 @@ FIGURES = (
     Figure("queue_texts_sent", gettext_noop("Texts sent, queued"), "int"),
     Figure(
         "queue_slowest_delivery_s",
-        gettext_noop("Slowest complete notice, queued"),
+        gettext_noop("Longest time for a notice to reach every parent, queued"),
         "float",
         gettext_noop("s"),
         True,

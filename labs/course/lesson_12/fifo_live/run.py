@@ -350,7 +350,7 @@ FIGURES = (
     ),
     Figure(
         "fifo_other_groups_finished_s",
-        gettext_noop("Other students done by, FIFO queue"),
+        gettext_noop("Second the other students were done, FIFO queue"),
         "float",
         SECONDS,
         True,

@@ -290,7 +290,7 @@ FIGURES = (
     ),
     Figure(
         "late_by_s",
-        gettext_noop("Seconds the breaker noticed the recovery late"),
+        gettext_noop("How late the breaker noticed the recovery"),
         "int",
         gettext_noop("s"),
         nullable=True,

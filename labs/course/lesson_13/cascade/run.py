@@ -461,7 +461,7 @@ FIGURES = (
     ),
     Figure(
         "own_pages_share_stall",
-        gettext_noop("Share of pages without the dependency answered during the stall"),
+        gettext_noop("Pages that don't use the dependency, answered during the stall"),
         "float",
         nullable=True,
     ),
