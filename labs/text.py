@@ -67,6 +67,8 @@ def said(saved: Any) -> Any:
     if isinstance(saved, dict) and isinstance(saved.get("msgid"), str):
         # A value may be a phrase itself (a control's name); other values are shown as saved.
         raw = saved.get("values")
+        if not raw:
+            return gettext(saved["msgid"])  # a msgid alone: a label that may hold a % sign
         values = {
             k: said(v) if isinstance(v, dict) else v
             for k, v in (raw.items() if isinstance(raw, dict) else ())

@@ -8,7 +8,6 @@ the page for the teacher.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -37,10 +36,6 @@ SIDE_WORDS = {
 }
 
 
-# A share of a whole (0 to 1, no unit): the criteria say 0.99, a student reads 99%.
-SHARE_NAME = re.compile(r"(^|_)share(_|$)")
-
-
 def value_words(value: Any, unit: str = "", share: bool = False) -> str:
     """A value in a check or a run: yes/no, a number with its unit (a share as a
     percentage), or a word as written."""
@@ -62,13 +57,8 @@ def _unit(figure: Figure | None) -> str:
 
 
 def _share(figure: Figure | None) -> bool:
-    """A figure that is a share of a whole (`own_pages_share_stall`: 0.99 is 99%)."""
-    return (
-        figure is not None
-        and figure.kind == "float"
-        and not figure.unit
-        and bool(SHARE_NAME.search(figure.name))
-    )
+    """A share of a whole: the criteria say 0.99, a student reads 99%."""
+    return figure is not None and figure.share
 
 
 def criterion_words(criterion: Criterion, figures: Sequence[Figure]) -> str:

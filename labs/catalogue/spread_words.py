@@ -28,10 +28,9 @@ def seed_table(results: list[dict[str, Any]], figures: tuple[Figure, ...]) -> di
         values = [r["summary"].get(f.name) for r in results]
         if not all(numeric(v) for v in values):
             continue  # a figure that is sometimes None or a word has no range
-        # Places enough that different values never read the same.
-        rows.append(
-            [f.label, *nums_apart([values[0], min(values), statistics.median(values), max(values)])]
-        )
+        # Places enough that different values never read the same; a share in percent.
+        shown = nums_apart([values[0], min(values), middle(f, values), max(values)], f.share)
+        rows.append([labelled(f), *shown])
     return {
         "title": phrase(gettext_noop("The same settings over %(n)s seeds"), n=len(results)),
         "columns": [
@@ -43,6 +42,19 @@ def seed_table(results: list[dict[str, Any]], figures: tuple[Figure, ...]) -> di
         ],
         "rows": rows,
     }
+
+
+def middle(figure: Figure, values: list[float]) -> float:
+    """The median, one of the seeds' own values for a count (27,673, not 27,673.5 requests)."""
+    return statistics.median_low(values) if figure.kind == "int" else statistics.median(values)
+
+
+def labelled(figure: Figure) -> Any:
+    """A figure's label with its unit, as the table's row heading: “p99 wait (ms)”."""
+    if not figure.unit or figure.share:
+        return figure.label
+    label = figure.label if isinstance(figure.label, dict) else phrase(figure.label)
+    return phrase(gettext_noop("%(figure)s (%(unit)s)"), figure=label, unit=phrase(figure.unit))
 
 
 def typical_words(result: Mapping[str, Any], figure: Figure) -> list[str]:
@@ -59,7 +71,7 @@ def typical_words(result: Mapping[str, Any], figure: Figure) -> list[str]:
     shown = _percent if data.get("percent") else num
     # Read side by side: enough places that different values never read the same.
     low, high, median, own_words = nums_apart(
-        [min(values), max(values), statistics.median(values), own], bool(data.get("percent"))
+        [min(values), max(values), middle(figure, values), own], bool(data.get("percent"))
     )
     words = {
         "figure": said(figure.label),

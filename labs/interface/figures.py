@@ -7,6 +7,7 @@ catalogue test holds every lab's runner to its list.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -14,6 +15,8 @@ from typing import Any, Literal
 from labs.text import Words, gettext_noop, phrase
 
 FigureKind = Literal["int", "float", "bool", "str"]
+# A figure named for a share of a whole (`hit_share`, `own_pages_share_stall`) is 0 to 1.
+SHARE_NAME = re.compile(r"(^|_)share(_|$)")
 
 
 @dataclass(frozen=True)
@@ -25,6 +28,11 @@ class Figure:
     kind: FigureKind
     unit: str = ""
     nullable: bool = False  # None means "did not happen" (e.g. the queue never cleared)
+
+    @property
+    def share(self) -> bool:
+        """A share of a whole, 0 to 1 with no unit: 0.82 is read as 82%, never as 0.82."""
+        return self.kind == "float" and not self.unit and bool(SHARE_NAME.search(self.name))
 
     def accepts(self, value: Any) -> bool:
         """True if `value` is of this figure's kind (what a runner must produce)."""
