@@ -2,7 +2,7 @@
 
 The run's body carries them (`data-facts`); the lab page's `drafts.js` compares the run it
 lands with the one shown before it and writes, under the headline, the values that differ
-and what each figure did ("jitter none → full · busiest 10 ms slot 500 → 81 jobs"). Every
+and what each figure did ("jitter (none → full) — busiest 10 ms slot (500 → 81 jobs)"). Every
 word and number comes from here, in the reader's language: the script only sets two runs'
 words side by side. Kept with the body (rendered once per run and language).
 """

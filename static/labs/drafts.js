@@ -87,7 +87,9 @@
     });
   }
 
-  // "What changed: jitter none → full · busiest 10 ms slot 500 → 81 jobs".
+  // "What changed: jitter (none → full) — busiest 10 ms slot (500 → 81 jobs)". Each value
+  // pair in brackets after its name: a ticked box read "Also run 20 seeds no → yes",
+  // which a student took for "don't also run 20 seeds".
   function say(body, was, now, panel) {
     var before = {};
     was.params.forEach(function (p) { before[p[0]] = p[2]; });
@@ -96,15 +98,15 @@
     var figs = {};
     was.figures.forEach(function (f) { figs[f[0]] = f[2]; });
     var went = now.figures.filter(function (f) { return f[0] in figs && figs[f[0]] !== f[2]; }).slice(0, 4);
-    var parts = moved.map(function (p) { return p[1] + " " + before[p[0]] + " → " + p[2]; });
-    var results = went.map(function (f) { return f[1] + " " + figs[f[0]] + " → " + f[2]; });
+    var parts = moved.map(function (p) { return p[1] + " (" + before[p[0]] + " → " + p[2] + ")"; });
+    var results = went.map(function (f) { return f[1] + " (" + figs[f[0]] + " → " + f[2] + ")"; });
     var line = document.createElement("p");
     line.className = "what-changed";
     var title = document.createElement("strong");
     title.textContent = panel.dataset.changedTitle + " ";
     line.appendChild(title);
     line.appendChild(document.createTextNode(
-      parts.join(", ") + ": " + (results.length ? results.join(" · ") : panel.dataset.changedSame)
+      parts.join(", ") + " — " + (results.length ? results.join(" · ") : panel.dataset.changedSame)
     ));
     var headline = body.querySelector(".headline");
     if (headline) headline.after(line);

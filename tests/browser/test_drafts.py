@@ -78,7 +78,7 @@ def test_a_keyboard_slider_move_reruns_drain_and_redraws_in_place_with_the_befor
     assert "before" in names and "done" in names, names  # one legend entry for the faint ones
     assert any("done (before)" in hover for hover in page.evaluate(FAINT))
     changed = page.locator(".what-changed").inner_text()
-    assert "Jobs one worker finishes per second 110 → 120" in changed, changed
+    assert "Jobs one worker finishes per second (110 → 120)" in changed, changed
     assert "Peak backlog" in changed
     assert len(posted) == 2  # one run per settled value
     assert page.locator(".lab-bar .key-figure strong").inner_text().strip()
@@ -206,7 +206,7 @@ def dragged_and_redrawn(page, field: str, first: str, by: float) -> str:
     assert page.evaluate(DRAWN_IS_SHOWN), "the charts draw the new result"
     assert page.evaluate(FAINT), "the previous run stays, faint"
     changed = page.locator(".what-changed").inner_text()
-    assert f"{label_of(page, field)} " in changed and f" → {now}" in changed, (was, changed)
+    assert f"{label_of(page, field)} (" in changed and f" → {now})" in changed, (was, changed)
     return second
 
 
