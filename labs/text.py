@@ -86,6 +86,11 @@ def said(saved: Any) -> Any:
 SEED_MAX = 2**31 - 1
 
 
+def capfirst(text: str) -> str:
+    """A clause made a sentence: its first letter upper case (Devanagari has no case)."""
+    return text[:1].upper() + text[1:]
+
+
 def num(value: float) -> str:
     """A number as a student reads it: thousands separated, no needless '.0'."""
     if float(value).is_integer():

@@ -27,6 +27,12 @@ GONE = {
     "Slowest complete notice": "the label names a notice, the value is a time",
     "finds none free": "none of what: no web thread free",
     "Other students done by": "not a phrase: the second the other students were done",
+    "(its limit is %(queue_limit)s)": "a backlog above its limit, unexplained",
+    "it never drained: admitted": "a colon chain; the estimate and the outcome said once",
+    "messages a lesson-second": "jargon: a lesson second, explained where it is used",
+    "Wall time of one lesson second: the burst": "jargon: say what a lesson second is",
+    "the longest wait with no timeout held": "obscure: up to N were stuck at once",
+    "so far by %(students)s students": "'by 1 students'",
 }
 # The entry (its whole msgid, or "…" and a part of it) → Marathi (a pattern) that must not come
 # back in it, and why (docs: ../shared/reviews/marathi-english-review-2.md §2a and §7).

@@ -223,7 +223,7 @@ def _no_queue_on_average(m: re.Match[str], result: Mapping[str, Any]) -> str | N
 
 CLAIMS: tuple[tuple[re.Pattern[str], Claim], ...] = (
     (re.compile(r"At (?P<t>[\d,.]+) s the queue held (?P<n>[\d,.]+) requests"), _backlog_at),
-    (re.compile(r"the estimate said"), _estimate_existed),
+    (re.compile(r"[Tt]he estimate said"), _estimate_existed),
     (re.compile(r"stayed trapped"), _stayed_trapped),
     (
         re.compile(

@@ -62,8 +62,8 @@ PROMPTS: tuple[Prompt, ...] = (
         gettext_noop(
             "The spike sent %(spike_rps)s requests a second against a capacity of "
             "%(capacity_rps)s; %(retries)s retries came on top of %(original_requests)s "
-            "requests and the backlog reached %(peak_backlog)s (its limit is "
-            "%(queue_limit)s)."
+            "requests and the backlog reached %(peak_backlog)s (the queue holds at most "
+            "%(queue_limit)s waiting; the backlog also counts those the workers are serving)."
         ),
         high=5000,
         step=50,

@@ -20,7 +20,7 @@ from labs.sim.capstone import LAB_PARAM_SPECS, trapped_service
 from labs.sim.capstone import cost as capstone_cost
 from labs.sim.capstone.trapped import DEFAULT_SEED as CAPSTONE_SEED
 from labs.sim.capstone.trapped_params import TrappedParams
-from labs.text import gettext, gettext_noop, listed, ngettext, num
+from labs.text import capfirst, gettext, gettext_noop, listed, ngettext, num
 from labs.words.drain_gaps import gap_reasons, gap_words
 from labs.words.recovery_controls import controls_on
 
@@ -298,22 +298,34 @@ def _drain(result: Mapping[str, Any], at: float) -> str:
         }
     words = {"at": _s(at), "n": num(s["drain_backlog"]), "rate": rate}
     start = gettext("At %(at)s the queue held %(n)s requests and %(rate)s") % words
-    if est is None:
-        guess = gettext("the estimate said it would never drain")
-    else:
-        guess = gettext("the estimate said it would drain in %(t)s") % {"t": _s(est)}
     said_here: tuple[str, ...] = ()
-    if actual is None and any(r["why"] == "never-drained" for r in gap_reasons(result) or ()):
-        # Said once, here, not again in the reasons' brackets.
-        outcome = gettext("it never drained: admitted work stayed at or above useful capacity")
-        said_here = ("never-drained",)
-    elif actual is None:
-        outcome = gettext("it did not drain")
+    never = actual is None and any(r["why"] == "never-drained" for r in gap_reasons(result) or ())
+    if never:
+        said_here = ("never-drained",)  # said once, here, not again in the reasons' brackets
+    if est is None and never:
+        # The estimate and the outcome agree: one clause, not "never drain; it never drained".
+        rest = gettext(
+            "The estimate said it would never drain, and it did not: admitted work stayed at "
+            "or above useful capacity"
+        )
     else:
-        outcome = gettext("it drained in %(t)s") % {"t": _s(actual)}
+        if est is None:
+            guess = gettext("the estimate said it would never drain")
+        else:
+            guess = gettext("the estimate said it would drain in %(t)s") % {"t": _s(est)}
+        if never:
+            outcome = gettext(
+                "it never drained, as admitted work stayed at or above useful capacity"
+            )
+        elif actual is None:
+            outcome = gettext("it did not drain")
+        else:
+            outcome = gettext("it drained in %(t)s") % {"t": _s(actual)}
+        rest = gettext("%(guess)s; %(outcome)s") % {"guess": capfirst(guess), "outcome": outcome}
     gap = gap_words(result, leave_out=said_here)
     why = f" ({gap})" if gap else ""
-    return f"{start}: {guess}; {outcome}{why}."
+    # Two sentences: where the queue stood, then what the estimate said and what happened.
+    return gettext("%(start)s. %(rest)s%(why)s.") % {"start": start, "rest": rest, "why": why}
 
 
 FIGURES = (

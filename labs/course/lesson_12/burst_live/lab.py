@@ -34,8 +34,9 @@ PROMPTS: tuple[Prompt, ...] = (
         "peak_backlog_fixed",
         gettext_noop("With the fixed pool on the real queue, how deep will the backlog get?"),
         gettext_noop(
-            "%(fixed_workers)s workers take %(fixed_capacity)s messages a lesson-second "
-            "against bursts of up to %(busiest_second)s: the real queue peaked at "
+            "%(fixed_workers)s workers take %(fixed_capacity)s messages each lesson second (one "
+            "second of the lesson, played faster here) against bursts of up to "
+            "%(busiest_second)s: the real queue peaked at "
             "%(peak_backlog_fixed)s, the model at %(sim_peak_backlog_fixed)s."
         ),
         high=3000,

@@ -71,7 +71,8 @@ PARAMS = (
         "float",
         0.2,
         gettext_noop(
-            "Wall time of one lesson second: the burst is played faster than in the lesson."
+            "A lesson second is one second of the lesson's burst, played faster here; it "
+            "really lasts this long."
         ),
         min=0.1,
         max=2.0,

@@ -10,7 +10,7 @@ from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param
 from labs.interface.progress import Progress
 from labs.sim import drain, drain_summary, fixed, per_backlog
-from labs.text import gettext, gettext_noop, num
+from labs.text import gettext, gettext_noop, ngettext, num
 
 LESSON_ARRIVALS = [50, 800, 800, 800, 200, 50, 50, 50, 50, 50]
 
@@ -171,6 +171,17 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
     }
 
 
+def left_words(left: int, seconds: float) -> str:
+    """What was left at the end: "No jobs were left waiting", never "0 jobs were still"."""
+    if not left:
+        return gettext("No jobs were left waiting after %(t)s s.") % {"t": seconds}
+    return ngettext(
+        "%(n)s job was still waiting after %(t)s s.",
+        "%(n)s jobs were still waiting after %(t)s s.",
+        left,
+    ) % {"n": num(left), "t": seconds}
+
+
 def headline(result: Mapping[str, Any]) -> list[str]:
     """The three figures the lesson prints, then when the queue emptied."""
     s = result["summary"]
@@ -178,8 +189,7 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         gettext("The backlog peaked at %(n)s jobs.") % {"n": num(s["peak_backlog"])},
         gettext("At most %(n)s workers ran at once (%(ws)s worker-seconds in all).")
         % {"n": s["most_workers"], "ws": num(s["worker_seconds"])},
-        gettext("%(n)s jobs were still waiting after %(t)s s.")
-        % {"n": num(s["left_at_end"]), "t": s["seconds"]},
+        left_words(s["left_at_end"], s["seconds"]),
     ]
     if s["peak_backlog"] and s["cleared_at_s"] is not None:
         lines.append(

@@ -19,8 +19,8 @@ PROMPTS: tuple[Prompt, ...] = (
         gettext_noop("With the timeout, how many calls will be waiting at once?"),
         gettext_noop(
             "Little's law: %(rate_per_s)s calls a second, each held at most "
-            "%(timeout_s)s s, keep %(stuck_at_timeout)s waiting at once; the longest wait "
-            "with no timeout held %(most_stuck)s."
+            "%(timeout_s)s s, keep %(stuck_at_timeout)s waiting at once; with no timeout, up "
+            "to %(most_stuck)s were stuck at once."
         ),
         high=10000,
         step=100,
