@@ -93,3 +93,25 @@ def test_the_rewritten_phrases_are_gone_from_every_string():
         if any(re.search(re.escape(phrase) + "(?![a-z])", m) for m in ids)
     ]
     assert left == []
+
+
+# Words kept in Latin script that a Class 11-12 student may not know are glossed where the
+# lab first says them, in the glossary's words (second review §3.5, fix 17).
+GLOSSED = {
+    "throttle": "मर्यादेमुळे अडव",
+    "ack": "काम पूर्ण झाल्याची पोच",
+    "bulkhead": "वेगळे कप्पे",
+    "fetches": "origin कडून उत्तर आणणे",
+}
+
+
+def test_the_unfamiliar_kept_words_are_glossed():
+    from tests.test_translations import po_entries
+
+    said = [m for e in po_entries(MARATHI) for m in e.translations]
+    unglossed = [
+        word
+        for word, gloss in GLOSSED.items()
+        if not any(re.search(rf"(?i)\b{word}\b[^.]{{0,20}}\({gloss}", m) for m in said)
+    ]
+    assert unglossed == []
