@@ -8,6 +8,7 @@ only says what the seeds gave, in the reader's language.
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -51,8 +52,10 @@ def middle(figure: Figure, values: list[float]) -> float:
 
 def labelled(figure: Figure) -> Any:
     """A figure's label with its unit, as the table's row heading: “p99 wait (ms)”."""
-    if not figure.unit or figure.share:
-        return figure.label
+    english = figure.label["msgid"] if isinstance(figure.label, dict) else figure.label
+    said_already = re.search(rf"\b{re.escape(figure.unit)}\b", english, re.IGNORECASE)
+    if not figure.unit or figure.share or said_already:
+        return figure.label  # not "Calls that failed (calls)"
     label = figure.label if isinstance(figure.label, dict) else phrase(figure.label)
     return phrase(gettext_noop("%(figure)s (%(unit)s)"), figure=label, unit=phrase(figure.unit))
 

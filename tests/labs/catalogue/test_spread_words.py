@@ -10,7 +10,8 @@ from labs.interface.figures import Figure
 from labs.text import said
 
 FIGURES = (
-    Figure("requests", "Requests answered", "int", "requests"),
+    Figure("requests", "Answered", "int", "requests"),
+    Figure("calls", "Calls that failed", "int", "calls"),
     Figure("p99_ms", "p99 wait", "float", "ms"),
     Figure("hit_share", "Share of hits", "float"),
     Figure("recovered_at_s", "Second the service answered 95% again", "int", "s"),
@@ -24,13 +25,26 @@ def results(*summaries: dict) -> list[dict]:
 def test_each_row_says_its_unit_and_a_share_in_percent():
     table = seed_table(
         results(
-            {"requests": 27_673, "p99_ms": 988.4, "hit_share": 0.82, "recovered_at_s": 40},
-            {"requests": 27_674, "p99_ms": 990.0, "hit_share": 0.9, "recovered_at_s": 41},
+            {
+                "requests": 27_673,
+                "p99_ms": 988.4,
+                "hit_share": 0.82,
+                "recovered_at_s": 40,
+                "calls": 1,
+            },
+            {
+                "requests": 27_674,
+                "p99_ms": 990.0,
+                "hit_share": 0.9,
+                "recovered_at_s": 41,
+                "calls": 2,
+            },
         ),
         FIGURES,
     )
     rows = {str(said(row[0])): row[1:] for row in table["rows"]}
-    assert rows["Requests answered (requests)"] == ["27,673", "27,673", "27,673", "27,674"]
+    assert rows["Answered (requests)"] == ["27,673", "27,673", "27,673", "27,674"]
+    assert "Calls that failed" in rows  # its unit said already: not "(calls)" again
     assert rows["p99 wait (ms)"] == ["988", "988", "989", "990"]
     assert rows["Share of hits"] == ["82 %", "82 %", "86 %", "90 %"]
     # A label with a % sign of its own keeps it.
@@ -38,8 +52,8 @@ def test_each_row_says_its_unit_and_a_share_in_percent():
 
 
 def test_the_row_headings_are_said_in_marathi():
-    failed = Figure("requests_failed", "Requests that failed every try", "int", "requests")
-    table = seed_table(results({"requests_failed": 1}, {"requests_failed": 2}), (failed,))
+    fetch = Figure("fetch_ms", "Time for one fetch", "float", "ms")
+    table = seed_table(results({"fetch_ms": 1.5}, {"fetch_ms": 2.5}), (fetch,))
     with translation.override("mr"):
         heading = str(said(table["rows"][0][0]))
-    assert heading == "प्रत्येक प्रयत्नात अयशस्वी झालेल्या विनंत्या (विनंत्या)", heading
+    assert heading == "एका fetch ला लागणारा वेळ (ms)", heading
