@@ -8,6 +8,7 @@ parked message's last error in words.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from django import template
@@ -53,6 +54,17 @@ def error_said(raw: Any) -> str:
 def said_filter(words: Any) -> Any:
     """A msgid or `phrase` (a figure's label, a table's title) in the reader's language."""
     return said(words)
+
+
+@register.filter
+def with_unit(figure: Any) -> str:
+    """A figure's label with its unit in brackets, in the reader's language, unless the
+    label says the unit already: "Calls answered in time", not "… calls (calls)"."""
+    label = str(said(figure.label))
+    unit = str(said(figure.unit)) if figure.unit else ""
+    if not unit or re.search(rf"(?<!\w){re.escape(unit)}(?!\w)", label, re.IGNORECASE):
+        return label
+    return f"{label} ({unit})"
 
 
 @register.simple_tag
