@@ -146,3 +146,20 @@ def test_the_demo_assignment_reads_in_both_languages(db):
     for text in (assignment.title, assignment.instructions):
         assert devanagari.search(text), text  # a Marathi page shows Marathi
         assert re.search("[A-Za-z]{4}", text), text  # and an English one English
+
+
+def test_the_demo_class_is_named_in_both_languages_and_an_old_demo_is_renamed(db):
+    import re
+
+    from django.contrib.auth.models import User
+
+    from teaching.management.commands.seed_demo import CLASS_NAME, OLD_CLASS_NAME
+
+    teacher = User.objects.create_user("teacher")
+    Classroom.objects.create(teacher=teacher, name=OLD_CLASS_NAME)
+    call_command("seed_demo", stdout=io.StringIO())
+    names = list(
+        Classroom.objects.filter(teacher__username="teacher").values_list("name", flat=True)
+    )
+    assert CLASS_NAME in names and OLD_CLASS_NAME not in names, names
+    assert re.search("[\u0900-\u097f]", CLASS_NAME) and "Queues and resilience" in CLASS_NAME
