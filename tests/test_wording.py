@@ -56,6 +56,7 @@ MARATHI_GONE = [
     ("origin fetches", "आणलेले$", "an adjective with no noun: आणलेली उत्तरे"),
     ("Parents per notice", "सूचनेचे पालक", "the parents of each notice: एका सूचनेमागे"),
     ("handed in", "^जमा केले$", "two forms in one filter: जमा केलेले"),
+    ("…stall", "अडथळ्याच्या काळात|अडकलेल्या काळात", "one wording: dependency अडकलेली असताना"),
 ]
 
 
