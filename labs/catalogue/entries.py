@@ -26,6 +26,7 @@ from labs.course.lesson_07.busy_minute import lab as busy_minute
 from labs.course.lesson_07.fanout import lab as fanout
 from labs.course.lesson_07.fanout_live import lab as fanout_live
 from labs.course.lesson_07.provider_outage import lab as provider_outage
+from labs.course.lesson_07.queued_read import lab as queued_read
 from labs.course.lesson_12.burst_live import lab as burst_live
 from labs.course.lesson_12.db_knee import lab as db_knee
 from labs.course.lesson_12.drain import lab as drain
@@ -58,6 +59,7 @@ LABS: tuple[Lab, ...] = (
     at_least_once.LAB,
     fanout_live.LAB,
     provider_outage.LAB,
+    queued_read.LAB,
     drain.LAB,
     drain_compare.LAB,
     scaling_signal.LAB,

@@ -23,6 +23,7 @@ LESSON_LABS = {
         "at-least-once",
         "fanout-live",
         "provider-outage",
+        "queued-read",
     ],
     "lesson-12": [
         "drain",

@@ -19,6 +19,7 @@ NO_REAL_SETTING = {
     "availability": "the arithmetic of copies and chains",
     "drain-math": "the drain estimate is arithmetic",
     "job-cost": "an estimate made by counting work, not a setting",
+    "queued-read": "its advice is to leave the queue out: the view answers the read itself",
 }
 
 
