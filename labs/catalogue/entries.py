@@ -47,6 +47,7 @@ from labs.course.lesson_13.idempotent_charges import lab as idempotent_charges
 from labs.course.lesson_13.layered_retries import lab as layered_retries
 from labs.course.lesson_13.poison_live import lab as poison_live
 from labs.course.lesson_13.poison_messages import lab as poison_messages
+from labs.course.lesson_13.retried_payment import lab as retried_payment
 from labs.course.lesson_13.retries_live import lab as retries_live
 from labs.course.lesson_13.retry_storm import lab as retry_storm
 from labs.course.lesson_13.timeouts import lab as timeouts
@@ -77,6 +78,7 @@ LABS: tuple[Lab, ...] = (
     degradation.LAB,
     cascade.LAB,
     idempotent_charges.LAB,
+    retried_payment.LAB,
     poison_messages.LAB,
     health_checks.LAB,
     availability.LAB,

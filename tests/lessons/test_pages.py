@@ -45,6 +45,7 @@ LESSON_LABS = {
         "degradation",
         "cascade",
         "idempotent-charges",
+        "retried-payment",
         "poison-messages",
         "health-checks",
         "availability",
