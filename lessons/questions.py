@@ -286,6 +286,20 @@ def _lesson_13() -> tuple[Question, ...]:
             _round(littles_law(500, 4), 0),
         ),
         Question(
+            "cascade-threads",
+            _(
+                "A dependency hangs. 50 requests a second call it, each caller tries 3 times "
+                "in all, and a 1 s timeout ends every call. How many threads do these calls "
+                "hold at once?"
+            ),
+            _(
+                "Retries are calls too: 50 × 3 = 150 calls a second, each holding its thread "
+                "for 1 s, hold %(answer)s threads. With a pool of 120 the pages that never "
+                "call the dependency wait as well (the cascade lab)."
+            ),
+            _round(littles_law(50 * 3, 1), 0),
+        ),
+        Question(
             "fifth-backoff",
             _(
                 "Backoff starts at 100 ms, doubles each time and is capped at 3,200 ms. "

@@ -26,6 +26,7 @@ from labs.course.lesson_07.busy_minute import lab as busy_minute
 from labs.course.lesson_07.fanout import lab as fanout
 from labs.course.lesson_07.fanout_live import lab as fanout_live
 from labs.course.lesson_07.provider_outage import lab as provider_outage
+from labs.course.lesson_07.queued_read import lab as queued_read
 from labs.course.lesson_12.burst_live import lab as burst_live
 from labs.course.lesson_12.db_knee import lab as db_knee
 from labs.course.lesson_12.drain import lab as drain
@@ -46,6 +47,7 @@ from labs.course.lesson_13.idempotent_charges import lab as idempotent_charges
 from labs.course.lesson_13.layered_retries import lab as layered_retries
 from labs.course.lesson_13.poison_live import lab as poison_live
 from labs.course.lesson_13.poison_messages import lab as poison_messages
+from labs.course.lesson_13.retried_payment import lab as retried_payment
 from labs.course.lesson_13.retries_live import lab as retries_live
 from labs.course.lesson_13.retry_storm import lab as retry_storm
 from labs.course.lesson_13.timeouts import lab as timeouts
@@ -58,6 +60,7 @@ LABS: tuple[Lab, ...] = (
     at_least_once.LAB,
     fanout_live.LAB,
     provider_outage.LAB,
+    queued_read.LAB,
     drain.LAB,
     drain_compare.LAB,
     scaling_signal.LAB,
@@ -75,6 +78,7 @@ LABS: tuple[Lab, ...] = (
     degradation.LAB,
     cascade.LAB,
     idempotent_charges.LAB,
+    retried_payment.LAB,
     poison_messages.LAB,
     health_checks.LAB,
     availability.LAB,

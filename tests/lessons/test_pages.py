@@ -23,6 +23,7 @@ LESSON_LABS = {
         "at-least-once",
         "fanout-live",
         "provider-outage",
+        "queued-read",
     ],
     "lesson-12": [
         "drain",
@@ -44,6 +45,7 @@ LESSON_LABS = {
         "degradation",
         "cascade",
         "idempotent-charges",
+        "retried-payment",
         "poison-messages",
         "health-checks",
         "availability",
@@ -163,6 +165,42 @@ def test_it_quotes_the_figures_the_capstone_labs_give_today(client, db, language
     ]
     for text in quoted:
         assert f"<strong>{text}</strong>" in html, text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_lesson_13_explains_the_cascade_with_the_figures_its_lab_gives_today(client, db, language):
+    """The cascade paragraph's figures are written by hand: check them against the lab, with
+    the four tools switched on one after another as the paragraph says."""
+    html = page(client, "lesson-13", language)
+    tools = ("use_timeout", "backoff", "breaker", "fallback")
+    bare, timeout, backoff, breaker, every = (
+        run("cascade", **dict.fromkeys(tools[:n], True))["summary"] for n in range(5)
+    )
+
+    def pct(share: float) -> str:
+        return f"{num(round(share * 100))}%"
+
+    quoted = [
+        num(bare["dependency_rate_stall"]),
+        num(bare["threads_needed"]),
+        pct(bare["own_pages_share_stall"]),
+        num(timeout["threads_needed"]),
+        pct(timeout["own_pages_share_stall"]),
+        num(timeout["busiest_retry_slot"]),
+        num(backoff["busiest_retry_slot"]),
+        pct(backoff["own_pages_share_stall"]),
+        num(breaker["dependency_calls_stall"]),
+        num(backoff["dependency_calls_stall"]),
+        pct(breaker["own_pages_share_stall"]),
+        pct(every["usable_share_stall"]),
+        num(every["requests_failed"]),
+    ]
+    start = html.index('id="stuck-dependency"')
+    section = html[start : html.index("</section>", start)]
+    for text in quoted:
+        assert f"<strong>{text}</strong>" in section, text
+    assert f'href="{reverse("lab-detail", args=["cascade"])}"' in section
+    assert ("Little's law" if language == "en" else "Little चा नियम") in section
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

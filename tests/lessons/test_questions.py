@@ -7,7 +7,15 @@ import re
 import pytest
 from django.urls import reverse
 
-from labs.sim import busy_backlog, drain, drain_summary, fanout_time_min, fixed, play_breaker
+from labs.sim import (
+    busy_backlog,
+    drain,
+    drain_summary,
+    fanout_time_min,
+    fixed,
+    littles_law,
+    play_breaker,
+)
 from lessons.marking import mark, read_number
 from lessons.models import KEPT_ATTEMPTS, Attempt
 from lessons.questions import SELF_CHECKS, questions_for
@@ -128,6 +136,15 @@ def test_it_asks_and_explains_every_question_in_marathi(unit):
             marathi = (q.text(), q.explanation())
         for en, mr in zip(english, marathi, strict=True):
             assert en != mr and re.search("[\u0900-\u097f]", mr), en
+
+
+def test_the_cascade_question_counts_the_retries_among_the_calls():
+    question = {q.key: q for q in questions_for("lesson-13")}["cascade-threads"]
+    assert question.answer == littles_law(50 * 3, 1) == 150
+    assert mark(question, "150").right
+    assert not mark(question, "50").right  # the retries forgotten
+    assert not mark(question, "120").right  # the pool, not what the calls want
+    assert not mark(question, "").right
 
 
 def test_lesson_12_asks_for_a_dlqs_days_left_and_a_fifo_groups_wait_from_the_models():

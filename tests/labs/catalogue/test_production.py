@@ -19,6 +19,7 @@ NO_REAL_SETTING = {
     "availability": "the arithmetic of copies and chains",
     "drain-math": "the drain estimate is arithmetic",
     "job-cost": "an estimate made by counting work, not a setting",
+    "queued-read": "its advice is to leave the queue out: the view answers the read itself",
 }
 
 
@@ -74,6 +75,9 @@ def test_every_python_snippet_compiles(lab):
         ("retries-live", {"max_receives": 4}, '"maxReceiveCount": 4'),
         ("retries-live", {"attempts": 5, "base_s": 0.02}, "stop_after_attempt(5)"),
         ("retries-live", {"attempts": 5, "base_s": 0.02}, "multiplier=0.02"),
+        ("retried-payment", {"retries": 2}, "    stop=stop_after_attempt(3),"),
+        ("retried-payment", {"timeout_ms": 1_500}, "        timeout=1.5,"),
+        ("retried-payment", {}, '        headers={"Idempotency-Key": key},'),
         ("timeouts", {"timeout_ms": 200.0}, "timeout=(0.2, 0.2)"),
         ("timeouts", {"timeout_ms": 200.0}, "read_timeout=0.2"),
         ("deadline", {"connect_s": 0.5, "read_s": 1.5}, "timeout=(0.5, 1.5)"),
@@ -143,6 +147,29 @@ def test_the_tenacity_snippets_build_the_waits_the_labs_draw():
         "stop_after_attempt",
         "stop_after_delay",
     }
+
+
+def test_the_payment_snippet_sends_the_same_key_on_every_try_after_a_timeout():
+    import requests
+
+    class Provider:
+        """Times out twice, then answers: what the lab's pay-4 meets at its defaults."""
+
+        def __init__(self):
+            self.keys = []
+
+        def post(self, url, data, headers, timeout):
+            self.keys.append(headers["Idempotency-Key"])
+            if len(self.keys) < 3:
+                raise requests.Timeout
+            answer = requests.Response()
+            answer.status_code, answer._content = 200, b'{"id": "ch-4-1"}'
+            return answer
+
+    scope = _run(text("retried-payment", pause_ms=0))
+    provider = Provider()
+    assert scope["pay_fee"](provider, 4, 500) == {"id": "ch-4-1"}
+    assert provider.keys == ["fee-4"] * 3
 
 
 def test_the_retry_snippet_no_longer_uses_tenacitys_additive_jitter():
