@@ -42,6 +42,8 @@ def value_words(value: Any, unit: str = "") -> str:
         return _("yes") if value else _("no")
     if isinstance(value, int | float):
         return f"{num(value)} {unit}".strip()
+    if isinstance(value, list | tuple):  # a list setting, as the form shows it: 50, 800, 800
+        return f"{', '.join(value_words(v) for v in value)} {unit}".strip()
     return str(said(show(value)))
 
 
