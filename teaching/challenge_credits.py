@@ -57,7 +57,7 @@ def credit(student_id: Any, slug: str, run_id: Any, *, draft: bool) -> int:
     this call made the credit); a draft that earns it is kept."""
     with transaction.atomic():
         _credit, made = ChallengeCredit.objects.get_or_create(
-            student_id=student_id, challenge=slug, defaults={"run_id": run_id, "kept": draft}
+            student_id=student_id, challenge=slug, defaults={"met_by": run_id, "kept": draft}
         )
         if made and draft:
             kept = Run.objects.filter(pk=run_id).defer("own_result", "progress").first()

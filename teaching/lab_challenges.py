@@ -109,7 +109,7 @@ def distances(run: Run) -> list[Distance]:
     for c in chosen:
         tried = attempt(c, run.pk, run.params or {}, summary)
         credit = credits.get(c.slug)
-        kept = tried.met and credit is not None and credit.run_id == run.pk and credit.kept
+        kept = tried.met and credit is not None and credit.met_by == run.pk and credit.kept
         gaps = [] if tried.met else near_miss_words(c, tried)
         out.append(Distance(c, tried.met, gaps, kept))
     return out

@@ -451,7 +451,9 @@ class ChallengeCredit(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenge_credits"
     )
     challenge = models.SlugField(max_length=64)  # teaching.unit_challenges, by slug
-    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="challenge_credits")
+    # The run that met it, by id only: a credit is no hand-in, and every key onto a run from
+    # outside labs is one (`labs.runs.references`). A run pruned later leaves it standing.
+    met_by = models.UUIDField()
     kept = models.BooleanField(default=False)  # the run was a draft, kept for the credit
     made_at = models.DateTimeField(default=timezone.now)
 

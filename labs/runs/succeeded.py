@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
+from typing import Any
 
 logger = logging.getLogger(__name__)
 
-Listener = Callable[[list], None]
+Listener = Callable[[list], Any]  # given the run ids; what it returns is not read
 _listeners: list[Listener] = []
 
 

@@ -48,7 +48,7 @@ def test_a_draft_that_meets_the_goal_is_kept_and_says_so_in_english_at_1280(site
     assert "at most 4 workers — your run:" in missed.inner_text()
     kept = Run.objects.get(owner=student)
     assert not kept.draft
-    assert ChallengeCredit.objects.filter(student=student, run=kept).count() == 1
+    assert ChallengeCredit.objects.filter(student=student, met_by=kept.pk).count() == 1
     shot(page, "lab-challenge-en-1280")
     close_up(page.locator(".results .run-body .run-challenges"), "lab-challenge-en-1280-distance")
     assert violations(page, None) == []

@@ -38,9 +38,7 @@ def finish(run: Run) -> Run:
     return Run.objects.get(pk=run.pk)
 
 
-def test_a_draft_that_meets_a_challenge_is_kept_and_credited_as_the_worker_ends_it(
-    client, school
-):
+def test_a_draft_that_meets_a_challenge_is_kept_and_credited_as_the_worker_ends_it(client, school):
     school.assignment_a.challenges = ["drain-by-five"]
     school.assignment_a.save()
     assert challenges_met([school.alice.pk], [school.assignment_a]) == {
@@ -50,7 +48,7 @@ def test_a_draft_that_meets_a_challenge_is_kept_and_credited_as_the_worker_ends_
     done = finish(queued_draft(school.alice, per_waiting=50))
     assert done.status == Run.Status.SUCCEEDED and not done.draft
     credit = ChallengeCredit.objects.get()
-    assert (credit.student, credit.challenge, credit.run_id, credit.kept) == (
+    assert (credit.student, credit.challenge, credit.met_by, credit.kept) == (
         school.alice,
         "drain-by-five",
         done.pk,
@@ -83,7 +81,7 @@ def test_only_the_first_passing_draft_is_kept(people):
     first = finish(queued_draft(people.alice, per_waiting=50))
     second = finish(queued_draft(people.alice, per_waiting=40))
     assert not first.draft and second.draft
-    assert list(ChallengeCredit.objects.values_list("run_id", flat=True)) == [first.pk]
+    assert list(ChallengeCredit.objects.values_list("met_by", flat=True)) == [first.pk]
 
 
 def test_a_draft_that_misses_stays_a_draft_and_earns_nothing(client, people):
@@ -98,7 +96,7 @@ def test_a_run_pressed_with_run_is_credited_but_needs_no_keeping(people):
     Run.objects.filter(pk=run.pk).update(draft=False)
     finish(run)
     credit = ChallengeCredit.objects.get()
-    assert credit.run_id == run.pk and not credit.kept
+    assert credit.met_by == run.pk and not credit.kept
 
 
 def test_the_database_holds_one_credit_per_student_and_challenge(people):
@@ -106,5 +104,7 @@ def test_the_database_holds_one_credit_per_student_and_challenge(people):
     first = finish(queued_draft(people.alice, per_waiting=50))
     other = Run.objects.create(owner=people.alice, lab="drain", params={}, seed=0)
     with pytest.raises(IntegrityError), transaction.atomic():
-        ChallengeCredit.objects.create(student=people.alice, challenge="drain-by-five", run=other)
-    assert list(ChallengeCredit.objects.values_list("run_id", flat=True)) == [first.pk]
+        ChallengeCredit.objects.create(
+            student=people.alice, challenge="drain-by-five", met_by=other.pk
+        )
+    assert list(ChallengeCredit.objects.values_list("met_by", flat=True)) == [first.pk]
