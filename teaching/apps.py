@@ -9,7 +9,8 @@ class TeachingConfig(AppConfig):
         """Only what must be wired before the first request; everything else is called
         directly by the code that triggers it (a hand-in's digest: `Submission.save`; the
         class results' predictions panel: `teaching.class_results.views`)."""
-        from labs.runs import references
+        from labs.runs import references, succeeded
+        from teaching.challenge_credits import credit_runs
         from teaching.gradebook import staleness
         from teaching.models import RUN_REFERENCES
 
@@ -24,3 +25,7 @@ class TeachingConfig(AppConfig):
         # senders include lessons' `Attempt` (a lower layer) and Django's user, whose
         # saves cannot call teaching, and a cascade delete calls no model's `delete()`.
         staleness.connect()
+
+        # A run that meets a challenge is credited once, and a draft that met it kept
+        # (`teaching.challenge_credits`), as the worker that ended it says it succeeded.
+        succeeded.listen(credit_runs)

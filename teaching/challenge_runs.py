@@ -26,7 +26,7 @@ def recent_runs(user: Any, labs: Sequence[str]) -> list[dict[str, Any]]:
         .order_by("-created_at")
         .values(*FIELDS)[:RUNS_READ]
     )
-    return [_shown(row) for row in rows]
+    return [shown_row(row) for row in rows]
 
 
 def statuses_for(user: Any, challenges: Sequence[Challenge]) -> list[Status]:
@@ -79,7 +79,7 @@ def challenge_statuses(
     for row in rows:
         mine = runs[row["owner_id"]]
         if len(mine) < RUNS_READ:
-            mine.append(_shown(row))
+            mine.append(shown_row(row))
     out = {}
     for sid, theirs in runs.items():
         for pk, chosen in wanted.items():
@@ -88,7 +88,8 @@ def challenge_statuses(
     return out
 
 
-def _shown(row: Mapping[str, Any]) -> dict[str, Any]:
+def shown_row(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A run's row read with FIELDS, as the challenges read a run."""
     return {
         "id": row["id"],
         "lab": row["lab"],

@@ -45,6 +45,8 @@ def value_words(value: Any, unit: str = "", share: bool = False) -> str:
         return f"{num(value * 100)}%"
     if isinstance(value, int | float):
         return f"{num(value)} {unit}".strip()
+    if isinstance(value, list | tuple):  # a list setting, as the form shows it: 50, 800, 800
+        return f"{', '.join(value_words(v) for v in value)} {unit}".strip()
     return str(said(show(value)))
 
 

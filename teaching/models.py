@@ -435,3 +435,34 @@ def timing(submitted_at: datetime | None, due_at: datetime, now: datetime) -> st
     if submitted_at is None:
         return Timing.MISSING if now > due_at else Timing.OPEN
     return Timing.LATE if submitted_at > due_at else Timing.ON_TIME
+
+
+class ChallengeCredit(models.Model):
+    """A challenge a student met, credited once: the run that met it first.
+
+    One row per student and challenge, held by the database (two workers finishing two
+    of the student's drafts at once make one row, not two). A draft that earned the credit
+    was kept (`kept`): it is then an ordinary run, and the gradebook reads it like any
+    other (`teaching.challenge_runs`). Written by `teaching.challenge_credits` as runs
+    succeed, never by a page view.
+    """
+
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenge_credits"
+    )
+    challenge = models.SlugField(max_length=64)  # teaching.unit_challenges, by slug
+    # The run that met it, by id only: a credit is no hand-in, and every key onto a run from
+    # outside labs is one (`labs.runs.references`). A run pruned later leaves it standing.
+    met_by = models.UUIDField()
+    kept = models.BooleanField(default=False)  # the run was a draft, kept for the credit
+    made_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["student", "challenge"], name="one_credit_per_student_challenge"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student} met {self.challenge}"

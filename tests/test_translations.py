@@ -221,6 +221,8 @@ KNOWN_ENGLISH = (
     # the labs' pages and results
     "Run by",
     "The numbers behind the charts",
+    "Set up this challenge",
+    "This run against the challenges",
     "Back to the lab",
     "Compare with my other runs",
     "permalink",

@@ -13,7 +13,15 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from labs.catalogue.lab import Lab
-from labs.runs import admission, failures, redis_clients, result_store, retained_queue, turns
+from labs.runs import (
+    admission,
+    failures,
+    redis_clients,
+    result_store,
+    retained_queue,
+    succeeded,
+    turns,
+)
 from labs.runs.draining import hold_drain
 from labs.runs.models import Run
 from labs.runs.tasks import drain_retained_queue, execute_run, hard_limit_for
@@ -183,7 +191,7 @@ def _make(
 def _answered_from_store(fields: dict[str, Any], stored: Run) -> Run:
     """A run saved finished at once, pointing at the stored result (not a copy of it)."""
     now = timezone.now()
-    return Run.objects.create(
+    run = Run.objects.create(
         **fields,
         status=Run.Status.SUCCEEDED,
         **stored.result_fields(),
@@ -191,6 +199,8 @@ def _answered_from_store(fields: dict[str, Any], stored: Run) -> Run:
         started_at=now,
         finished_at=now,
     )
+    transaction.on_commit(lambda: succeeded.tell([run.pk]))
+    return run
 
 
 def follow(leader: Run) -> None:

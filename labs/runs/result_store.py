@@ -26,6 +26,8 @@ from typing import Any
 
 from django.utils import timezone
 
+from labs.runs import succeeded
+
 LABS_DIR = Path(__file__).resolve().parent.parent
 # The code every simulation's result depends on, besides its own runner module.
 SHARED_SOURCES = ("sim", "runs/execution.py")
@@ -198,7 +200,10 @@ def settle_followers(leader_ids) -> int:
     for leader in leaders.only(*fields):
         waiting = Run.objects.filter(same_as=leader, status=Run.Status.QUEUED)
         if leader.status == Run.Status.SUCCEEDED:
-            settled += waiting.update(**_succeeded_like(leader, now))
+            done = waiting.update(**_succeeded_like(leader, now))
+            if done:
+                succeeded.tell([leader.pk])  # its followers succeeded
+            settled += done
         else:
             settled += waiting.update(
                 status=Run.Status.FAILED,

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 import labs.runs.heartbeat  # noqa: F401 - every worker that loads the tasks beats
 from labs.catalogue.entries import get_lab
-from labs.runs import ended, result_store, retained_queue
+from labs.runs import ended, result_store, retained_queue, succeeded
 from labs.runs.draining import end_drain, hold_drain
 from labs.runs.execution import ParamsRefused, run_lab
 from labs.runs.lease import LeaseKeeper, lease_s
@@ -132,6 +132,8 @@ def _succeeded(run: Run, result: dict | None = None, *, same_as: Run | None = No
     """Save the result and hand it to the runs waiting on this one."""
     if run.mark_succeeded(result, same_as=same_as):
         result_store.settle_followers_of(run)
+        # Before the announcement: the press that wakes on it shows a challenge's credit.
+        succeeded.tell([run.pk])
     else:  # ended meanwhile by someone else (the sweeper): settle as it ended
         result_store.settle_followers([run.pk])
     ended.announce([run.pk])  # a press waiting on it (or on a follower) answers now

@@ -39,7 +39,7 @@ DRAFT_TTL_S = 600
 DRAFT_PAGES_PER_STUDENT = 20
 DRAFT_PAGES_IN_ALL = 2000
 # What a fragment's HTML depends on besides the run: the code and words that render it.
-RENDER_SOURCES = ("labs", "templates", "locale", "lessons")
+RENDER_SOURCES = ("labs", "templates", "locale", "lessons", "teaching")
 RENDER_SUFFIXES = {".py", ".pyx", ".html", ".po"}
 
 

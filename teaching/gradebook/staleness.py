@@ -1,8 +1,9 @@
 """What makes a class's cached gradebook table stale: every change to one of its cells.
 
 Connected once at start-up (`TeachingConfig.ready` calls `connect`): saving or deleting a
-class, assignment, membership, submission or version, extension, a self-check `Attempt`
-or a user bumps the version of each class it shows in (`teaching.gradebook.cache.bump`).
+class, assignment, membership, submission or version, extension, a self-check `Attempt`,
+a challenge's credit (a draft kept for it) or a user bumps the version of each class it
+shows in (`teaching.gradebook.cache.bump`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from lessons.models import Attempt
 from teaching.gradebook import cache
 from teaching.models import (
     Assignment,
+    ChallengeCredit,
     Classroom,
     Extension,
     Membership,
@@ -45,7 +47,7 @@ def _changed(sender, instance, **kwargs) -> None:
                 "assignment__classroom_id", flat=True
             )
         )
-    elif sender is Attempt:
+    elif sender in (Attempt, ChallengeCredit):
         ids = _classes_of_student(instance.student_id)
     else:  # a user: their name or username shows in the table
         ids = _classes_of_student(instance.pk)
@@ -53,7 +55,16 @@ def _changed(sender, instance, **kwargs) -> None:
 
 
 def connect() -> None:
-    senders = (Classroom, Assignment, Membership, Submission, SubmissionVersion, Extension, Attempt)
+    senders = (
+        Classroom,
+        Assignment,
+        Membership,
+        Submission,
+        SubmissionVersion,
+        Extension,
+        Attempt,
+        ChallengeCredit,  # a draft kept for a challenge: the cell's challenges met change
+    )
     for sender in (*senders, get_user_model()):
         post_save.connect(_changed, sender=sender, dispatch_uid=f"gradebook-{sender.__name__}")
         post_delete.connect(

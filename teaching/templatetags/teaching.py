@@ -1,5 +1,7 @@
 """`{{ user|shown_username }}`: a student's username, or "removed student";
 `{% unit_challenges unit.slug %}`: a unit's challenges, met or not;
+`{% lab_challenges lab %}` and `{% run_challenges run %}`: a lab's challenges on its page,
+and how close a run came to each (teaching.lab_challenges);
 `{% criterion_words criterion lab %}` and `{% actual_words check lab %}`: a grading check
 and what a run had for it, in words (teaching.criteria_words)."""
 
@@ -9,6 +11,7 @@ from django import template
 from django.utils import timezone
 
 from teaching import criteria_words
+from teaching import lab_challenges as lab_challenge_words
 from teaching.challenge_runs import start_url, statuses_for
 from teaching.my_assignments import assignments_of
 from teaching.people import shown_username as _shown_username
@@ -72,3 +75,23 @@ def _shown(context: template.Context, challenges) -> dict:
         "request": request,
         "signed_in": bool(user and user.is_authenticated),
     }
+
+
+@register.inclusion_tag("teaching/lab_challenges.html", takes_context=True)
+def lab_challenges(context: template.Context, lab) -> dict:
+    """The lab's challenges in its controls column: goal, what may change, what stays."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    picked = request.GET.get("challenge", "") if request is not None else ""
+    return {
+        "lab": lab,
+        "offered": lab_challenge_words.offered(lab, user),
+        "picked": picked,
+        "signed_in": bool(user and user.is_authenticated),
+    }
+
+
+@register.inclusion_tag("teaching/run_challenges.html")
+def run_challenges(run) -> dict:
+    """How close a succeeded run came to each challenge of its lab, from its own figures."""
+    return {"run": run, "distances": lab_challenge_words.distances(run)}
