@@ -45,7 +45,7 @@ MARATHI_GONE = [
     ("…For %(busy_s)s s,", r"%\(busy_s\)s s दर सेकंदाला", "for N s: %(busy_s)s s पर्यंत"),
     ("first success at", "^पहिले यश$", "a time label says when: पहिले यश केव्हा (s)"),
     ("Settings", "^सेटिंग$", "plural: सेटिंग्ज"),
-    ("…(openings: %(opened)s)", r"एकूण %\(opened\)s वेळा", "'एकूण 1 वेळा' for one opening"),
+    ("The breaker opened once.", r"1 वेळा", "'1 वेळा' for one opening: एकदा"),
     ("%(h)s h %(min)s min", "मिनिटे", "'1 मिनिटे' for one minute"),
     ("…(above, on a phone)", "फोनवर वर", "stumbles: फोनवर: वरच्या भागात"),
     ("Your assignments", "^तुमची असाइनमेंट$", "reads as one assignment"),
