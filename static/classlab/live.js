@@ -7,10 +7,22 @@
   window.cxLive = function (streamUrl, stateUrl, onState) {
     var timer = null;
     var last = "";
+    var ended = false;
     function take(state) {
       onState(state);
-      if (state.status === "ended" && timer) { clearInterval(timer); timer = null; }
+      if (state.status === "ended") ended = true;
+      if (ended && timer) { clearInterval(timer); timer = null; }
     }
+    // A page on its way out (a reload, a link followed) asks nothing more: a read started
+    // now would only be cut off by the navigation.
+    // Still here a moment later (the link was a download, or the navigation was stopped):
+    // the reads go on.
+    window.addEventListener("beforeunload", function () {
+      if (!timer) return;
+      clearInterval(timer);
+      timer = null;
+      setTimeout(function () { if (!ended) poll(); }, 3000);
+    });
     function poll() {
       if (timer) return;
       timer = setInterval(function () {

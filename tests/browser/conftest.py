@@ -78,8 +78,14 @@ class Seen:
     failed: list[tuple[str, str]] = field(default_factory=list)  # (url, what went wrong)
     downloaded: set[str] = field(default_factory=set)
     superseded: list[str] = field(default_factory=list)  # htmx requests a newer one replaced
+    left_behind: list[str] = field(default_factory=list)  # a page's fetches its unload cut off
+    # For each page, how many top-level navigations it has started; for each request, that
+    # count when it started.
+    navigations: dict[int, int] = field(default_factory=dict)
+    started_at: dict[int, tuple[int, int]] = field(default_factory=dict)
 
     def watch(self, page) -> None:
+        page.on("request", lambda request: self._request(page, request))
         page.on("console", self._console)
         page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
         page.on("requestfailed", self._request_failed)
@@ -105,7 +111,23 @@ class Seen:
         if aborted and request.headers.get("hx-request") == "true":
             self.superseded.append(request.url)
             return
+        # A page going away (a reload, a link followed) cuts off the reads its scripts had
+        # in flight, such as the class experiment's once-a-second poll: the page that asked
+        # is gone, so nobody waits for the answer, however slow the machine made it. A POST
+        # cut off that way is still a failure: what it carried is lost.
+        page_key = self.started_at.pop(id(request), None)
+        if aborted and page_key is not None and page_key[1] < self.navigations[page_key[0]]:
+            self.left_behind.append(request.url)
+            return
         self.failed.append((request.url, f"{request.method} {request.failure}"))
+
+    def _request(self, page, request) -> None:
+        key = id(page)
+        self.navigations.setdefault(key, 0)
+        if request.is_navigation_request() and request.frame == page.main_frame:
+            self.navigations[key] += 1
+        elif request.method == "GET" and request.resource_type in ("fetch", "xhr", "eventsource"):
+            self.started_at[id(request)] = (key, self.navigations[key])
 
     def _console(self, message) -> None:
         if message.type == "error":

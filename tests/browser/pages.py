@@ -6,8 +6,12 @@ import math
 from typing import Any
 
 RUN_TIMEOUT_MS = 150_000  # a live lab takes seconds; a loaded 2-core machine, much longer
-# The run the page shows now: not a draft's answer still waiting, hidden, in the holder.
-FINISHED = ".run-area .run-body.status-succeeded, .run-area .run-body.status-failed"
+# The pressed run the page shows: not a draft's answer (a slider's or a preset's, which may
+# have landed just before Run was pressed), nor one waiting, hidden, in the drafts' holder.
+FINISHED = (
+    ".run-area .run-body:not(.draft).status-succeeded, "
+    ".run-area .run-body:not(.draft).status-failed"
+)
 
 # For every drawn Plotly chart on the page: its title, and for every x axis the range drawn
 # and the extent of the data on that axis (a bar reaches half its width past its x).
