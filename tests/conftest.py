@@ -8,12 +8,18 @@ from pathlib import Path
 
 import pytest
 
+# Under pytest-xdist each worker process has a database of its own (pytest-django adds the
+# worker's name to it), so it needs Redis keys of its own too: the names below are made
+# anew in each worker, never inherited from the process that started it.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 # The queue figures and the workers' beats of this test session, apart from the site's
 # and other checkouts' on the shared Redis (a worker process started by a test inherits it).
-os.environ.setdefault("TELEMETRY_PREFIX", f"test-telemetry-{uuid.uuid4().hex[:8]}")
+if _WORKER or "TELEMETRY_PREFIX" not in os.environ:
+    os.environ["TELEMETRY_PREFIX"] = f"test-telemetry-{_WORKER}{uuid.uuid4().hex[:8]}"
 # Its own cache keys too: Redis outlives a session, and a fragment another session cached
 # under the same run number or form values would be served in this one.
-os.environ.setdefault("CACHE_KEY_PREFIX", f"test-{uuid.uuid4().hex[:8]}")
+if _WORKER or "CACHE_KEY_PREFIX" not in os.environ:
+    os.environ["CACHE_KEY_PREFIX"] = f"test-{_WORKER}{uuid.uuid4().hex[:8]}"
 
 NO_DATABASE_DIRS = (
     ("labs", "sim"),
