@@ -18,7 +18,8 @@ import pytest
 from tests.worker_helpers import forget_queue
 
 ROOT = Path(__file__).resolve().parent.parent
-pytestmark = [pytest.mark.e2e, pytest.mark.redis]
+# One process runs this module (pytest-xdist): its module-scoped set-up is made once.
+pytestmark = [pytest.mark.xdist_group("serve"), pytest.mark.e2e, pytest.mark.redis]
 
 
 def free_port() -> int:

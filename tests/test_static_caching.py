@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# One process runs this module (pytest-xdist): its module-scoped set-up is made once.
+pytestmark = pytest.mark.xdist_group("static-caching")
 KEY = "s" * 30 + "Zq7-Pw2_xR9mT4vB8nL3cJ6yH1sD5fG0"
 FONT = "vendor/noto-sans-devanagari-5.3.0/noto-sans-devanagari-devanagari-400-normal.woff2"
 ASSETS = [

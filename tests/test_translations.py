@@ -22,6 +22,9 @@ from django.test import override_settings
 from django.urls import reverse
 from django.utils import translation
 
+# One process runs this module (pytest-xdist): its module-scoped set-up is made once.
+pytestmark = pytest.mark.xdist_group("translations")
+
 BASE = Path(settings.BASE_DIR)
 CATALOGUES = sorted((BASE / "locale").glob("*/LC_MESSAGES/django.po"))
 MARATHI = BASE / "locale" / "mr" / "LC_MESSAGES" / "django.po"

@@ -21,6 +21,8 @@ from django.test import Client
 from django.urls import reverse
 
 ROOT = Path(__file__).resolve().parents[2]
+# One process runs this module (pytest-xdist): its module-scoped set-up is made once.
+pytestmark = pytest.mark.xdist_group("offline")
 KEY = "o" * 30 + "Zq7-Pw2_xR9mT4vB8nL3cJ6yH1sD5fG0"
 CONFIG = re.compile(r"self\.SITE_OFFLINE = (\{.*\});")
 IMPORTS = re.compile(r"importScripts\((.*)\);")
