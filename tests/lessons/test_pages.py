@@ -29,6 +29,7 @@ LESSON_LABS = {
         "drain",
         "drain-compare",
         "scaling-signal",
+        "target-tracking",
         "db-knee",
         "burst-live",
         "fifo-live",
