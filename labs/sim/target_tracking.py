@@ -1,9 +1,9 @@
 """Two tiers under target tracking: an API that queues the work, workers that do it (Lesson 12).
 
-Lesson 12 scales the worker tier on the backlog shared out among the workers, held against
-what one worker can clear in an acceptable time. Written as a target-tracking policy, that
-target is a number of messages per instance: the acceptable latency divided by the time
-one message takes (1 s ÷ 10 ms = 100, Lesson 12's "one worker per 100 waiting"). This
+Lesson 12 scales the worker tier on the backlog shared out among the workers, compared
+with how much one worker gets through within the wait we accept. As a target-tracking
+policy, that target is a number of messages per instance: the acceptable latency divided
+by the time one message takes (1 s ÷ 10 ms = 100, Lesson 12's "one worker per 100 waiting"). This
 model plays one burst through both tiers, one second at a time:
 
 - the **API tier** answers each request (and queues its job); its copies are sized by

@@ -125,8 +125,7 @@ PARAMS = (
         "float",
         60.0,
         gettext_noop(
-            "The API's policy, and the workers' CPU policy: copies = "
-            "ceil(copies × CPU ÷ target)."
+            "The API's policy, and the workers' CPU policy: copies = ceil(copies × CPU ÷ target)."
         ),
         1,
         100,
@@ -212,7 +211,7 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
 
 
 def _verdict(metric: str, s: Mapping[str, Any], latency_s: int) -> dict[str, Any]:
-    """"kept every message within L s" or "N s over L s", from the run."""
+    """ "kept every message within L s" or "N s over L s", from the run."""
     late = s[f"by_{metric}_late_s"]
     if late:
         return phrase(
@@ -229,7 +228,9 @@ def tier_table(s: Mapping[str, Any], p: Mapping[str, Any]) -> dict[str, Any]:
     rows = [
         [
             gettext_noop("API: answers and queues the job"),
-            phrase(gettext_noop("copies on CPU, target %(target)s%%"), target=num(p["cpu_target_pct"])),
+            phrase(
+                gettext_noop("copies on CPU, target %(target)s%%"), target=num(p["cpu_target_pct"])
+            ),
             gettext_noop("requests waiting for a copy; CPU; p99 latency"),
             phrase(
                 gettext_noop(
@@ -372,8 +373,9 @@ def _cpu_verdict(s: Mapping[str, Any], p: Mapping[str, Any]) -> str:
         return gettext(
             "Neither policy needed more than %(fewest)s workers: this burst fits the fewest."
         )
-    if s["by_cpu_most_workers"] == p["min_workers"] and s["worker_peak_cpu_pct"] < (
-        p["cpu_target_pct"]
+    if (
+        s["by_cpu_most_workers"] == p["min_workers"]
+        and s["worker_peak_cpu_pct"] < (p["cpu_target_pct"])
     ):
         return gettext(
             "CPU misled: the workers never showed more than %(worker_cpu)s%% CPU, under the "

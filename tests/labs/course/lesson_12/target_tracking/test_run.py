@@ -45,7 +45,9 @@ def test_a_low_ceiling_is_named_when_backlog_per_instance_is_late():
 
 
 def test_the_tier_table_says_each_tier_its_signal_and_what_the_run_showed():
-    rows = [[said(cell) for cell in row] for row in run("target-tracking")["tables"]["tiers"]["rows"]]
+    rows = [
+        [said(cell) for cell in row] for row in run("target-tracking")["tables"]["tiers"]["rows"]
+    ]
     assert rows[0][:2] == ["API: answers and queues the job", "copies on CPU, target 60%"]
     assert rows[1][1] == "backlog per instance, target 100 (1 s ÷ 10 ms)"
     assert rows[1][3].endswith("every message within 1 s")
