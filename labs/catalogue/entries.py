@@ -35,6 +35,7 @@ from labs.course.lesson_12.fifo_live import lab as fifo_live
 from labs.course.lesson_12.no_dlq import lab as no_dlq
 from labs.course.lesson_12.retention import lab as retention
 from labs.course.lesson_12.scaling_signal import lab as scaling_signal
+from labs.course.lesson_12.target_tracking import lab as target_tracking
 from labs.course.lesson_13.availability import lab as availability
 from labs.course.lesson_13.backoff import lab as backoff
 from labs.course.lesson_13.breaker import lab as breaker
@@ -64,6 +65,7 @@ LABS: tuple[Lab, ...] = (
     drain.LAB,
     drain_compare.LAB,
     scaling_signal.LAB,
+    target_tracking.LAB,
     db_knee.LAB,
     burst_live.LAB,
     fifo_live.LAB,

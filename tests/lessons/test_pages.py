@@ -29,6 +29,7 @@ LESSON_LABS = {
         "drain",
         "drain-compare",
         "scaling-signal",
+        "target-tracking",
         "db-knee",
         "burst-live",
         "fifo-live",
@@ -270,3 +271,18 @@ def test_a_unit_pages_prose_and_self_check_are_rendered_once_per_language(
         reverse("unit-selfcheck", args=["lesson-12"]), {"csrfmiddlewaretoken": token}
     )
     assert marked.status_code == 200 and "You got" in marked.content.decode()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_lesson_07_says_when_not_to_queue_with_the_figures_its_lab_gives_today(
+    client, db, language
+):
+    """The paragraph on a read the user waits for links the queued-read lab and quotes its
+    two medians, written by hand: check them against the lab."""
+    html = page(client, "lesson-07", language)
+    start = html.index('id="not-to-queue"')
+    section = html[start : html.index("</section>", start)]
+    s = run("queued-read")["summary"]
+    assert f'href="{reverse("lab-detail", args=["queued-read"])}"' in section
+    for figure in (s["direct_median_ms"], s["queued_median_ms"]):
+        assert f"<strong>{num(figure)}</strong>" in section, figure
