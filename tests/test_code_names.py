@@ -57,9 +57,7 @@ def test_no_parameter_is_explained_by_a_code_name():
 
 
 def test_no_lab_says_what_it_leaves_out_with_a_code_name():
-    found = [
-        f"{lab.slug}: {name!r}" for lab in LABS for name in code_names(str(lab.leaves_out))
-    ]
+    found = [f"{lab.slug}: {name!r}" for lab in LABS for name in code_names(str(lab.leaves_out))]
     assert found == []
 
 

@@ -65,7 +65,7 @@ LAB = Lab.of(
         "control off, over a shorter time than the main lab; a cell near the border can come "
         "out the other way with another seed. The spike is a clean step: the rate jumps at "
         "once, stays flat and drops at once, while real spikes ramp up and down. It keeps what "
-        "that model leaves out: no autoscaling, no operator, and a request's time that does not"
-        " grow with the load."
+        "that model leaves out: no autoscaling, no operator, and a request's time that does "
+        "not grow with the load."
     ),
 )

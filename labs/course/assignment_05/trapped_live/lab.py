@@ -84,7 +84,7 @@ LAB = Lab.of(
         "machine can carry a run. Workers work by sleeping for the service time, so a real "
         "request's processor, memory and database load are left out, and callers and workers "
         "are threads in one process. Your controls act within moments of your command, where a "
-        "real change needs a deploy or a configuration push, so recovery here comes sooner than"
-        " it would in production."
+        "real change needs a deploy or a configuration push, so recovery here comes sooner "
+        "than it would in production."
     ),
 )

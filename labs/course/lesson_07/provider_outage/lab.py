@@ -75,7 +75,7 @@ LAB = Lab.of(
         "taking the same time. A real outage often starts and ends gradually, with slow or "
         "partly failing calls. The front's answer time is one write to Redis with nothing else "
         "to do, and the alarm reads the queue several times a lesson minute, more often than a "
-        "real monitoring system checks; so the front's times here are optimistic, and the alarm"
-        " fires and clears sooner than it would in production."
+        "real monitoring system checks; so the front's times here are optimistic, and the "
+        "alarm fires and clears sooner than it would in production."
     ),
 )

@@ -112,7 +112,7 @@ LAB = Lab.of(
         "together at its start, and a new worker is a thread that starts within milliseconds. "
         "The workers do no real work: each only paces itself to its rate, so the only slowness "
         "is Redis and this machine's busy processor. Real autoscaling starts machines or "
-        "containers that take far longer, so the scaled pool here catches up sooner than a real"
-        " one would."
+        "containers that take far longer, so the scaled pool here catches up sooner than a "
+        "real one would."
     ),
 )

@@ -65,7 +65,7 @@ LAB = Lab.of(
         "You choose which calls answer late, a late answer always comes after the timeout, and "
         "every call in time takes exactly the same time. Every retry reaches the provider and "
         "the provider always finds the key it has finished; a real one keeps keys only for a "
-        "while, and two tries with the same key at the same moment need a lock. The network can"
-        " also lose a call before the provider sees it, which this model leaves out."
+        "while, and two tries with the same key at the same moment need a lock. The network "
+        "can also lose a call before the provider sees it, which this model leaves out."
     ),
 )
