@@ -56,6 +56,11 @@ def test_no_parameter_is_explained_by_a_code_name():
     assert found == []
 
 
+def test_no_lab_says_what_it_leaves_out_with_a_code_name():
+    found = [f"{lab.slug}: {name!r}" for lab in LABS for name in code_names(str(lab.leaves_out))]
+    assert found == []
+
+
 def test_no_student_page_writes_a_code_name():
     found = [
         f"{path.relative_to(TEMPLATES)}: {name}"

@@ -74,6 +74,10 @@ class Lab:
     # Its own series' names (key -> English msgid) for the numbers table and the compare page,
     # where its charts name none; the names several labs share are labs.web.series_names'.
     series_names: Mapping[str, str] = field(default_factory=dict)
+    # What the model leaves out and which of its numbers a real system would beat or miss, in
+    # two to four plain sentences (an English msgid): a student should know how far to trust
+    # a figure before carrying it to production. Shown under "About this lab".
+    leaves_out: str = ""
 
     @classmethod
     def of(
@@ -92,6 +96,7 @@ class Lab:
         before_after: bool = False,
         seeds_twin: str = "",
         series_names: Mapping[str, str] | None = None,
+        leaves_out: str = "",
     ) -> Lab:
         """A lab from its runner's declaration and the words of its entry.
 
@@ -136,6 +141,7 @@ class Lab:
             before_after=before_after,
             seeds_twin=seeds_twin,
             series_names=dict(series_names or {}),
+            leaves_out=leaves_out,
             **declared,
         )
 

@@ -96,3 +96,8 @@ def test_it_cleans_every_experiment_and_draws_its_live_chart(lab):
     shown = lab.live.present(samples, result["params"])
     go.Figure(shown["figure"])
     assert len(shown["numbers"]) == len(lab.live.numbers)
+
+
+def test_every_lab_says_what_its_model_leaves_out():
+    missing = [lab.slug for lab in LABS if not str(lab.leaves_out).strip()]
+    assert missing == [], f"labs with no leaves_out in their lab.py: {missing}"

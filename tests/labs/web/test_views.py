@@ -445,3 +445,26 @@ def test_a_full_redis_is_said_as_full_and_no_message_shows_the_broker_address(
     with pytest.raises(RunnerOffline) as refused:
         check_broker(timeout_s=0.2)
     assert "127.0.0.1" not in str(refused.value) and "s3cret" not in str(refused.value)
+
+
+@pytest.mark.parametrize("language", ["en", "mr"])
+def test_every_lab_page_says_what_its_model_leaves_out_in_the_readers_language(
+    client, db, language
+):
+    from django.utils import translation
+    from django.utils.html import escape
+
+    from labs.catalogue.entries import LABS
+
+    client.cookies["django_language"] = language
+    unsaid = []
+    for lab in LABS:
+        html = client.get(reverse("lab-detail", args=[lab.slug])).content.decode()
+        with translation.override(language):
+            heading = translation.gettext("What this model leaves out")
+            words = translation.gettext(lab.leaves_out)
+        if language == "mr" and (words == lab.leaves_out or heading.startswith("What")):
+            unsaid.append(f"{lab.slug}: no Marathi")
+        elif heading not in html or escape(words) not in html:
+            unsaid.append(lab.slug)
+    assert unsaid == []

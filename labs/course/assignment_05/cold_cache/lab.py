@@ -77,4 +77,12 @@ LAB = Lab.of(
     ),
     prompts=PROMPTS,
     series_names=SERIES_NAMES,
+    leaves_out=gettext_noop(
+        "The origin finishes fetches one after another at a fixed pace, plus a fixed network "
+        "delay, and its pace never changes however many fetches wait. A real origin asked for "
+        "too much gets slower and starts failing, so the stampede here hurts less than it "
+        "would in production. Global coalescing and the origin budget are perfect here: every "
+        "instance knows at once about a fetch in flight and the budget left, with no time "
+        "spent keeping them in step."
+    ),
 )

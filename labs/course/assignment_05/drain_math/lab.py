@@ -45,4 +45,10 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    leaves_out=gettext_noop(
+        "Backlog divided by net capacity assumes the workers finish the same number of jobs "
+        "every second and the arrivals never change. Jobs that fail and are retried, workers "
+        "that slow down when a dependency does, and the time to start extra workers are left "
+        "out. So the drain time here is the ideal, and a real queue drains more slowly."
+    ),
 )

@@ -60,4 +60,11 @@ LAB = Lab.of(
     ),
     prompts=PROMPTS,
     series_names=SERIES_NAMES,
+    leaves_out=gettext_noop(
+        "Jobs arrive at random, but each is either cheap or expensive, with nothing in "
+        "between, and a worker does its work units at a steady pace. The incident changes only "
+        "the mix of jobs, never the workers' speed, and no job fails or is retried. A real "
+        "backlog also holds retries and jobs slowed by their dependencies, so even the "
+        "estimate from work units is the best case here."
+    ),
 )

@@ -60,4 +60,12 @@ LAB = Lab.of(
     ),
     prompts=PROMPTS,
     series_names=SERIES_NAMES,
+    leaves_out=gettext_noop(
+        "Each cell is one run of the trapped service's model with one seed and every recovery "
+        "control off, over a shorter time than the main lab; a cell near the border can come "
+        "out the other way with another seed. The spike is a clean step: the rate jumps at "
+        "once, stays flat and drops at once, while real spikes ramp up and down. It keeps what "
+        "that model leaves out: no autoscaling, no operator, and a request's time that does "
+        "not grow with the load."
+    ),
 )

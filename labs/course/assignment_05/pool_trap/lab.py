@@ -65,4 +65,11 @@ LAB = Lab.of(
     in_production=production.snippets,
     prompts=PROMPTS,
     series_names=SERIES_NAMES,
+    leaves_out=gettext_noop(
+        "Callers arrive evenly spaced and every query takes exactly the same time, slow during "
+        "the slow spell and fast outside it. The database does not slow down as more "
+        "connections are busy, and it forgets the slow spell the instant it ends; a real one "
+        "often stays slower while its locks and caches settle, so the recovery times here are "
+        "optimistic. Every retry waits the same fixed backoff, with no jitter."
+    ),
 )

@@ -78,4 +78,13 @@ LAB = Lab.of(
     ),
     prompts=PROMPTS,
     series_names=SERIES_NAMES,
+    leaves_out=gettext_noop(
+        "Time runs at the pace you set (a model second lasts a quarter of a real second by "
+        "default) and the rates are lower than the model's, so the shared Redis and a two-core "
+        "machine can carry a run. Workers work by sleeping for the service time, so a real "
+        "request's processor, memory and database load are left out, and callers and workers "
+        "are threads in one process. Your controls act within moments of your command, where a "
+        "real change needs a deploy or a configuration push, so recovery here comes sooner "
+        "than it would in production."
+    ),
 )

@@ -86,4 +86,12 @@ LAB = Lab.of(
     before_after=True,
     try_next=TRAPPED_TRY_NEXT,
     prompts=PROMPTS,
+    leaves_out=gettext_noop(
+        "Every recovery control switches on at the chosen second, all at once, as if someone "
+        "noticed and acted in that instant; a real team takes minutes to notice and change a "
+        "setting, and the service stays stuck meanwhile. Outside the trigger a request's time "
+        "does not grow with the load, the workers never change in number (no autoscaling), and "
+        "the network between callers, queue and workers takes no time. So the recovery times "
+        "here are optimistic."
+    ),
 )

@@ -52,4 +52,12 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    leaves_out=gettext_noop(
+        "Jobs arrive at one steady rate through the busy spell and the pool finishes exactly "
+        "its capacity every second, so the backlog grows and shrinks in straight lines. With "
+        "arrivals just under the capacity this model shows no backlog at all, while real "
+        "arrivals come in clumps and would still queue. Jobs that fail and come back, and "
+        "workers that slow down under load, are left out, so a real backlog clears later than "
+        "this one."
+    ),
 )

@@ -107,4 +107,12 @@ LAB = Lab.of(
     ),
     prompts=PROMPTS,
     series_names=SERIES_NAMES,
+    leaves_out=gettext_noop(
+        "A lesson second lasts the real time you set (0.2 s unless you change it), each "
+        "second's jobs go on the queue together at its start, and a new worker is a thread "
+        "that starts within milliseconds. The workers do no real work: each only paces itself "
+        "to its rate, so the only slowness is Redis and this machine's busy processor. Real "
+        "autoscaling starts machines or containers that take far longer, so the scaled pool "
+        "here catches up sooner than a real one would."
+    ),
 )

@@ -57,4 +57,12 @@ LAB = Lab.of(
     in_production=production.snippets,
     prompts=PROMPTS,
     series_names=SERIES_NAMES,
+    leaves_out=gettext_noop(
+        "The database's curve is a simple formula, the same every second: straight up to the "
+        "knee, then a smooth fall. A real database's knee moves with the mix of queries, its "
+        "cache and its disks, and a bad second leaves locks and waiting queries behind, which "
+        "this model forgets by the next second. Workers refused a connection simply do nothing "
+        "here; real ones retry their connections and add load, so a real collapse past the "
+        "knee can be worse than this one."
+    ),
 )

@@ -51,4 +51,12 @@ LAB = Lab.of(
     ),
     in_production=production.snippets,
     prompts=PROMPTS,
+    leaves_out=gettext_noop(
+        "A new worker is ready in the very second the scaler asks for it, and the scaler reads "
+        "a backlog only one second old. Real autoscalers read metrics that are often a minute "
+        "old, and new workers can take minutes to start, so the backlog here peaks lower and "
+        "clears sooner than a real one would. Every worker finishes exactly the same number of "
+        "jobs each second, and a worker no longer needed stops at once; a real worker is also "
+        "paid for while it starts, so the worker-seconds here are a little low."
+    ),
 )

@@ -57,4 +57,12 @@ LAB = Lab.of(
     ),
     prompts=PROMPTS,
     series_names=SERIES_NAMES,
+    leaves_out=gettext_noop(
+        "Every rule meets the same arrivals, a new worker is ready in the very second the "
+        "scaler asks for it, and each worker finishes exactly the same number of jobs every "
+        "second. Real autoscalers read metrics that are often a minute old and new workers can "
+        "take minutes to start, so the scaled rules here look better than they would in "
+        "production; the fixed pools are not affected. A real worker is also paid for while it "
+        "starts, so the scaled rules' worker-seconds here are a little low."
+    ),
 )

@@ -61,4 +61,11 @@ LAB = Lab.of(
     in_production=production.snippets,
     prompts=PROMPTS,
     series_names=SERIES_NAMES,
+    leaves_out=gettext_noop(
+        "Each scaler sees the last second's numbers, and a worker added is working in that "
+        "same second, with no start-up time. A busy worker here always uses the same share of "
+        "its CPU, while a real worker's CPU is noisy. Real metrics often arrive a minute or "
+        "more late, which slows every signal, so the clearing times here are optimistic for "
+        "all four."
+    ),
 )

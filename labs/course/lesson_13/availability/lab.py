@@ -55,4 +55,11 @@ LAB = Lab.of(
     ),
     prompts=PROMPTS,
     series_names=SERIES_NAMES,
+    leaves_out=gettext_noop(
+        "The formulas treat every part as failing independently, except the one shared part "
+        "you set. Real copies share causes (the same faulty release, a bad configuration "
+        "change, a region's outage), so the availability of many copies here is optimistic. "
+        "Switching to a copy is instant and free here; a real system loses seconds or minutes "
+        "when it fails over, which adds downtime."
+    ),
 )

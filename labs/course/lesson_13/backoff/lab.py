@@ -50,4 +50,10 @@ LAB = Lab.of(
     in_production=retry_snippets.retries,
     prompts=PROMPTS,
     series_names=SERIES_NAMES,
+    leaves_out=gettext_noop(
+        "It draws the waits of one client on its own: it does not say whether a retry succeeds "
+        "or what the retries do to the service. Each wait starts the moment the last try "
+        "failed, as if a try took no time; a real retry also waits for its own call to fail or "
+        "time out, so the time to give up is longer than the waits added up here."
+    ),
 )

@@ -56,4 +56,12 @@ LAB = Lab.of(
     in_production=production.snippets,
     prompts=PROMPTS,
     series_names=SERIES_NAMES,
+    leaves_out=gettext_noop(
+        "One caller makes one call a second, and the dependency is either fully down or fully "
+        "up, switching at an exact moment. A failed call here fails at once; a real one may "
+        "hang until its timeout, so a real breaker takes longer to open. Real dependencies "
+        "often fail only some calls or get slow before they fail, which a count of failures in "
+        "a row can miss, and many callers each keep a breaker of their own that open at "
+        "different times."
+    ),
 )

@@ -64,4 +64,11 @@ LAB = Lab.of(
     ),
     prompts=PROMPTS,
     series_names=SERIES_NAMES,
+    leaves_out=gettext_noop(
+        "The dependency takes the same time however many calls it is given, so once the stall "
+        "ends the service recovers as soon as the work piled up is done. A real dependency "
+        "under heavy load gets slower, which can keep a service stuck after the trigger is "
+        "gone, so the recovery here is optimistic. A dependency that is down refuses calls "
+        "instantly here, where a real refusal still takes a network round trip."
+    ),
 )

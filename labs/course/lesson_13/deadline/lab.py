@@ -56,4 +56,12 @@ LAB = Lab.of(
     ),
     prompts=PROMPTS,
     series_names=SERIES_NAMES,
+    leaves_out=gettext_noop(
+        "Each try ends exactly at its timeout or at the deadline, the waits between tries have "
+        "no jitter, and connecting to a service that is up takes no time. Real calls also "
+        "spend time on the network and on setting up a connection, which eats into the "
+        "deadline, so the number of tries that fit here is optimistic. The wasted work counts "
+        "only the service's own time, not the further calls it may make on a request nobody is "
+        "waiting for."
+    ),
 )

@@ -53,4 +53,12 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    leaves_out=gettext_noop(
+        "Traffic splits between instances by a formula (equally, or by how fast each answers), "
+        "and a check's answer is exact: it fails only because of the database or the sick "
+        "instance, never because the check itself was slow or lost. The sick instance fails "
+        "every request and the others fail none, except during the database's blip. Some load "
+        "balancers retry a failed request on another instance, which this model does not do, "
+        "so for them its failed share is pessimistic."
+    ),
 )

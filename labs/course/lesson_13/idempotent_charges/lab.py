@@ -40,4 +40,12 @@ LAB = Lab.of(
         ),
     ),
     prompts=PROMPTS,
+    leaves_out=gettext_noop(
+        "You choose which payments come back, and each repeat arrives straight after its first "
+        "delivery. The idempotent consumer here records a payment as charged in the same "
+        "instant it charges it, so a crash between the two cannot happen; in a real system it "
+        "can, and the fee is charged twice unless the charge and the record are made together. "
+        "Two workers holding the same payment at once are left out too, so the idempotent "
+        "consumer's zero double charges is the best case."
+    ),
 )

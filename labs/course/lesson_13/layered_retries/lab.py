@@ -57,4 +57,11 @@ LAB = Lab.of(
     in_production=production.snippets,
     prompts=PROMPTS,
     series_names=SERIES_NAMES,
+    leaves_out=gettext_noop(
+        "The figures are averages for a service that fails each call independently, with the "
+        "same chance however many calls it gets. A real sick service fails more as the retries "
+        "add to its load, so with it the calls per click would be higher and the share "
+        "answered lower than here. It counts calls only: how long a click waits and what each "
+        "layer's timeouts do are left out."
+    ),
 )

@@ -61,4 +61,11 @@ LAB = Lab.of(
     ),
     prompts=PROMPTS,
     series_names=SERIES_NAMES,
+    leaves_out=gettext_noop(
+        "You choose which calls answer late, a late answer always comes after the timeout, and "
+        "every call in time takes exactly the same time. Every retry reaches the provider and "
+        "the provider always finds the key it has finished; a real one keeps keys only for a "
+        "while, and two tries with the same key at the same moment need a lock. The network "
+        "can also lose a call before the provider sees it, which this model leaves out."
+    ),
 )

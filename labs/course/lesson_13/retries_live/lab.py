@@ -67,4 +67,11 @@ LAB = Lab.of(
         charts.live_chart,
     ),
     prompts=PROMPTS,
+    leaves_out=gettext_noop(
+        "Each call fails with a fixed chance, independently of every other call and of the "
+        "load, and a failed call fails as quickly as a good one answers, rather than after a "
+        "timeout. A real flaky service fails in runs and fails more when retries add load, so "
+        "the share of payments that succeed here is optimistic and the time spent retrying is "
+        "short. The workers are threads in one process rather than separate machines."
+    ),
 )

@@ -54,4 +54,11 @@ LAB = Lab.of(
     ),
     prompts=PROMPTS,
     series_names=SERIES_NAMES,
+    leaves_out=gettext_noop(
+        "Little's law here assumes every request is held for the whole wait, as when the "
+        "service is stuck, and that requests keep arriving at one steady rate. The retries "
+        "that often follow a timeout are left out; they add arrivals, so with them more "
+        "requests would be stuck than the count at your timeout. A call is let go exactly at "
+        "the timeout, where a real client may need longer to free its connection and thread."
+    ),
 )
