@@ -62,4 +62,12 @@ LAB = Lab.of(
     in_production=production.snippets,
     prompts=PROMPTS,
     series_names=SERIES_NAMES,
+    leaves_out=gettext_noop(
+        "Both tiers decide each second from the second before, and a copy or a worker added "
+        "works at once, with no start-up time. Real target tracking reads its metric a "
+        "minute apart and waits out a warm-up before it counts a new instance, so both "
+        "policies react sooner here than in production, and the backlog policy's clearing "
+        "time is optimistic too. A busy worker's CPU is exactly the share you set, and the "
+        "API tier's cost per answer is our own figure, not the lesson's."
+    ),
 )
