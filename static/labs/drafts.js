@@ -89,25 +89,31 @@
 
   // "What changed: jitter (none → full) — busiest 10 ms slot (500 → 81 jobs)". Each value
   // pair in brackets after its name: a ticked box read "Also run 20 seeds no → yes",
-  // which a student took for "don't also run 20 seeds".
-  function say(body, was, now, panel) {
+  // which a student took for "don't also run 20 seeds". Every word comes from the two runs'
+  // facts (labs/web/changes.py); "" when no value moved. `same`: the words for "no figure
+  // changed". Pure, so tests/js/labs/drafts.test.js reads it against random facts.
+  function whatChanged(was, now, same) {
     var before = {};
     was.params.forEach(function (p) { before[p[0]] = p[2]; });
     var moved = now.params.filter(function (p) { return p[0] in before && before[p[0]] !== p[2]; });
-    if (!moved.length) return;
+    if (!moved.length) return "";
     var figs = {};
     was.figures.forEach(function (f) { figs[f[0]] = f[2]; });
     var went = now.figures.filter(function (f) { return f[0] in figs && figs[f[0]] !== f[2]; }).slice(0, 4);
     var parts = moved.map(function (p) { return p[1] + " (" + before[p[0]] + " → " + p[2] + ")"; });
     var results = went.map(function (f) { return f[1] + " (" + figs[f[0]] + " → " + f[2] + ")"; });
+    return parts.join(", ") + " — " + (results.length ? results.join(" · ") : same);
+  }
+  window.labWhatChanged = whatChanged;
+  function say(body, was, now, panel) {
+    var words = whatChanged(was, now, panel.dataset.changedSame);
+    if (!words) return;
     var line = document.createElement("p");
     line.className = "what-changed";
     var title = document.createElement("strong");
     title.textContent = panel.dataset.changedTitle + " ";
     line.appendChild(title);
-    line.appendChild(document.createTextNode(
-      parts.join(", ") + " — " + (results.length ? results.join(" · ") : panel.dataset.changedSame)
-    ));
+    line.appendChild(document.createTextNode(words));
     var headline = body.querySelector(".headline");
     if (headline) headline.after(line);
   }

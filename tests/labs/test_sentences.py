@@ -12,7 +12,9 @@ Experiment labs run on the real Redis and take seconds each: they are checked on
 saved results of real runs in tests/fixtures/experiment_results/ (the results the other
 experiment tests use), and trapped-live also on results built by its simulated twin,
 trapped-service, with random params. "What changed" is written in the browser
-(static/labs/drafts.js) from two saved results; it is not checked here.
+(static/labs/drafts.js) from the two runs' facts (`labs.web.changes.facts_json`): the facts
+are read back here against each run's figures, and the script's words against random facts
+in tests/js/labs/drafts.test.js.
 A failure names the lab, the sentence, what is wrong and the parameters.
 """
 
@@ -34,6 +36,8 @@ from labs.course.assignment_05.trapped_live import run as trapped_live
 from labs.interface.params import Param
 from labs.interface.progress import SilentProgress
 from labs.runs.execution import refusals, run_lab
+from labs.runs.models import Run
+from labs.web.changes import facts_json
 from tests.lab_helpers import run
 from tests.labs.sentence_checks import problems
 
@@ -124,6 +128,37 @@ def test_every_sentence_of_a_simulated_run_holds(lab: Lab) -> None:
         seed = data.draw(st.integers(1, 1000)) if lab.uses_seed else lab.default_seed
         result = run_lab(lab, params, seed, SilentProgress())
         assert_true_sentences(lab, result, guesses_for(lab, data))
+
+    check()
+
+
+@pytest.mark.parametrize("lab", SIMULATIONS, ids=lambda lab: lab.slug)
+def test_what_changed_says_each_runs_own_values_and_figures(lab: Lab) -> None:
+    """The facts a run's body carries for "What changed": a value for every parameter the
+    run had, and every figure's words read back against that run's result."""
+
+    @settings(
+        max_examples=3,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+    )
+    @given(data=st.data())
+    def check(data: st.DataObject) -> None:
+        params = data.draw(params_of(lab))
+        seed = data.draw(st.integers(1, 1000)) if lab.uses_seed else lab.default_seed
+        result = run_lab(lab, params, seed, SilentProgress())
+        facts = json.loads(
+            facts_json(Run(lab=lab.slug, params=params, seed=seed, result=result), lab)
+        )
+        assert [name for name, _, _ in facts["params"] if name != "seed"] == [
+            p.name for p in lab.params if p.name in params
+        ]
+        # A value is said as the form shows it (labs.web.changes.value_words: "1000.5" as
+        # typed); a figure as the run's own words for it, read back against its result.
+        said = [f"{label}: {words}" for _, label, words in facts["figures"]]
+        wrong = problems(lab.slug, result, said)
+        assert not wrong, f"lab {lab.slug}, params {params}, seed {seed}:\n" + "\n".join(wrong)
 
     check()
 
