@@ -77,14 +77,16 @@ export class Outbox {
     );
   }
 
-  /** Send every due action of `user`, oldest first: `send(item)` resolves "sent" or "retry"
-   * (a throw is a "retry"). Sent ones leave the outbox; the others wait their backoff.
-   * Resolves the outcomes, [key, outcome] in order. */
+  /** Send `user`'s due actions in the order they were made: `send(item)` resolves "sent" or
+   * "retry" (a throw is a "retry"). Sent ones leave the outbox; the others wait their
+   * backoff. An action is never sent before an older one still kept (not yet due, on its
+   * way or just failed): a slider's draft made before Run reaches the site, and answers,
+   * before that Run, as it would have with the link up. Resolves [key, outcome] in order. */
   async flush(user, send) {
     const now = this.now();
-    const due = this.list(user).filter((item) => item.dueAt <= now && !this.inFlight.has(item.key));
     const outcomes = [];
-    for (const item of due) {
+    for (const item of this.list(user)) {
+      if (item.dueAt > now || this.inFlight.has(item.key)) break;
       this.inFlight.add(item.key);
       let outcome;
       try {
@@ -97,6 +99,7 @@ export class Outbox {
       if (outcome === "sent") this.remove(item.key);
       else this.postpone(item.key);
       outcomes.push([item.key, outcome]);
+      if (outcome !== "sent") break;
     }
     return outcomes;
   }

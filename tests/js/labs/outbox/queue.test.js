@@ -73,6 +73,22 @@ describe("the outbox", () => {
     expect(box.list()).toEqual([]);
   });
 
+  it("sends in the order the actions were made, whichever falls due first", async () => {
+    box.add(action("draft", { replaces: "draft /labs/drain/draft/" }));
+    clock += 1;
+    box.add(action("run"));
+    const seen = [];
+    // The draft failed once: its backoff puts it due after the Run.
+    await box.flush("7", async (item) => { seen.push(item.key); return "retry"; });
+    expect(box.list()[0].dueAt).toBeGreaterThan(box.list()[1].dueAt);
+    clock = box.list()[1].dueAt; // the Run is due, the draft not yet: nothing goes
+    await box.flush("7", async (item) => { seen.push(item.key); return "sent"; });
+    clock = box.list()[0].dueAt;
+    await box.flush("7", async (item) => { seen.push(item.key); return "sent"; });
+    expect(seen).toEqual(["draft", "draft", "run"]);
+    expect(box.list()).toEqual([]);
+  });
+
   it("keeps only the last of a slider's moves made with no link", () => {
     const tag = "draft /labs/drain/draft/";
     box.add(action("m1", { body: "per_worker=110", replaces: tag }));
