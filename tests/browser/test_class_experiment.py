@@ -77,6 +77,18 @@ def test_the_projector_and_a_phone_in_both_languages(site):
         teacher.get_by_role("button", name="Spike: everyone sends three times as much").click()
         teacher.locator("figure.chart").nth(2).wait_for()
         check(teacher, "projector-running-en-1280")
+        # The next readings redraw the projected charts where they are: the same element,
+        # drawn all along, never a blank place between two readings.
+        first = teacher.locator("figure.chart").first.element_handle()
+        seconds = teacher.locator(".cx-status").inner_text()
+        teacher.wait_for_function(
+            "(was) => document.querySelector('.cx-status').innerText !== was", arg=seconds
+        )
+        teacher.wait_for_function(
+            "(was) => document.querySelector('.cx-status').innerText !== was",
+            arg=teacher.locator(".cx-status").inner_text(),
+        )
+        assert first.evaluate("(f) => f.isConnected && f.classList.contains('drawn')")
         check(phone, "phone-running-en-390")
 
         # The same two screens in Marathi, while it runs.
