@@ -42,9 +42,7 @@ def assignment_pair(request: HtmxHttpRequest, assignment_id: int) -> HttpRespons
     guesses = take_guesses(form, request.POST) if form.is_valid() else None
     if guesses is not None:
         try:
-            before, after = start_pair(
-                request.user, form, guesses, skipped=skip_said(request.POST)
-            )
+            before, after = start_pair(request.user, form, guesses, skipped=skip_said(request.POST))
         except RunRefused as exc:
             form.add_error(None, exc.message)
             status = exc.status

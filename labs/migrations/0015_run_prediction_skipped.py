@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('labs', '0014_run_address'),
+        ("labs", "0014_run_address"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='run',
-            name='prediction_skipped',
+            model_name="run",
+            name="prediction_skipped",
             field=models.BooleanField(default=False),
         ),
     ]
