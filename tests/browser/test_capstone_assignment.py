@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from tests.base import make_user
 from tests.browser.conftest import PHONE, SHOTS, WIDE, shot
-from tests.browser.pages import RUN_TIMEOUT_MS, open_lab, reveal, run_button, wait_finished
+from tests.browser.pages import RUN_TIMEOUT_MS, open_lab, press_run, reveal, wait_finished
 
 LOCKED = {"trigger_start_s": 40, "trigger_end_s": 90, "spike_rps": 120}
 SUGGESTED = {"horizon_s": 120, "recover_at_s": 100}
@@ -117,7 +117,7 @@ def test_the_operator_panel_is_beside_the_live_chart_where_run_was_pressed(site)
     for name, value in SHORT_LIVE.items():
         reveal(page, f"#id_{name}")
         page.fill(f"#id_{name}", value)
-    run_button(page).click()
+    press_run(page)
     chart = page.locator("section.live figure.chart")
     chart.wait_for(timeout=RUN_TIMEOUT_MS)
     panel = page.locator("#control-panel")
