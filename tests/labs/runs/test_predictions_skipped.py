@@ -79,3 +79,12 @@ def test_a_skip_does_not_answer_an_assignment_that_requires_a_guess(client, scho
     assert answer.status_code == 422
     assert "This assignment asks for a prediction first" in answer.content.decode()
     assert not Run.objects.exists()
+
+
+def test_a_before_after_pair_keeps_the_skip_with_its_after_run(client, people, published):
+    from tests.labs.capstone.test_views import form_data
+
+    client.force_login(people.alice)
+    client.post(reverse("report-pair"), {**form_data(), "prediction_skipped": "1"}, **HX)
+    before, after = Run.objects.order_by("created_at")
+    assert after.prediction_skipped and not before.prediction_skipped
