@@ -116,10 +116,10 @@ def asked_words(total: int, skipped: int, unasked: int) -> str:
     asked (before the site asked, or with JavaScript off): a skip is a choice, the other
     is not."""
     return ngettext(
-        "%(skipped)s of %(total)s hand-in skipped the prediction when asked; %(unasked)s "
-        "were run without being asked.",
-        "%(skipped)s of %(total)s hand-ins skipped the prediction when asked; %(unasked)s "
-        "were run without being asked.",
+        "%(skipped)s of %(total)s hand-in skipped the prediction when asked; run where "
+        "nobody asked: %(unasked)s.",
+        "%(skipped)s of %(total)s hand-ins skipped the prediction when asked; run where "
+        "nobody asked: %(unasked)s.",
         total,
     ) % {"skipped": skipped, "total": total, "unasked": unasked}
 
