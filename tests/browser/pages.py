@@ -110,6 +110,17 @@ def skip_if_asked(page) -> None:
         ask.locator("[data-predict-skip-button]").click()
 
 
+def give_a_guess(page) -> None:
+    """Answer the lab's first prediction prompt (its first choice, or its lowest number), so
+    the first move of a control is not held while the lab asks for the guess."""
+    choice = page.locator('.predict-choice input[type=radio]:not([value=""])')
+    if choice.count():
+        choice.first.check()
+        return
+    slider = page.locator("input[data-predict-for]").first
+    page.fill(f"#{slider.get_attribute('data-predict-for')}", slider.get_attribute("min"))
+
+
 def press_run(page) -> None:
     """Press Run, skipping the guess if asked (a test not about predictions)."""
     run_button(page).click()
