@@ -1,12 +1,14 @@
 """What an assignment asked of a student, the same in every place a teacher takes it away.
 
 An assignment can ask for more than a run: a prediction made before it (each of the lab's
-prompts: the guess, the run's outcome, right or not), challenges met by the student's own
-runs (each met or missed, with the run that met it), the unit's self-check (right of how
-many) and the teacher's rubric (points per item, the score out of the most). The class
-results page and its CSV/JSON, the gradebook CSV, the term-end zip and the teacher's page of
-one hand-in all read it from here, under the same column names, so no export disagrees with
-a page by leaving something out (`tests/teaching/test_evidence.py` compares them).
+prompts: the guess, the run's outcome, right or not; and whether the student, asked for a
+guess, skipped it, which is not the same as a run made where nobody asked), challenges met
+by the student's own runs (each met or missed, with the run that met it), the unit's
+self-check (right of how many) and the teacher's rubric (points per item, the score out of
+the most). The class results page and its CSV/JSON, the gradebook CSV, the term-end zip and
+the teacher's page of one hand-in all read it from here, under the same column names, so no
+export disagrees with a page by leaving something out (`tests/teaching/test_evidence.py`
+compares them).
 
 Column names stay English, like the exports' other columns: data a spreadsheet reads.
 """
@@ -19,6 +21,7 @@ from typing import Any
 
 from labs.catalogue.entries import prompts_for
 from labs.catalogue.prediction import Prompt, is_right
+from labs.runs.models import Run
 from labs.runs.predictions import Prediction
 from teaching.challenges import Status
 
@@ -42,6 +45,9 @@ class Evidence:
     """Everything the assignment asked of one student, beyond the run's figures."""
 
     predictions: list[Guess] = field(default_factory=list)
+    # Asked for a guess, the student pressed "Skip this time" (Run.prediction_skipped);
+    # None with nothing handed in.
+    prediction_skipped: bool | None = None
     challenges: list[Status] = field(default_factory=list)
     selfcheck: Any = None  # the latest lessons.models.Attempt, or None
     scores: Mapping[str, Any] = field(default_factory=dict)  # rubric item → points
@@ -56,6 +62,12 @@ def guesses_by_run(run_ids: Iterable[Any]) -> dict[Any, dict[str, Any]]:
     for run_id, figure, value in rows.values_list("run_id", "figure", "value"):
         found.setdefault(run_id, {})[figure] = value
     return found
+
+
+def skipped_runs(run_ids: Iterable[Any]) -> set[Any]:
+    """The runs among `run_ids` whose student skipped the prediction when asked: one query."""
+    ids = [r for r in run_ids if r is not None]
+    return set(Run.objects.filter(pk__in=ids, prediction_skipped=True).values_list("pk", flat=True))
 
 
 def guesses_of(lab: str, made: Mapping[str, Any], summary: Mapping[str, Any] | None) -> list[Guess]:
@@ -80,10 +92,12 @@ def evidence_of(
     summary: Mapping[str, Any] | None,
     challenges: Sequence[Status],
     selfcheck: Any,
+    skipped: bool = False,
 ) -> Evidence:
     scores = submission.scores if submission is not None else {}
     return Evidence(
         predictions=guesses_of(assignment.lab, made, summary),
+        prediction_skipped=(skipped and not made) if submission is not None else None,
         challenges=list(challenges),
         selfcheck=selfcheck,
         scores=scores or {},
@@ -99,6 +113,8 @@ def evidence_columns(assignment: Any) -> list[str]:
         columns += [
             f"prediction: {prompt.figure}: {part}" for part in ("guess", "outcome", "right")
         ]
+    if prompts_for(assignment.lab):
+        columns.append("prediction skipped")
     for slug in assignment.challenges or []:
         columns += [f"challenge: {slug}: met", f"challenge: {slug}: run"]
     if assignment.selfcheck:
@@ -116,6 +132,8 @@ def evidence_cells(assignment: Any, evidence: Evidence, run_url) -> dict[str, An
         cells[f"prediction: {g.prompt.figure}: guess"] = g.guess
         cells[f"prediction: {g.prompt.figure}: outcome"] = g.outcome
         cells[f"prediction: {g.prompt.figure}: right"] = g.right
+    if evidence.predictions:
+        cells["prediction skipped"] = evidence.prediction_skipped
     by_slug = {s.challenge.slug: s for s in evidence.challenges}
     for slug in assignment.challenges or []:
         status = by_slug.get(slug)
@@ -151,6 +169,8 @@ def headings(assignment: Any) -> list[tuple[str, str]]:
     for prompt in prompts_for(assignment.lab):
         for part, words in parts.items():
             out.append((f"prediction: {prompt.figure}: {part}", f"{_(prompt.question)} — {words}"))
+    if prompts_for(assignment.lab):
+        out.append(("prediction skipped", _("Prediction skipped when asked?")))
     for slug in assignment.challenges or []:
         challenge = get_challenge(slug)
         goal = _(challenge.goal) if challenge else slug
@@ -173,6 +193,7 @@ def evidence_for(submission: Any) -> Evidence:
 
     assignment, student_id = submission.assignment, submission.student_id
     made = guesses_by_run([submission.run_id]).get(submission.run_id, {})
+    skipped = submission.run_id in skipped_runs([submission.run_id])
     met = challenge_statuses([student_id], [assignment]).get((student_id, assignment.pk), [])
     tried = latest_attempts([student_id], [assignment.selfcheck]) if assignment.selfcheck else {}
     return evidence_of(
@@ -184,6 +205,7 @@ def evidence_for(submission: Any) -> Evidence:
         else None,
         challenges=met,
         selfcheck=tried.get((student_id, assignment.selfcheck)),
+        skipped=skipped,
     )
 
 
@@ -202,6 +224,7 @@ def evidence_json(assignment: Any, evidence: Evidence, run_url) -> dict[str, Any
             }
             for g in evidence.predictions
         ],
+        "prediction_skipped": evidence.prediction_skipped if evidence.predictions else None,
         "challenges": [
             {
                 "challenge": s.challenge.slug,
@@ -233,6 +256,9 @@ def evidence_lines(assignment: Any, evidence: Evidence, run_url) -> list[str]:
     from labs.catalogue.prediction import said_value
 
     lines = ["", f"## {_('What the assignment asked')}", ""]
+    if evidence.prediction_skipped:
+        skipped = _("Asked for a prediction, the student skipped it.")
+        lines.append(f"- {skipped}")
     for g in evidence.predictions:
         if not g.made:
             lines.append(f"- {_(g.prompt.question)} {_('No prediction made.')}")

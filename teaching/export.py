@@ -45,6 +45,7 @@ from teaching.evidence import (
     evidence_lines,
     evidence_of,
     guesses_by_run,
+    skipped_runs,
 )
 from teaching.gradebook.book import build_gradebook, summary_of
 from teaching.gradebook.plain_table import gradebook_table
@@ -135,6 +136,7 @@ def class_evidence(submissions: list[Submission]) -> dict[Any, Evidence]:
     students = sorted({s.student_id for s in submissions})
     assignments = list({s.assignment_id: s.assignment for s in submissions}.values())
     made = guesses_by_run(s.run_id for s in submissions)
+    skipped = skipped_runs(s.run_id for s in submissions)
     met = challenge_statuses(students, assignments)
     units = {a.selfcheck for a in assignments if a.selfcheck}
     tried = latest_attempts(students, units) if units else {}
@@ -148,6 +150,7 @@ def class_evidence(submissions: list[Submission]) -> dict[Any, Evidence]:
             else None,
             challenges=met.get((s.student_id, s.assignment_id), []),
             selfcheck=tried.get((s.student_id, s.assignment.selfcheck)),
+            skipped=s.run_id in skipped,
         )
         for s in submissions
     }

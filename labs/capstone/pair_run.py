@@ -18,16 +18,18 @@ from labs.runs.predictions import save_predictions
 from labs.web.forms import LabForm
 
 
-def start_pair(user: Any, form: LabForm, guesses: dict[str, Any] | None = None) -> tuple[Run, Run]:
+def start_pair(
+    user: Any, form: LabForm, guesses: dict[str, Any] | None = None, skipped: bool = False
+) -> tuple[Run, Run]:
     """The pair's two runs, saved and queued; `RunRefused` when the caps or Redis say no.
 
     `guesses` (`labs.web.predict.take_guesses`) are about the run with the controls on,
-    the one the student set: they are kept with the after run, in the same transaction."""
+    the one the student set: they are kept with the after run, in the same transaction
+    (or, with none, `skipped`: the student was asked and skipped)."""
     lab = form.lab
     seed = choose_seed(lab, form.seed())
     before_params, after_params = pair_params(form.params())
     with transaction.atomic():
         before, after = start_runs(user, lab, [(before_params, seed), (after_params, seed)])
-        if guesses:
-            save_predictions(after, guesses)
+        save_predictions(after, guesses or {}, skipped=skipped)
     return before, after

@@ -157,6 +157,9 @@ class Run(models.Model):
     # The address the run was pressed from (`labs.runs.turns`): experiments take turns by
     # person, and one address is one person however many accounts it signs in as.
     address = models.CharField(max_length=64, blank=True, default="")
+    # Asked for a guess before this run, the student pressed "Skip this time" (predict.js):
+    # a teacher counts these apart from runs made where nobody asked (`labs.runs.predictions`).
+    prediction_skipped = models.BooleanField(default=False)
 
     objects = RunManager()
 

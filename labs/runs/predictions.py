@@ -115,10 +115,18 @@ def verdicts(run: Run, predictions: list[Prediction] | None = None) -> list[Verd
     return found
 
 
-def save_predictions(run: Run, guesses: dict[str, Any]) -> None:
+def save_predictions(run: Run, guesses: dict[str, Any], skipped: bool = False) -> None:
     """Keep the guesses (figure → value) made for `run`, marked when the student had been
-    shown a result for these values already (issue 39: a guess after the answer)."""
-    late = seen_before(run) if guesses else False
+    shown a result for these values already (issue 39: a guess after the answer).
+
+    With no guess, `skipped` (the student was asked and pressed "Skip this time") is kept
+    on the run itself, so a teacher tells a skip from a run where nobody asked."""
+    if not guesses:
+        if skipped:
+            Run.objects.filter(pk=run.pk).update(prediction_skipped=True)
+            run.prediction_skipped = True
+        return
+    late = seen_before(run)
     Prediction.objects.bulk_create(
         Prediction(run=run, figure=figure, value=value, after_result=late)
         for figure, value in guesses.items()

@@ -72,6 +72,15 @@ def read_guesses(lab: Lab, data: Mapping[str, Any]) -> tuple[dict[str, Any], lis
     return guesses, problems
 
 
+# Sent with Run by predict.js once the student, asked for a guess, pressed "Skip this time".
+SKIP_FIELD = "prediction_skipped"
+
+
+def skip_said(data: Mapping[str, Any] | None) -> bool:
+    """Whether the POST says the student was asked for a guess and chose to skip it."""
+    return data is not None and str(data.get(SKIP_FIELD, "")) == "1"
+
+
 def take_guesses(form: Any, data: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """The guesses sent with a valid form's run; None, with each reason added to the
     form, when one is not allowed (the run is then not started)."""

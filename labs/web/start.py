@@ -14,7 +14,7 @@ from labs.runs.execution import choose_seed
 from labs.runs.models import Run
 from labs.runs.predictions import save_predictions
 from labs.web.forms import LabForm
-from labs.web.predict import take_guesses
+from labs.web.predict import skip_said, take_guesses
 
 
 def run_from_form(
@@ -30,7 +30,9 @@ def run_from_form(
     `predictions` is the POST of a committed run: the guesses in it are kept with the run,
     in the same transaction, so its task is published only once they are saved. With
     `require_prediction` (an assignment that asks for one) a run without a guess is refused
-    before it starts, the reason said at the top of the form, just above "Predict first".
+    before it starts, the reason said at the top of the form, just above "Predict first"
+    (a skip does not answer it). A run without a guess whose POST says the student skipped
+    the question (`labs.web.predict.SKIP_FIELD`) is kept as skipped.
     """
     if not form.is_valid():
         return None, 422
@@ -50,8 +52,7 @@ def run_from_form(
     try:
         with transaction.atomic():
             run = start_run(user, lab, form.params(), choose_seed(lab, form.seed()))
-            if guesses:
-                save_predictions(run, guesses)
+            save_predictions(run, guesses, skipped=skip_said(predictions))
         return run, 200
     except RunRefused as exc:
         form.add_error(None, exc.message)

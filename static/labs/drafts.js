@@ -13,7 +13,8 @@
 // charts moved into it and redrawn on the same elements (charts.js: Plotly.react, the
 // previous lines left faint), and "What changed" written under its headline from the two
 // runs' words (data-facts, written by the server). A body that is not the holder's newest
-// is never landed: an old answer is dropped. Run never aborts a draft in flight (an abort
+// is never landed: an old answer is dropped. The first change with no guess given waits
+// for the guess or an explicit skip (predict.js's labPredict.mayGo). Run never aborts a draft in flight (an abort
 // is logged as an error by htmx): the draft's answer is dropped instead.
 (function () {
   var PACE_MS = 220; // during a drag, one post per this long (and one at a time)
@@ -50,6 +51,9 @@
     }
     var form = panel.querySelector("form.lab-form"), now = values(form);
     if (now === sent[panel.id]) return;
+    // The first move with no guess waits for one, or for "Skip this time" (predict.js),
+    // which then calls this again: nothing is posted before.
+    if (window.labPredict && !window.labPredict.mayGo(panel, function () { changed(panel); }, false)) return;
     sent[panel.id] = now;
     busy[panel.id] = true;
     lastAt[panel.id] = Date.now();

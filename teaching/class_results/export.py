@@ -25,6 +25,7 @@ from teaching.evidence import (
     evidence_columns,
     evidence_of,
     guesses_by_run,
+    skipped_runs,
 )
 
 FIXED = ("username", "name", "section", "timing", "submitted_at", "version", "seed")
@@ -57,6 +58,7 @@ def class_evidence(results: ClassResults) -> dict[Any, Evidence]:
     entries = results.entries
     ids = [e.student.pk for e in entries]
     made = guesses_by_run(e.submission.run_id for e in entries if e.submission)
+    skipped = skipped_runs(e.submission.run_id for e in entries if e.submission)
     met = challenge_statuses(ids, [assignment])
     tried = latest_attempts(ids, [assignment.selfcheck]) if assignment.selfcheck else {}
     return {
@@ -67,6 +69,7 @@ def class_evidence(results: ClassResults) -> dict[Any, Evidence]:
             summary=e.digest.figures if e.digest else None,
             challenges=met.get((e.student.pk, assignment.pk), []),
             selfcheck=tried.get((e.student.pk, assignment.selfcheck)),
+            skipped=e.submission is not None and e.submission.run_id in skipped,
         )
         for e in entries
     }

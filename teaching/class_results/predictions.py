@@ -1,10 +1,11 @@
 """The class results page's predictions panel: what the class expected against what its
-runs gave, and the class's most common wrong expectation said in words.
+runs gave, and the class's most common wrong expectation said in words; and how many
+hand-ins skipped the prediction when asked, apart from those run where nobody asked.
 
 Shown and signed by the page's views (`teaching.class_results.views.page_context` and
-`signature`), which call this module directly. One query whatever the class's size: the
-predictions of the hand-ins shown; the outcomes come from the hand-ins' digests (their
-runs' summaries), never from the results.
+`signature`), which call this module directly. Two queries whatever the class's size: the
+predictions of the hand-ins shown, and which of their runs were skipped; the outcomes come
+from the hand-ins' digests (their runs' summaries), never from the results.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from labs.catalogue.entries import prompts_for
 from labs.catalogue.prediction import Prompt, is_right
 from labs.runs.predictions import Prediction
 from teaching.class_results.figures import ClassResults
+from teaching.evidence import skipped_runs
 from teaching.models import Assignment
 
 
@@ -60,22 +62,25 @@ def predictions_signature(assignment: Assignment) -> list[Any]:
 
 def predictions_panel(results: ClassResults) -> dict[str, Any] | None:
     """The panel's context, or None when the lab asks nothing or no hand-in carries a
-    prediction. In a before/after pair the guesses are about the run handed in as "after"
+    prediction or a skip. In a before/after pair the guesses are about the run handed in as "after"
     (the one the student set)."""
     prompts = prompts_for(results.lab.slug)
     if not prompts:
         return None
     entries = results.handed_in
-    guesses: dict[tuple[Any, str], Any] = {
-        (run_id, figure): value
+    run_ids = [e.submission.run_id for e in entries if e.submission is not None]
+    guessed: set[Any] = set()
+    guesses: dict[tuple[Any, str], Any] = {}
+    for run_id, figure, value, late in Prediction.objects.filter(run_id__in=run_ids).values_list(
+        "run_id", "figure", "value", "after_result"
+    ):
+        guessed.add(run_id)
         # Only honest guesses: one made after a result for those values was shown is none.
-        for run_id, figure, value in Prediction.objects.filter(
-            run_id__in=[e.submission.run_id for e in entries if e.submission is not None],
-            after_result=False,
-        ).values_list("run_id", "figure", "value")
-    }
-    if not guesses:
-        return None  # nobody in the class predicted: nothing to compare
+        if not late:
+            guesses[(run_id, figure)] = value
+    skipped = skipped_runs(run_ids) - guessed
+    if not guesses and not skipped:
+        return None  # nobody in the class predicted or skipped: nothing to say
     found = []
     for prompt in prompts:
         summary = PromptResults(prompt, handed_in=len(entries))
@@ -97,7 +102,26 @@ def predictions_panel(results: ClassResults) -> dict[str, Any] | None:
         ) % {"made": made, "total": len(entries), "right": n_right}
         summary.wrong_words = most_common_wrong(prompt, pairs)
         found.append(summary)
-    return {"template": "teaching/class_predictions.html", "prompts": found}
+    return {
+        "template": "teaching/class_predictions.html",
+        "prompts": found,
+        "asked": asked_words(
+            len(entries), len(skipped), len(entries) - len(guessed) - len(skipped)
+        ),
+    }
+
+
+def asked_words(total: int, skipped: int, unasked: int) -> str:
+    """How many hand-ins skipped the guess when asked, and how many were run where nobody
+    asked (before the site asked, or with JavaScript off): a skip is a choice, the other
+    is not."""
+    return ngettext(
+        "%(skipped)s of %(total)s hand-in skipped the prediction when asked; run where "
+        "nobody asked: %(unasked)s.",
+        "%(skipped)s of %(total)s hand-ins skipped the prediction when asked; run where "
+        "nobody asked: %(unasked)s.",
+        total,
+    ) % {"skipped": skipped, "total": total, "unasked": unasked}
 
 
 def most_common_wrong(prompt: Prompt, pairs: list[tuple[Any, Any, bool]]) -> str:

@@ -22,7 +22,7 @@ from lessons.models import Attempt, latest_attempts
 from teaching.challenge_runs import challenge_statuses
 from teaching.challenges import Status
 from teaching.criteria import Check, Criterion, evaluate, pair_summary, passes
-from teaching.evidence import Evidence, evidence_of, guesses_by_run
+from teaching.evidence import Evidence, evidence_of, guesses_by_run, skipped_runs
 from teaching.models import Assignment, Classroom, Extension, Submission, timing
 from teaching.people import in_natural_order
 
@@ -43,6 +43,7 @@ class Cell:
     challenges_met: int = 0  # of the assignment's challenges, met by the student's own runs
     challenges: Sequence[Status] = ()  # each of them met or missed, with the run that met it
     guesses: Mapping[str, Any] = field(default_factory=dict)  # the hand-in's predictions
+    skipped: bool = False  # asked for a guess, the student skipped it
     criteria: Sequence[Criterion] = ()  # the assignment's, graded against `figures`
     figures: Mapping[str, Any] | None = None  # what the criteria read of the hand-in
 
@@ -57,6 +58,7 @@ class Cell:
             summary=getattr(sub, "summary", None) if sub is not None else None,
             challenges=self.challenges,
             selfcheck=self.selfcheck,
+            skipped=self.skipped,
         )
 
     @property
@@ -144,6 +146,7 @@ def build_gradebook(classroom: Classroom, now: datetime, students=None) -> Grade
     attempts = latest_attempts(ids, {a.selfcheck for a in assignments if a.selfcheck})
     met = challenge_statuses(ids, assignments)
     guesses = guesses_by_run(s.run_id for s in submissions.values())
+    skipped = skipped_runs(s.run_id for s in submissions.values())
     rows = []
     for student in students:
         cells = []
@@ -161,6 +164,7 @@ def build_gradebook(classroom: Classroom, now: datetime, students=None) -> Grade
                 challenges_met=sum(s.met for s in met.get((student.pk, assignment.pk), [])),
                 challenges=met.get((student.pk, assignment.pk), []),
                 guesses=guesses.get(submission.run_id, {}) if submission else {},
+                skipped=submission is not None and submission.run_id in skipped,
             )
             if submission is not None:
                 cell.criteria = criteria[assignment.pk]

@@ -1,7 +1,8 @@
 """A lab that answers as its controls move: a slider's move (by keyboard or dragged with the
 mouse) re-runs the lab and the charts change in place, the previous lines left faint; a
 refused value says why and runs nothing; Run still works without JavaScript; a real-queue
-experiment waits for Run; a chart's PNG of a draft keeps it."""
+experiment waits for Run; a chart's PNG of a draft keeps it. The first move asks for the
+guess (predict.js, tests/browser/test_predict_skip.py): these tests skip it."""
 
 from __future__ import annotations
 
@@ -40,6 +41,13 @@ def drafts_posted(page) -> list[str]:
 GIVE_UP_MS = 180_000
 
 
+def skip_when_asked(page) -> None:
+    """The first move with no guess asks for one and holds its draft: "Skip this time"."""
+    ask = page.locator(".lab-panel .predict-ask")
+    expect(ask).to_be_visible()
+    ask.locator("[data-predict-skip-button]").click()
+
+
 def landed(page, after: str = "") -> str:
     """Wait for a draft's finished body (another than `after`) with its charts drawn."""
     page.wait_for_function(
@@ -67,9 +75,11 @@ def test_a_keyboard_slider_move_reruns_drain_and_redraws_in_place_with_the_befor
     open_lab(page, site, "drain")
     page.locator("input.slider[data-for=id_per_worker]").focus()
     page.keyboard.press("ArrowRight")  # 100 → 110 jobs/s
+    skip_when_asked(page)  # the ask took the focus: the slider gets it back below
     first = landed(page)
     plot = page.locator(MAIN_PLOT).first
     plot.evaluate("p => { p.dataset.mark = 'kept'; }")
+    page.locator("input.slider[data-for=id_per_worker]").focus()
     page.keyboard.press("ArrowRight")  # 110 → 120
     landed(page, after=first)
     # The same chart element, drawn again: the new lines and the previous ones, faint.
@@ -106,6 +116,7 @@ def test_on_a_phone_in_marathi_a_refused_value_says_why_and_runs_nothing(site):
     posted = drafts_posted(page)
     open_lab(page, site, "trapped-service")
     page.fill("#id_base_rps", "90")
+    skip_when_asked(page)
     first = landed(page)
     no_chart_problems(page)
     page.fill("#id_base_rps", "0")  # below its bound: refused by the server
@@ -214,6 +225,7 @@ def test_a_mouse_drag_reruns_drain_and_its_png_keeps_the_draft(site):
     page = site.page(make_user("mira"), width=WIDE)
     open_lab(page, site, "drain")
     drag(page, "per_worker", 0.1)
+    skip_when_asked(page)
     first = landed(page)
     second = dragged_and_redrawn(page, "per_worker", first, 0.15)
     no_chart_problems(page)
@@ -245,6 +257,7 @@ def test_a_mouse_drag_on_a_phone_in_marathi_reruns_trapped_service(site):
     page = site.page(ravi, width=PHONE, height=780)
     open_lab(page, site, "trapped-service")
     drag(page, "workers", 0.1)
+    skip_when_asked(page)
     first = landed(page)
     dragged_and_redrawn(page, "workers", first, 0.1)
     assert page.locator(".what-changed strong").inner_text().strip() == "काय बदलले:"

@@ -14,7 +14,7 @@ import pytest
 
 from tests.base import make_user
 from tests.browser.conftest import PHONE
-from tests.browser.pages import RUN_TIMEOUT_MS, open_lab
+from tests.browser.pages import RUN_TIMEOUT_MS, give_a_guess, open_lab
 from tests.browser.test_accessibility import violations
 
 # Every drawing of the main chart and every release of the hand, in order.
@@ -95,6 +95,7 @@ def test_the_main_chart_redraws_during_a_drag_and_ends_on_the_value_let_go(
     posted: list[str] = []
     page.on("request", lambda r: posted.append(r.url) if r.url.endswith("/draft/") else None)
     open_lab(page, site, slug)
+    give_a_guess(page)  # else the first move is held while the lab asks for it (predict.js)
     page.evaluate(LISTEN_JS)
     final = drag(page, field, by_touch, reach)
 

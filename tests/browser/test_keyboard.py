@@ -5,7 +5,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.base import make_user
-from tests.browser.pages import open_lab, wait_finished
+from tests.browser.pages import open_lab, skip_if_asked, wait_finished
 
 FOCUSED = "() => document.activeElement"
 
@@ -24,6 +24,12 @@ def test_tab_to_run_and_enter_leaves_the_focus_on_the_result(site):
     open_lab(page, site, "drain")
     tab_to(page, "button.run:not(.secondary)")
     page.keyboard.press("Enter")
+    # No guess: the lab asks for one, the focus on the question; "Skip this time" by keys.
+    expect(page.locator("#predict-drain-peak_backlog")).to_be_focused()
+    page.keyboard.press("Shift+Tab")  # the guess's slider, then the ask's button
+    page.keyboard.press("Shift+Tab")
+    expect(page.locator("[data-predict-skip-button]")).to_be_focused()
+    page.keyboard.press("Enter")
     assert wait_finished(page, site) == "succeeded"
     # Polled and swapped every second until it finished: the focus followed the run.
     focus = page.evaluate(
@@ -40,6 +46,7 @@ def test_a_refused_value_takes_the_focus_to_its_field(site):
     page = site.page(make_user("asha"))
     open_lab(page, site, "drain")
     page.fill("#id_arrivals", "50, lots")
+    skip_if_asked(page)  # the first change asks for the guess (predict.js)
     page.focus("#id_arrivals")
     tab_to(page, "button.run:not(.secondary)")
     page.keyboard.press("Enter")

@@ -13,7 +13,7 @@ from tests.browser.pages import (
     charts,
     open_lab,
     permalink,
-    run_button,
+    press_run,
     wait_charts_drawn,
     wait_finished,
 )
@@ -24,7 +24,7 @@ def test_a_lab_runs_with_its_defaults_and_draws_every_chart(site, slug):
     asha = make_user("asha")
     page = site.page(asha, width=WIDE)
     open_lab(page, site, slug)
-    run_button(page).click()
+    press_run(page)
     assert wait_finished(page, site) == "succeeded", page.locator(".run-body").inner_text()
     shot(page, f"{slug}-{WIDE}")
     wide = charts(page)

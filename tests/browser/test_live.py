@@ -5,7 +5,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.base import make_user
-from tests.browser.pages import open_lab, run_button, wait_finished
+from tests.browser.pages import open_lab, press_run, wait_finished
 
 
 def test_the_live_view_is_in_sight_while_the_experiment_runs(site):
@@ -16,7 +16,7 @@ def test_the_live_view_is_in_sight_while_the_experiment_runs(site):
         "response",
         lambda r: "/runs/" in r.url and r.request.method == "GET" and readings.append(r.url),
     )
-    run_button(page).click()
+    press_run(page)
     live = page.locator("section.live")
     live.wait_for(timeout=120_000)
     # Run is below a long form: the page brings the run, and its live view, into sight.

@@ -11,8 +11,8 @@ from tests.browser.pages import (
     charts,
     open_lab,
     permalink,
+    press_run,
     reveal,
-    run_button,
     wait_charts_drawn,
     wait_finished,
 )
@@ -25,7 +25,7 @@ def test_the_ten_seed_map_is_drawn_beside_the_one_seed_map(site):
     open_lab(page, site, "phase-map")
     reveal(page, "#id_ten_seeds")
     page.locator("#id_ten_seeds").check()
-    run_button(page).click()
+    press_run(page)
     assert wait_finished(page, site) == "succeeded", page.locator(".run-body").inner_text()
     shot(page, f"phase-map-ten-seeds-{WIDE}")
     wide = charts(page)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.base import make_user
 from tests.browser.conftest import WIDE, shot
-from tests.browser.pages import RUN_TIMEOUT_MS, charts, open_lab, wait_charts_drawn
+from tests.browser.pages import RUN_TIMEOUT_MS, charts, open_lab, skip_if_asked, wait_charts_drawn
 
 # Everything inside the report that is wider than the page (so cut off on screen or paper).
 OVERFLOWING_JS = """
@@ -20,6 +20,7 @@ OVERFLOWING_JS = """
 def open_report(site, page) -> None:
     open_lab(page, site, "trapped-service")
     page.get_by_role("button", name="Run before/after").click()
+    skip_if_asked(page)
     page.locator("#report .outcome").wait_for(timeout=RUN_TIMEOUT_MS)
     wait_charts_drawn(page)
 
@@ -53,6 +54,7 @@ def test_the_report_in_marathi_fits_the_screen_and_the_paper(site):
     page.context.add_cookies([{"name": "django_language", "value": "mr", "url": site.url}])
     open_lab(page, site, "trapped-service")
     page.get_by_role("button", name="आधी/नंतर चालवा").click()
+    skip_if_asked(page)
     page.locator("#report .outcome").wait_for(timeout=RUN_TIMEOUT_MS)
     wait_charts_drawn(page)
     assert "controls चालू झाल्यावर" in page.locator("#report .outcome").inner_text()

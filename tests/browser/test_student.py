@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tests.base import PASSWORD, make_user
 from tests.browser.conftest import PHONE, WIDE, shot
-from tests.browser.pages import permalink, run_button, wait_charts_drawn, wait_finished
+from tests.browser.pages import permalink, press_run, wait_charts_drawn, wait_finished
 
 
 def log_in(page, site, username: str, next_path: str) -> None:
@@ -22,7 +22,7 @@ def log_in(page, site, username: str, next_path: str) -> None:
 
 def run_and_name(page, site, name: str) -> str:
     """Run the lab on the page, open the run, give it a name; the run's address."""
-    run_button(page).click()
+    press_run(page)
     assert wait_finished(page, site) == "succeeded"
     page.goto(permalink(page))
     page.fill("#id_name", name)

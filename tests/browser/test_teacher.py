@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from tests.base import make_user
 from tests.browser.conftest import PHONE, shot
-from tests.browser.pages import run_button, wait_finished
+from tests.browser.pages import press_run, wait_finished
 from tests.browser.test_student import download, log_in
 
 
@@ -50,7 +50,7 @@ def test_a_teacher_sets_an_assignment_and_grades_it(site):
     # A locked value is shown read-only and still posted (a disabled field would not be).
     locked = student.locator("#id_per_worker")
     assert locked.get_attribute("readonly") is not None and not locked.is_disabled()
-    run_button(student).click()
+    press_run(student)
     assert wait_finished(student, site) == "succeeded"
     student.get_by_role("button", name="Submit this run").click()
     student.locator("#your-runs strong", has_text="submitted").wait_for()

@@ -152,8 +152,8 @@ def fetch(client, school):
 
 def test_the_results_page_and_its_csv_agree_cell_by_cell(client, asked):
     html, text = fetch(client, asked)
-    # 3 students × (3 prediction + 4 challenge + 2 self-check + 2 rubric + 2 score) columns
-    assert compare(html, text) == 3 * 13
+    # 3 students × (3 prediction + skipped + 4 challenge + 2 self-check + 2 rubric + 2 score)
+    assert compare(html, text) == 3 * 14
     alice = next(r for r in csv.DictReader(io.StringIO(text)) if r["username"] == "alice")
     assert alice["prediction: peak_backlog: guess"] == "300"
     assert alice["prediction: peak_backlog: right"] == "False"  # the locked burst peaks higher
