@@ -26,6 +26,13 @@ def no_wider_than(page, width: int) -> None:
     assert scroll <= width, f"{page.url} is {scroll} px wide on a {width} px screen"
 
 
+# Share of an element's box inside the viewport.
+IN_VIEW_JS = """(el) => { const r = el.getBoundingClientRect();
+  const w = Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0));
+  const h = Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
+  return (w * h) / (r.width * r.height); }"""
+
+
 def english_on(page) -> list[str]:
     """Runs of English words a Marathi reader would meet in the page's main part."""
     return latin_runs(
@@ -77,6 +84,11 @@ def test_the_projector_and_a_phone_in_both_languages(site):
         teacher.get_by_role("button", name="Spike: everyone sends three times as much").click()
         teacher.locator("figure.chart").nth(2).wait_for()
         check(teacher, "projector-running-en-1280")
+        # On the projector's first screen the teacher's switches stand beside the charts.
+        teacher.evaluate("window.scrollTo(0, 0)")
+        spike = teacher.get_by_role("button", name="Spike: everyone sends three times as much")
+        assert spike.evaluate(IN_VIEW_JS) == 1.0
+        assert teacher.locator("figure.chart").first.evaluate(IN_VIEW_JS) > 0.5
         # The next readings redraw the projected charts where they are: the same element,
         # drawn all along, never a blank place between two readings.
         first = teacher.locator("figure.chart").first.element_handle()
