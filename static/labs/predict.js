@@ -13,6 +13,7 @@
   "use strict";
   var state = {};   // panel id → "answered" | "skipped", for this visit of the page
   var held = {};    // panel id → {go: function carrying on, run: true for a Run}
+  var scrolledFrom = {}; // prompt → the page's scroll when it asked
 
   function show(root) {
     root.querySelectorAll("input[data-predict-for]").forEach(function (slider) {
@@ -38,12 +39,21 @@
     if (skip) skip.hidden = false;
     if (!box.hidden) return; // asked already: a drag goes on moving its slider
     box.hidden = false;
+    scrolledFrom[section.id || "predict"] = window.scrollY; // where the student was working
     var first = section.querySelector(".predict-choice input:checked, .predict-choice input, .predict-number input[type=text]");
     if (first) first.focus();
   }
   function settle(section) {
     var box = askOf(section);
     if (box) box.hidden = true;
+  }
+  // Once answered or skipped, the page goes back to where the student was working (the
+  // ask brought the prompt into view), so the control just moved is in sight again.
+  function back(section) {
+    var key = section.id || "predict";
+    if (!(key in scrolledFrom)) return;
+    window.scrollTo(0, scrolledFrom[key]);
+    delete scrolledFrom[key];
   }
 
   // Whether the panel's Run or draft may go now; if not, `go` is kept and called once the
@@ -85,6 +95,7 @@
     state[panel.id] = "skipped";
     section.querySelector("[data-predict-skip]").value = "1";
     settle(section);
+    back(section);
     var then = held[panel.id];
     delete held[panel.id];
     if (then) then.go();
@@ -98,6 +109,7 @@
     var then = held[panel.id];
     if (!then.run) {
       mayGo(panel, then.go, false);
+      back(section);
       then.go();
       return;
     }
