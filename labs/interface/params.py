@@ -135,6 +135,21 @@ def bounded(
     return Param(name, label, kind, default, help_text, min=low, max=high, group=group, unit=unit)
 
 
+def within_limits(
+    limits: Mapping[str, tuple[float, float]],
+    name: str,
+    label: str,
+    kind: ParamKind,
+    default: Any,
+    help_text: str,
+    **more: Any,
+) -> Param:
+    """A param whose bounds are its model's own `LIMITS[name]`, so a bound is written once,
+    in the model that refuses values outside it."""
+    low, high = limits[name]
+    return Param(name, label, kind, default, help_text, min=low, max=high, **more)
+
+
 def _num(value: float | None) -> str:
     if value is None:
         return "?"

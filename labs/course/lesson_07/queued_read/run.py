@@ -7,7 +7,7 @@ from typing import Any
 
 from labs.interface.figures import Figure
 from labs.interface.lab_runner import LabRunner
-from labs.interface.params import Param
+from labs.interface.params import Param, within_limits
 from labs.interface.progress import Progress
 from labs.sim.queued_read import LIMITS, ReadSetup, ReadWaits, answer_directly, through_the_queue
 from labs.text import gettext, gettext_noop, num
@@ -17,9 +17,7 @@ QUEUE = gettext_noop("Through the queue")
 
 
 def _bounded(name: str, label: str, default: int, help_text: str, **more: Any) -> Param:
-    """A whole-number param bounded by the model's own LIMITS, so a bound is written once."""
-    low, high = LIMITS[name]
-    return Param(name, label, "int", default, help_text, min=low, max=high, **more)
+    return within_limits(LIMITS, name, label, "int", default, help_text, **more)
 
 
 PARAMS = (

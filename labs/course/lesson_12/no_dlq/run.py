@@ -7,7 +7,7 @@ from typing import Any
 
 from labs.interface.figures import Figure
 from labs.interface.lab_runner import LabRunner
-from labs.interface.params import Param
+from labs.interface.params import Param, within_limits
 from labs.interface.progress import Progress
 from labs.sim.no_dlq import LIMITS, play
 from labs.text import gettext, gettext_noop, ngettext, num
@@ -18,9 +18,7 @@ POLICY = gettext_noop("Redrive policy")
 
 
 def _bounded(name: str, label: str, kind: Any, default: Any, help_text: str, **more: Any) -> Param:
-    """A param bounded by the model's own LIMITS, so a bound is written once."""
-    low, high = LIMITS[name]
-    return Param(name, label, kind, default, help_text, min=low, max=high, **more)
+    return within_limits(LIMITS, name, label, kind, default, help_text, **more)
 
 
 PARAMS = (

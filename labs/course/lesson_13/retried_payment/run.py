@@ -8,7 +8,7 @@ from typing import Any
 
 from labs.interface.figures import Figure
 from labs.interface.lab_runner import LabRunner
-from labs.interface.params import Param
+from labs.interface.params import Param, within_limits
 from labs.interface.progress import Progress
 from labs.runners.common import table
 from labs.sim.retried_payment import LIMITS, play_payments
@@ -19,9 +19,7 @@ CLIENT = gettext_noop("The client")
 
 
 def _bounded(name: str, label: str, default: int, help_text: str, **more: Any) -> Param:
-    """A whole-number param bounded by the model's own LIMITS, so a bound is written once."""
-    low, high = LIMITS[name]
-    return Param(name, label, "int", default, help_text, min=low, max=high, **more)
+    return within_limits(LIMITS, name, label, "int", default, help_text, **more)
 
 
 PARAMS = (
