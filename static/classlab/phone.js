@@ -10,10 +10,12 @@
   var taps = 0;
   var busy = false;
 
+  // keepalive: a tick or a Done on its way when the page goes (a reload, the language
+  // switched) still reaches the server, so no tap or finished job is lost with the page.
   function post(url, data) {
     var body = new URLSearchParams(data || {});
     return fetch(url, {
-      method: "POST", body: body, credentials: "same-origin",
+      method: "POST", body: body, credentials: "same-origin", keepalive: true,
       headers: { "X-CSRFToken": csrf, "Content-Type": "application/x-www-form-urlencoded" }
     }).then(function (r) { return r.json().catch(function () { return {}; }); });
   }
