@@ -137,20 +137,8 @@
   }
 
   // The finished body takes the place of the one shown; the shown charts move into it.
-  // A draft made before the pressed run the panel shows is not landed over it: when the
-  // link comes back the phone's outbox sends a slider's draft and then Run, and the draft's
-  // answer may come last (data-made: when the server made each run).
-  function older(body, shown) {
-    return !!shown && !shown.classList.contains("draft") &&
-      Number(body.dataset.made) < Number(shown.dataset.made);
-  }
   function land(panel, body) {
     var results = panel.querySelector(".results");
-    if (older(body, results.querySelector(".run-area .run-body"))) {
-      body.remove();
-      status(panel, false);
-      return;
-    }
     var area = results.querySelector(".run-area");
     if (!area) {
       area = document.createElement("div");
