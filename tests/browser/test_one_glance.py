@@ -1,8 +1,15 @@
-"""The chart and the control in one glance, on every lab, at a phone's and a laptop's size,
-in both languages: after a slider move (a lab that re-runs as it moves) and after Run, most
-of the lab's main chart is on the screen together with the control just moved; the
-prediction prompt is on the first screen; nothing the page scrolls to sits under a sticky
-part of the page.
+"""Every lab, run in a real browser as a student runs it, at a phone's and a laptop's size, in
+both languages.
+
+The chart and the control in one glance: after a slider move (a lab that re-runs as it
+moves) and after Run, most of the lab's main chart is on the screen together with the
+control just moved; the prediction prompt is on the first screen; nothing the page scrolls
+to sits under a sticky part of the page.
+
+Every chart drawn and readable: after the laptop's English Run, every chart of the result
+is drawn with no overlapping words or uncountable ticks, and the run's permalink opened on
+a phone draws the same charts and fits its width. (This was tests/browser/test_labs.py,
+which ran every lab once more with its defaults: the same page and charts, a second time.)
 
 One case per lab and width, both languages inside it (a case opens the lab twice): the
 live server, the worker and the result store are shared by all, so a result computed for
@@ -17,8 +24,16 @@ from accounts.models import Profile
 from labs.catalogue.entries import LABS, prompts_for
 from labs.runs import drafts
 from tests.base import make_user
-from tests.browser.conftest import PHONE, SHOTS, WIDE
-from tests.browser.pages import RUN_TIMEOUT_MS, open_lab, skip_if_asked
+from tests.browser.conftest import PHONE, SHOTS, WIDE, shot
+from tests.browser.pages import (
+    RUN_TIMEOUT_MS,
+    chart_problems,
+    charts,
+    open_lab,
+    permalink,
+    skip_if_asked,
+    wait_charts_drawn,
+)
 
 HEIGHT = {PHONE: 844, WIDE: 900}
 
@@ -112,7 +127,35 @@ def glance_problems(page, moved: str, when: str) -> list[str]:
     return problems
 
 
-def one_language(site, slug: str, width: int, language: str) -> list[str]:
+def every_chart_problems(site, page, user, slug: str) -> list[str]:
+    """What is wrong with the finished run's charts, on this page and on its permalink
+    opened at a phone's width."""
+    wait_charts_drawn(page)  # charts.js draws a chart as it nears the screen
+    shot(page, f"{slug}-{WIDE}")
+    wide = charts(page)
+    if not wide:
+        return [f"{slug}: the finished run shows no chart"]
+    problems = [f"{slug} {WIDE} px: '{c['title']}' not drawn" for c in wide if not c["drawn"]]
+    problems += [f"{slug} {WIDE} px: {p}" for c in wide for p in chart_problems(c)]
+
+    phone = site.page(user, width=PHONE)
+    phone.goto(permalink(page))
+    wait_charts_drawn(phone)
+    shot(phone, f"{slug}-{PHONE}")
+    narrow = charts(phone)
+    if len(narrow) != len(wide):
+        problems.append(f"{slug} permalink: {len(narrow)} charts, the lab page {len(wide)}")
+    problems += [f"{slug} {PHONE} px: '{c['title']}' not drawn" for c in narrow if not c["drawn"]]
+    problems += [f"{slug} {PHONE} px: {p}" for c in narrow for p in chart_problems(c)]
+    # The finished result fits the phone: wide tables and code scroll in their own boxes.
+    scroll_width = phone.evaluate("() => document.documentElement.scrollWidth")
+    if scroll_width > PHONE:
+        problems.append(f"{slug} permalink: the page is {scroll_width} px wide at {PHONE}")
+    phone.context.close()
+    return problems
+
+
+def one_language(site, slug: str, width: int, language: str, every_chart: bool) -> list[str]:
     lab = next(lab for lab in LABS if lab.slug == slug)
     user = make_user(f"s-{language}-{width}")
     Profile.objects.update_or_create(user=user, defaults={"language": language})
@@ -157,6 +200,8 @@ def one_language(site, slug: str, width: int, language: str) -> list[str]:
     problems += glance_problems(page, moved, f"{where} after Run")
     if SHOTS:  # the screen as the student sees it, not the whole page
         page.screenshot(path=f"{SHOTS}/glance-{slug}-{width}-{language}.png")
+    if every_chart:
+        problems += every_chart_problems(site, page, user, slug)
     page.context.close()
     return problems
 
@@ -164,5 +209,7 @@ def one_language(site, slug: str, width: int, language: str) -> list[str]:
 @pytest.mark.parametrize("width", [PHONE, WIDE])
 @pytest.mark.parametrize("slug", [lab.slug for lab in LABS])
 def test_the_main_chart_and_the_moved_control_are_in_one_glance(site, slug, width):
-    problems = one_language(site, slug, width, "en") + one_language(site, slug, width, "mr")
+    problems = one_language(site, slug, width, "en", every_chart=width == WIDE)
+    problems += one_language(site, slug, width, "mr", every_chart=False)
     assert not problems, "\n".join(problems)
+    assert not site.seen.errors, "\n".join(site.seen.errors)
