@@ -7,14 +7,15 @@ in their own language; a rule missing here still falls back to the model's own m
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from labs.interface.params import Param
 from labs.sim.capstone.cold_cache import MAX_READS_PER_RUN
 from labs.sim.capstone.job_cost import MAX_JOBS_PER_RUN
-from labs.sim.capstone.phase_map import MAX_GRID_REQUESTS, MAX_RUNS
+from labs.sim.capstone.phase_map import MAX_GRID_REQUESTS, MAX_RUNS, grid_steps
 from labs.sim.capstone.trapped_params import MAX_ATTEMPTS_PER_CALL, MAX_REQUESTS_PER_RUN
 from labs.text import gettext, gettext_noop, num, phrase
 
@@ -99,31 +100,76 @@ def cold_cache_errors(p: Mapping[str, Any]) -> dict[str, str]:
     return {}
 
 
-# The phase map's ranges: (low, high, the words when high is below low).
+@dataclass(frozen=True)
+class GridRange:
+    """One range of the phase map's grid: its three fields, and what is said about it."""
+
+    low: str
+    high: str
+    steps: str
+    reversed: str  # two steps or more, the high end below the low: %(low)s
+    high_unused: str  # one step, so the high end is not tried: %(low)s, %(high)s
+    one_value: str  # two steps or more between equal ends, so one value: %(low)s, %(steps)s
+
+
 RANGES = (
-    (
+    GridRange(
         "spike_min_rps",
         "spike_max_rps",
+        "spike_steps",
         gettext_noop("The largest spike rate must be at least the smallest (%(low)s)."),
+        gettext_noop(
+            "With one spike size to try, every run has the smallest spike, %(low)s "
+            "requests/s; the largest (%(high)s) is used only with 2 sizes or more."
+        ),
+        gettext_noop(
+            "The smallest and largest spikes are both %(low)s requests/s, so the map tries "
+            "that one size, not %(steps)s."
+        ),
     ),
-    (
+    GridRange(
         "duration_min_s",
         "duration_max_s",
+        "duration_steps",
         gettext_noop("The longest spike must be at least the shortest (%(low)s s)."),
+        gettext_noop(
+            "With one duration to try, every spike lasts the shortest time, %(low)s s; the "
+            "longest (%(high)s s) is used only with 2 durations or more."
+        ),
+        gettext_noop(
+            "The shortest and longest spikes both last %(low)s s, so the map tries that one "
+            "duration, not %(steps)s."
+        ),
     ),
-    (
+    GridRange(
         "base_min_rps",
         "base_max_rps",
+        "base_steps",
         gettext_noop("The highest normal load must be at least the lowest (%(low)s)."),
+        gettext_noop(
+            "With one normal load to try, every run has the lowest, %(low)s requests/s; the "
+            "highest (%(high)s) is used only with 2 normal loads or more."
+        ),
+        gettext_noop(
+            "The lowest and highest normal loads are both %(low)s requests/s, so the map "
+            "tries that one load, not %(steps)s."
+        ),
     ),
 )
 
 
-def grid_steps(low: float, high: float, n: int) -> list[float]:
-    """The values a phase map tries between `low` and `high` (as the model spaces them)."""
-    if n == 1:
-        return [low]
-    return [round(low + (high - low) * i / (n - 1), 3) for i in range(n)]
+def grid_notes(p: Mapping[str, Any]) -> list[str]:
+    """What the map made of a range that does not span its steps: a high end one step
+    leaves unused, or equal ends that give one value however many steps were asked for.
+    The boxes keep what the student typed; these sentences say what was tried."""
+    notes = []
+    for r in RANGES:
+        low, high, steps = p[r.low], p[r.high], p[r.steps]
+        if steps == 1 and high != low:
+            notes.append(gettext(r.high_unused) % {"low": num(low), "high": num(high)})
+        elif steps > 1 and high == low:
+            notes.append(gettext(r.one_value) % {"low": num(low), "steps": num(steps)})
+    return notes
 
 
 def grid_requests(p: Mapping[str, Any]) -> float:
@@ -136,19 +182,31 @@ def grid_requests(p: Mapping[str, Any]) -> float:
     )
 
 
+def grid_top(p: Mapping[str, Any], low: str, high: str, steps: str) -> float:
+    """The highest value a range of the grid tries: its high end, or with one step its low
+    end alone (the high end is then not used, and its order does not matter)."""
+    return max(grid_steps(p[low], p[high], p[steps]))
+
+
 def phase_map_errors(p: Mapping[str, Any]) -> dict[str, str]:
-    """The grid's rules: ranges the right way round, a grid small enough, spikes that fit."""
+    """The grid's rules: ranges the right way round, a grid small enough, spikes that fit.
+
+    A range's order matters only when it has two steps or more: with one, the low end is
+    tried alone (a first move of the lowest normal load above the highest is a map at it).
+    """
     errors: dict[str, str] = {}
-    for low, high, words in RANGES:
-        if p[high] < p[low]:
-            errors[high] = gettext(words) % {"low": num(p[low])}
-    runs = p["spike_steps"] * p["duration_steps"] * p["base_steps"]
+    for r in RANGES:
+        if p[r.steps] > 1 and p[r.high] < p[r.low]:
+            errors[r.high] = gettext(r.reversed) % {"low": num(p[r.low])}
+    runs = math.prod(len(grid_steps(p[r.low], p[r.high], p[r.steps])) for r in RANGES)
     if runs > MAX_RUNS:
         errors["spike_steps"] = gettext(
             "Spike rates × durations × normal loads to try is %(runs)s runs, more than "
             "%(most)s: try fewer steps."
         ) % {"runs": num(runs), "most": num(MAX_RUNS)}
-    end = p["map_trigger_start_s"] + p["duration_max_s"]
+    end = p["map_trigger_start_s"] + grid_top(
+        p, "duration_min_s", "duration_max_s", "duration_steps"
+    )
     if end > p["map_horizon_s"]:
         errors["duration_max_s"] = gettext(
             "The longest spike would end at %(end)s s, after each run ends (%(horizon)s s): "

@@ -1,9 +1,9 @@
-"""Small helpers the runners share: display tables and JSON-safe numbers."""
+"""Small helpers the runners share: display tables, JSON-safe numbers, cross-field checks."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from labs.text import gettext
@@ -61,3 +61,14 @@ def model_errors(build: Callable[..., Any], params: Mapping[str, Any]) -> dict[s
         field = first if first in params else "__all__"
         return {field: message}
     return {}
+
+
+def past_the_last(numbers: Iterable[int], last: int) -> list[int]:
+    """The numbers a list names beyond the last thing of the run (things numbered 1 to
+    `last`), each once, in increasing order.
+
+    A list such as "payments delivered again: 2, 4, 4" stays as the student typed it when
+    the count beside it moves down (a slider's first step, 4 to 3): the run leaves these
+    numbers out and its headline says so, instead of refusing the count.
+    """
+    return sorted({n for n in numbers if n > last})

@@ -8,7 +8,7 @@ lab's folder giving it its own words.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,9 +16,11 @@ from labs.interface.figures import Figure
 from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param
 from labs.interface.progress import Progress
-from labs.runners.common import table
+from labs.runners.common import past_the_last, table
 from labs.sim import consume, deliver_at_least_once
 from labs.text import gettext, gettext_noop, listed, num
+
+REPEATS_LABEL = gettext_noop("Delivered again")
 
 
 @dataclass(frozen=True)
@@ -26,13 +28,15 @@ class Words:
     """Every sentence of one telling, whole, so each language can word it its own way.
 
     Marked with `gettext_noop`; translated where they are shown (the form, the headline,
-    the chart), so a result stores only English keys.
+    the chart), so a result stores only English keys. `left_out` is the one sentence that
+    depends on a count, so it is a function calling `ngettext` in the reader's language.
     """
 
     messages_label: str
     messages_help: str
     repeats_help: str
-    unknown: str  # %(numbers)s, %(n)s
+    # For that many numbers in `repeats` past the last message: %(numbers)s, %(n)s, %(field)s
+    left_out: Callable[[int], str]
     made: str  # %(deliveries)s, %(n)s
     plain: str  # %(n)s
     plain_extra: str  # %(n)s, %(extra)s
@@ -70,7 +74,7 @@ class DeliveryLab:
             ),
             Param(
                 "repeats",
-                gettext_noop("Delivered again"),
+                REPEATS_LABEL,
                 "int_list",
                 list(self.repeats),
                 self.words.repeats_help,
@@ -82,21 +86,12 @@ class DeliveryLab:
         )
         object.__setattr__(self, "params", params)
 
-    def check(self, params: Mapping[str, Any]) -> dict[str, str]:
-        """Only messages that were put on the queue can come back."""
-        unknown = sorted({n for n in params["repeats"] if n > params["messages"]})
-        if unknown:
-            numbers = listed([str(n) for n in unknown], gettext("and"))
-            return {
-                "repeats": gettext(self.words.unknown)
-                % {"numbers": numbers, "n": params["messages"]}
-            }
-        return {}
-
     def run(self, params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
         """Deliver, then let a plain and an idempotent consumer act on the same deliveries."""
         ids = [f"{self.prefix}-{n}" for n in range(1, params["messages"] + 1)]
-        deliveries = deliver_at_least_once(ids, [f"{self.prefix}-{n}" for n in params["repeats"]])
+        # A number past the last message is left out, and the headline says so.
+        again = [f"{self.prefix}-{n}" for n in params["repeats"] if n <= params["messages"]]
+        deliveries = deliver_at_least_once(ids, again)
         plain = consume(deliveries, idempotent=False)
         idempotent = consume(deliveries, idempotent=True)
         # The idempotent consumer acts on the first delivery of each message only.
@@ -154,11 +149,20 @@ class DeliveryLab:
             acted = gettext(self.words.plain_extra) % {"n": num(plain), "extra": num(extra)}
         else:
             acted = gettext(self.words.plain) % {"n": num(plain)}
-        return [
+        lines = [
             gettext(self.words.made) % made,
             acted,
             gettext(self.words.idempotent) % {"n": num(idem)},
         ]
+        past = past_the_last(result["params"]["repeats"], s["messages"])
+        if past:
+            left_out = self.words.left_out(len(past)) % {
+                "numbers": listed([str(n) for n in past], gettext("and")),
+                "n": str(s["messages"]),
+                "field": gettext(REPEATS_LABEL),
+            }
+            lines.insert(0, left_out)
+        return lines
 
     def runner(self) -> LabRunner:
         """This telling as a lab's runner declares itself to the site."""
@@ -167,7 +171,6 @@ class DeliveryLab:
             run=self.run,
             headline=self.headline,
             figures=self.figures,
-            check=self.check,
         )
 
 

@@ -140,6 +140,35 @@ def test_on_a_phone_in_marathi_a_refused_value_says_why_and_runs_nothing(site):
     assert [e for e in site.seen.errors if "422" not in e] == []
 
 
+def test_a_count_moved_below_its_numbered_list_runs_and_says_what_was_left_out(site):
+    # Lesson 13's duplicates name payment 4: one step down to 3 payments is a chart, not a
+    # refusal, and the first line says payment 4's entries were left out; the box keeps them.
+    page = site.page(make_user("meera"), width=WIDE)
+    open_lab(page, site, "idempotent-charges")
+    page.locator("input.slider[data-for=id_messages]").focus()
+    page.keyboard.press("ArrowLeft")  # 4 → 3 payments
+    skip_when_asked(page)
+    landed(page)
+    first = page.locator(".results .run-body ul.headline li").first.inner_text()
+    assert first.startswith("Payment 4 is not put on the queue: this run stops at payment 3"), first
+    assert page.input_value("#id_repeats").replace(" ", "") == "2,4,4"
+    no_chart_problems(page)
+    shot(page, f"drafts-idempotent-charges-{WIDE}")
+    # The same in Marathi, for the retried payment's late answers.
+    ravi = make_user("ravi")
+    Profile.objects.update_or_create(user=ravi, defaults={"language": "mr"})
+    page = site.page(ravi, width=PHONE, height=780)
+    open_lab(page, site, "retried-payment")
+    page.locator("input.slider[data-for=id_payments]").focus()
+    page.keyboard.press("ArrowLeft")  # 4 → 3 payments
+    skip_when_asked(page)
+    landed(page)
+    first = page.locator(".results .run-body ul.headline li").first.inner_text()
+    assert first.startswith("पेमेंट 4 या रनमध्ये नाही"), first
+    shot(page, f"drafts-retried-payment-{PHONE}-mr")
+    assert not site.seen.errors, "\n".join(site.seen.errors)
+
+
 def test_without_javascript_run_still_runs_and_no_draft_is_made(site):
     context = site.chromium.new_context(
         java_script_enabled=False, viewport={"width": WIDE, "height": 900}

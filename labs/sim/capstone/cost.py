@@ -77,7 +77,9 @@ def trapped_cost(params: Mapping[str, Any]) -> Cost:
 
 
 def _steps(low: float, high: float, n: int) -> list[float]:
-    if n <= 1:
+    """The values a phase map's range tries, as `phase_map.grid_steps` spaces them (equal
+    ends are one value), unrounded: this module stays free of the model's imports."""
+    if n <= 1 or high == low:
         return [low]
     return [low + (high - low) * i / (n - 1) for i in range(n)]
 

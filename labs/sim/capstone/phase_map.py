@@ -23,6 +23,12 @@ from labs.sim.capstone.trapped_params import TrappedParams, gettext_noop
 DEFAULT_SEED = 5
 MAX_RUNS = 400
 MAX_GRID_REQUESTS = 1_000_000  # over all runs: about twice the default grid's 490,000
+# The grid's ranges: (low end, high end, how many values to try between them).
+RANGES = (
+    ("spike_min_rps", "spike_max_rps", "spike_steps"),
+    ("duration_min_s", "duration_max_s", "duration_steps"),
+    ("base_min_rps", "base_max_rps", "base_steps"),
+)
 
 
 @dataclass(frozen=True)
@@ -60,22 +66,19 @@ class PhaseMapParams:
 
     def __post_init__(self) -> None:
         check_bounds(self)
-        for low, high in (
-            ("spike_min_rps", "spike_max_rps"),
-            ("duration_min_s", "duration_max_s"),
-            ("base_min_rps", "base_max_rps"),
-        ):
-            if getattr(self, high) < getattr(self, low):
+        for low, high, steps in RANGES:
+            # With one step only the low end is tried, so the high end's order is moot.
+            if getattr(self, steps) > 1 and getattr(self, high) < getattr(self, low):
                 raise ValueError(f"{high} must be >= {low} ({getattr(self, low)})")
-        runs = self.spike_steps * self.duration_steps * self.base_steps
+        runs = len(self.spikes) * len(self.durations) * len(self.bases)
         if runs > MAX_RUNS:
             raise ValueError(
                 f"spike_steps * duration_steps * base_steps must be <= {MAX_RUNS}, got {runs}"
             )
-        if self.map_trigger_start_s + self.duration_max_s > self.map_horizon_s:
+        if self.map_trigger_start_s + max(self.durations) > self.map_horizon_s:
             raise ValueError(
                 f"map_trigger_start_s + duration_max_s must be <= map_horizon_s "
-                f"({self.map_horizon_s}), got {self.map_trigger_start_s + self.duration_max_s}"
+                f"({self.map_horizon_s}), got {self.map_trigger_start_s + max(self.durations)}"
             )
         # Here rather than in phase_map(), so a form checking the grid refuses it too.
         if self.expected_requests > MAX_GRID_REQUESTS:
@@ -86,16 +89,25 @@ class PhaseMapParams:
             )
 
     @property
+    def spikes(self) -> list[float]:
+        return grid_steps(self.spike_min_rps, self.spike_max_rps, self.spike_steps)
+
+    @property
+    def durations(self) -> list[float]:
+        return grid_steps(self.duration_min_s, self.duration_max_s, self.duration_steps)
+
+    @property
+    def bases(self) -> list[float]:
+        return grid_steps(self.base_min_rps, self.base_max_rps, self.base_steps)
+
+    @property
     def expected_requests(self) -> float:
         """New requests over every run of the grid: what sets how long the map takes."""
-        spikes = _steps(self.spike_min_rps, self.spike_max_rps, self.spike_steps)
-        durations = _steps(self.duration_min_s, self.duration_max_s, self.duration_steps)
-        bases = _steps(self.base_min_rps, self.base_max_rps, self.base_steps)
         return sum(
             base * (self.map_horizon_s - duration) + spike * duration
-            for base in bases
-            for duration in durations
-            for spike in spikes
+            for base in self.bases
+            for duration in self.durations
+            for spike in self.spikes
         )
 
 
@@ -108,8 +120,14 @@ def simulate(p: TrappedParams, seed: int) -> dict[str, Any]:
     return fast.simulate(p, seed, lean=True)
 
 
-def _steps(low: float, high: float, n: int) -> list[float]:
-    if n == 1:
+def grid_steps(low: float, high: float, n: int) -> list[float]:
+    """The values a range of the grid tries: `n` evenly spaced from `low` to `high`.
+
+    One step tries `low` alone; a range whose two ends are equal is that one value
+    however many steps it asks for (ten runs of one spike would only repeat a cell),
+    and the lab's headline says so (`labs.course.assignment_05.phase_map.run`).
+    """
+    if n <= 1 or high == low:
         return [low]
     return [round(low + (high - low) * i / (n - 1), 3) for i in range(n)]
 
@@ -132,9 +150,7 @@ def phase_map(
     for name in ("horizon_s", "trigger_start_s", "trigger_end_s", "spike_rps", "base_rps"):
         if name in shared:
             raise ValueError(f"{name} is set by the grid; use the phase map's own params")
-    spikes = _steps(grid.spike_min_rps, grid.spike_max_rps, grid.spike_steps)
-    durations = _steps(grid.duration_min_s, grid.duration_max_s, grid.duration_steps)
-    bases = _steps(grid.base_min_rps, grid.base_max_rps, grid.base_steps)
+    spikes, durations, bases = grid.spikes, grid.durations, grid.bases
     total = len(spikes) * len(durations) * len(bases)
     start = grid.map_trigger_start_s
     expected = sum(

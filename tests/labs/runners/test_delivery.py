@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.lab_helpers import headline, refusal, run
+from tests.lab_helpers import headline, lab, run
 
 
 def test_it_sends_lesson_07s_twice_delivered_sms_once():
@@ -50,11 +50,39 @@ def test_it_takes_the_students_own_repeats():
     assert (s["deliveries"], s["plain_charges"], s["idempotent_charges"]) == (14, 14, 10)
 
 
-def test_it_refuses_a_repeat_of_a_payment_that_was_never_sent():
-    assert refusal("idempotent-charges", repeats=[2, 9, 12]) == {
-        "repeats": ["There is no payment 9 and 12: the payments are numbered 1 to 4."]
-    }
+def test_a_repeat_past_the_last_payment_is_left_out_and_said_not_refused():
+    # The lesson's list (2, 4, 4) with one payment fewer: the first step of its slider.
+    result = run("idempotent-charges", messages=3)
+    s = result["summary"]
+    assert (s["messages"], s["deliveries"], s["plain_charges"], s["idempotent_charges"]) == (
+        3,
+        4,
+        4,
+        3,
+    )
+    assert result["params"]["repeats"] == [2, 4, 4]  # kept as the student typed it
+    lines = lab("idempotent-charges").headline(result)
+    assert lines[0] == (
+        "Payment 4 is not put on the queue: this run stops at payment 3, so its entries "
+        "under 'Delivered again' are left out."
+    )
+    assert "4 deliveries of 3 payments" in lines[1]
 
 
-def test_it_refuses_a_repeat_of_an_sms_that_was_never_sent():
-    assert "There is no SMS 4" in refusal("at-least-once", repeats=[4])["repeats"][0]
+def test_several_numbers_past_the_last_are_named_together():
+    text = headline("idempotent-charges", run("idempotent-charges", repeats=[2, 9, 12, 9]))
+    assert "Payments 9 and 12 are not put on the queue: this run stops at payment 4" in text
+    assert "5 deliveries of 4 payments" in text
+
+
+def test_a_run_that_names_only_its_own_payments_says_nothing_left_out():
+    assert "left out" not in headline("idempotent-charges", run("idempotent-charges"))
+
+
+def test_an_sms_past_the_last_is_left_out_with_the_sms_words():
+    result = run("at-least-once", repeats=[4])
+    assert result["summary"]["deliveries"] == 3
+    assert headline("at-least-once", result).startswith(
+        "SMS 4 is not put on the queue: this run stops at SMS 3, so its entries under "
+        "'Delivered again' are left out."
+    )

@@ -160,6 +160,22 @@ def test_a_draft_made_heavy_by_its_values_waits_for_run(client, people, publishe
     assert not Run.objects.exists()
 
 
+def test_the_phase_maps_heavy_first_moves_say_press_run_and_its_light_ones_run(
+    client, people, published, move, settings
+):
+    # The site's own lines (.env.example), not this machine's: the map's bound is 0.97 s.
+    settings.LAB_RUN_BUDGET_S, settings.LAB_HEAVY_FROM_S = 10, 1
+    client.force_login(people.alice)
+    for heavy in ({"spike_steps": 11}, {"base_min_rps": 89}, {"max_attempts": 4}):
+        response = move("phase-map", expect=409, **heavy)
+        assert "These values make a longer run: press Run to start it." in (
+            response.content.decode()
+        )
+    assert not Run.objects.exists()
+    # One more normal load between equal ends is the same map, so it runs as a draft.
+    assert made(move("phase-map", base_steps=2)).draft
+
+
 def old_draft(owner, **fields) -> Run:
     long_ago = timezone.now() - timedelta(hours=3)
     values = {"lab": "drain", "params": {}, "seed": 0, "status": "succeeded", "draft": True}

@@ -20,7 +20,7 @@ from labs.interface.figures import Figure
 from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param, params_from_specs
 from labs.interface.progress import Progress
-from labs.runners.capstone_rules import phase_map_errors, with_limits
+from labs.runners.capstone_rules import grid_notes, grid_top, phase_map_errors, with_limits
 from labs.runners.common import model_errors
 from labs.sim.capstone import LAB_PARAM_SPECS, phase_map
 from labs.sim.capstone import cost as capstone_cost
@@ -100,10 +100,11 @@ def check(params: Mapping[str, Any]) -> dict[str, str]:
     start = params["map_trigger_start_s"]
     biggest = {
         "horizon_s": params["map_horizon_s"],
-        "base_rps": params["base_max_rps"],
-        "spike_rps": params["spike_max_rps"],
+        "base_rps": grid_top(params, "base_min_rps", "base_max_rps", "base_steps"),
+        "spike_rps": grid_top(params, "spike_min_rps", "spike_max_rps", "spike_steps"),
         "trigger_start_s": start,
-        "trigger_end_s": start + params["duration_max_s"],
+        "trigger_end_s": start
+        + grid_top(params, "duration_min_s", "duration_max_s", "duration_steps"),
         "recover_at_s": params["map_horizon_s"],
         **{name: params[name] for name in SHARED},
     }
@@ -319,7 +320,8 @@ def headline(result: Mapping[str, Any]) -> list[str]:
             )
             % {"small": num(small), "large": num(large)}
         )
-    return [*lines, *ten_seeds_words(result)]
+    # What the grid made of a range the student set (one value, or an end not used) first.
+    return [*grid_notes(p), *lines, *ten_seeds_words(result)]
 
 
 FIGURES = (

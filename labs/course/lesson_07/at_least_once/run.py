@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from labs.interface.figures import Figure
 from labs.runners.delivery import DeliveryLab, Words
-from labs.text import gettext_noop
+from labs.text import gettext_noop, ngettext
 
 SMS_FIGURES = (
     Figure("messages", gettext_noop("Messages"), "int"),
@@ -14,6 +14,17 @@ SMS_FIGURES = (
     Figure("duplicates_plain", gettext_noop("Duplicate SMS (plain)"), "int"),
     Figure("duplicates_idempotent", gettext_noop("Duplicate SMS (idempotent)"), "int"),
 )
+
+
+def _left_out(count: int) -> str:
+    """What a run with fewer SMS than "Delivered again" names says about the rest."""
+    return ngettext(
+        "SMS %(numbers)s is not put on the queue: this run stops at SMS %(n)s, so its "
+        "entries under '%(field)s' are left out.",
+        "SMS %(numbers)s are not put on the queue: this run stops at SMS %(n)s, so their "
+        "entries under '%(field)s' are left out.",
+        count,
+    )
 
 
 SMS = DeliveryLab(
@@ -26,7 +37,7 @@ SMS = DeliveryLab(
             "Numbers of the SMS the queue hands out once more (a worker crashed before it said "
             "'done'). List a number twice for a third delivery."
         ),
-        unknown=gettext_noop("There is no SMS %(numbers)s: the SMS are numbered 1 to %(n)s."),
+        left_out=_left_out,
         made=gettext_noop("The queue made %(deliveries)s deliveries of %(n)s SMS."),
         plain=gettext_noop("A plain consumer acts on every delivery: %(n)s SMS sent."),
         plain_extra=gettext_noop(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from labs.interface.figures import Figure
 from labs.runners.delivery import DeliveryLab, Words
-from labs.text import gettext_noop
+from labs.text import gettext_noop, ngettext
 
 PAYMENT_FIGURES = (
     Figure("messages", gettext_noop("Payments"), "int"),
@@ -14,6 +14,17 @@ PAYMENT_FIGURES = (
     Figure("duplicates_plain", gettext_noop("Double charges (plain)"), "int"),
     Figure("duplicates_idempotent", gettext_noop("Double charges (idempotent)"), "int"),
 )
+
+
+def _left_out(count: int) -> str:
+    """What a run with fewer payments than "Delivered again" names says about the rest."""
+    return ngettext(
+        "Payment %(numbers)s is not put on the queue: this run stops at payment %(n)s, so "
+        "its entries under '%(field)s' are left out.",
+        "Payments %(numbers)s are not put on the queue: this run stops at payment %(n)s, so "
+        "their entries under '%(field)s' are left out.",
+        count,
+    )
 
 
 PAYMENTS = DeliveryLab(
@@ -26,9 +37,7 @@ PAYMENTS = DeliveryLab(
             "Numbers of the payments the queue hands out once more (a worker crashed before it "
             "said 'done'). List a number twice for a third delivery."
         ),
-        unknown=gettext_noop(
-            "There is no payment %(numbers)s: the payments are numbered 1 to %(n)s."
-        ),
+        left_out=_left_out,
         made=gettext_noop("The queue made %(deliveries)s deliveries of %(n)s payments."),
         plain=gettext_noop("A plain consumer acts on every delivery: %(n)s fees charged."),
         plain_extra=gettext_noop(

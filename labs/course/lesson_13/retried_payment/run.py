@@ -10,12 +10,13 @@ from labs.interface.figures import Figure
 from labs.interface.lab_runner import LabRunner
 from labs.interface.params import Param, within_limits
 from labs.interface.progress import Progress
-from labs.runners.common import table
+from labs.runners.common import past_the_last, table
 from labs.sim.retried_payment import LIMITS, play_payments
 from labs.text import gettext, gettext_noop, listed, ngettext, num, phrase
 
 PAYMENTS = gettext_noop("The payments")
 CLIENT = gettext_noop("The client")
+LATE_LABEL = gettext_noop("Answers that come late")
 
 
 def _bounded(name: str, label: str, default: int, help_text: str, **more: Any) -> Param:
@@ -32,7 +33,7 @@ PARAMS = (
     ),
     Param(
         "late",
-        gettext_noop("Answers that come late"),
+        LATE_LABEL,
         "int_list",
         [2, 4, 4],
         gettext_noop(
@@ -80,13 +81,9 @@ PARAMS = (
 
 
 def check(params: Mapping[str, Any]) -> dict[str, str]:
-    """Only payments that exist can be late, and an answer in time beats the timeout."""
+    """An answer in time beats the timeout. A late payment past the last is not refused:
+    the run leaves it out and the headline says so (`_left_out`)."""
     errors = {}
-    unknown = sorted({n for n in params["late"] if n > params["payments"]})
-    if unknown:
-        errors["late"] = gettext(
-            "There is no payment %(numbers)s: the payments are numbered 1 to %(n)s."
-        ) % {"numbers": listed([str(n) for n in unknown], gettext("and")), "n": params["payments"]}
     if params["provider_ms"] >= params["timeout_ms"]:
         errors["provider_ms"] = gettext(
             "An answer in time must come before the client gives up: less than %(timeout)s ms."
@@ -96,7 +93,9 @@ def check(params: Mapping[str, Any]) -> dict[str, str]:
 
 def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, Any]:
     """Play every payment's calls; no randomness, so the seed is not used."""
-    played = play_payments(**{p.name: params[p.name] for p in PARAMS})
+    given = {p.name: params[p.name] for p in PARAMS}
+    given["late"] = [n for n in params["late"] if n <= params["payments"]]
+    played = play_payments(**given)
     progress.update(1, 1)
     payments = played.payments
     gave_up = [p.number for p in payments if not p.told_ok]
@@ -148,6 +147,29 @@ def run(params: Mapping[str, Any], seed: int, progress: Progress) -> dict[str, A
     }
 
 
+def _left_out(late: list[int], payments: int) -> list[str]:
+    """The sentence for late answers the run left out: those of payments past the last
+    (the student's list stays as typed when the number of payments moves down)."""
+    past = past_the_last(late, payments)
+    if not past:
+        return []
+    sentence = ngettext(
+        "Payment %(numbers)s is not in this run, which stops at payment %(n)s, so its "
+        "entries under '%(field)s' are left out.",
+        "Payments %(numbers)s are not in this run, which stops at payment %(n)s, so their "
+        "entries under '%(field)s' are left out.",
+        len(past),
+    )
+    return [
+        sentence
+        % {
+            "numbers": listed([str(n) for n in past], gettext("and")),
+            "n": str(payments),
+            "field": gettext(LATE_LABEL),
+        }
+    ]
+
+
 def _phrase_first(charge: str) -> dict[str, Any]:
     """The cell of a retry a key answered: the first charge again, said in the reader's words."""
     return phrase(gettext_noop("%(charge)s again, no new charge"), charge=charge)
@@ -168,7 +190,8 @@ def headline(result: Mapping[str, Any]) -> list[str]:
         "failed": num(s["charged_but_told_failed"]),
         "wait": num(s["longest_wait_ms"]),
     }
-    lines = [
+    lines = _left_out(p["late"], s["payments"])
+    lines.append(
         ngettext(
             "%(payments)s payments made %(calls)s calls: %(late)s answer came after the "
             "client's %(timeout)s ms timeout, and every call reached the provider, which "
@@ -178,8 +201,8 @@ def headline(result: Mapping[str, Any]) -> list[str]:
             "charged before it answered.",
             s["late_answers"],
         )
-        % words,
-    ]
+        % words
+    )
     if s["double_charges_without_key"]:
         lines.append(
             ngettext(

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from labs.sim.capstone import phase_map
-from labs.sim.capstone.phase_map import PARAM_SPECS
+from labs.sim.capstone.phase_map import PARAM_SPECS, PhaseMapParams, grid_steps
 
 SMALL_GRID = {
     "spike_min_rps": 110.0,
@@ -73,3 +73,20 @@ def test_it_refuses_bad_grids(params, message):
 def test_it_describes_its_grid_params_for_a_form():
     specs = {spec["name"]: spec for spec in PARAM_SPECS}
     assert specs["spike_steps"]["default"] * specs["duration_steps"]["default"] == 100
+
+
+def test_a_range_between_equal_ends_is_one_value_however_many_steps():
+    assert grid_steps(80.0, 80.0, 5) == [80.0]
+    assert grid_steps(60.0, 80.0, 3) == [60.0, 70.0, 80.0]
+    assert grid_steps(90.0, 80.0, 1) == [90.0]
+    grid = PhaseMapParams(base_min_rps=80.0, base_max_rps=80.0, base_steps=2)
+    assert grid.bases == [80.0]
+    assert grid.expected_requests == PhaseMapParams().expected_requests
+
+
+def test_one_step_tries_the_low_end_whichever_way_round_the_range_is():
+    result = phase_map(**{**SMALL_GRID, "spike_min_rps": 150.0, "spike_max_rps": 100.0,
+                          "spike_steps": 1})  # fmt: skip
+    assert result["tables"]["grid"]["spike_rps"] == [150.0]
+    with pytest.raises(ValueError, match="spike_max_rps must be >="):
+        phase_map(**{**SMALL_GRID, "spike_min_rps": 150.0, "spike_max_rps": 100.0})

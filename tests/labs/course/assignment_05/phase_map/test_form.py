@@ -79,3 +79,34 @@ def test_a_grid_over_the_request_budget_is_refused_at_the_form():
     filled.data = filled.data | {"seed": "5"}
     assert not filled.is_valid()
     assert "requests" in str(filled.errors) or "worker" in str(filled.errors)
+
+
+def test_a_range_is_refused_the_wrong_way_round_only_when_it_has_two_steps_or_more():
+    # The lesson's one normal load (80 to 80): either slider's first move is taken.
+    assert form("phase-map", base_min_rps=89).is_valid()
+    assert form("phase-map", base_max_rps=74).is_valid()
+    assert form("phase-map", base_min_rps=89, base_steps=2).errors["base_max_rps"] == [
+        "The highest normal load must be at least the lowest (89)."
+    ]
+
+
+def test_steps_between_equal_ends_count_as_one_value_against_the_grids_limits():
+    # Two normal loads of 80/s would double the lesson's grid past 1,000,000 requests; they
+    # are one load, so the grid, its limits and its cost bound are the lesson's.
+    chosen = lab("phase-map")
+    two = form("phase-map", base_steps=2)
+    assert two.is_valid(), two.errors
+    assert chosen.cost(two.params()).seconds == chosen.cost(chosen.defaults()).seconds
+    assert not form("phase-map", base_steps=2, base_max_rps=81).is_valid()  # two loads
+
+
+def test_the_biggest_run_checked_is_the_one_the_grid_tries():
+    # With one step a range tries its low end alone: a high end no run of the grid may
+    # hold (a spike of 50,000/s, one lasting past the run's end) is not refused for it.
+    one_spike = {"duration_steps": 1, "duration_min_s": 10, "spike_max_rps": 50000}
+    assert form("phase-map", **one_spike, spike_steps=1).is_valid()
+    assert "300,000" in str(form("phase-map", **one_spike, spike_steps=2).errors)
+    assert form("phase-map", duration_steps=1, duration_max_s=100).is_valid()
+    assert "would end at 105 s" in str(
+        form("phase-map", duration_steps=2, duration_max_s=100).errors["duration_max_s"]
+    )

@@ -91,3 +91,47 @@ def test_it_refuses_a_grid_the_model_refuses():
     with translation.override("mr"):
         marathi = refusal("phase-map", spike_steps=40, duration_steps=40)["spike_steps"][0]
     assert "1,600" in marathi and "more than" not in marathi
+
+
+def test_with_one_normal_load_the_highest_is_not_used_and_the_headline_says_so():
+    # The first moves of the lesson's normal-load sliders (80 to 80, one load): neither is
+    # refused for being the wrong way round, since one load tries the lowest alone.
+    higher = run("phase-map", **SMALL_MAP, base_min_rps=89)
+    assert higher["tables"]["grid"]["base_rps"] == [89]
+    assert headline("phase-map", higher).startswith(
+        "With one normal load to try, every run has the lowest, 89 requests/s; the highest "
+        "(80) is used only with 2 normal loads or more.\n"
+    )
+    lower = run("phase-map", **SMALL_MAP, base_max_rps=74)
+    assert lower["tables"]["grid"]["base_rps"] == [80]
+    assert "the highest (74) is used only with 2 normal loads or more" in headline(
+        "phase-map", lower
+    )
+
+
+def test_two_loads_between_equal_ends_are_one_map_and_the_headline_says_so():
+    one = run("phase-map", **SMALL_MAP)
+    two = run("phase-map", **SMALL_MAP, base_steps=2)
+    assert two["tables"] == one["tables"] and two["summary"] == one["summary"]
+    assert headline("phase-map", two).startswith(
+        "The lowest and highest normal loads are both 80 requests/s, so the map tries that one "
+        "load, not 2.\n"
+    )
+    assert "normal load" not in headline("phase-map", one)
+
+
+def test_the_spike_ranges_say_the_same_of_one_step_and_of_equal_ends():
+    result = run(
+        "phase-map",
+        spike_min_rps=150,
+        spike_max_rps=120,
+        spike_steps=1,
+        duration_min_s=4,
+        duration_max_s=4,
+        duration_steps=3,
+    )
+    grid = result["tables"]["grid"]
+    assert (grid["spike_rps"], grid["duration_s"], result["summary"]["runs"]) == ([150], [4], 1)
+    text = headline("phase-map", result)
+    assert "every run has the smallest spike, 150 requests/s; the largest (120)" in text
+    assert "both last 4 s, so the map tries that one duration, not 3." in text

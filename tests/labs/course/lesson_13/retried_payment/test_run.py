@@ -43,9 +43,31 @@ def test_with_no_retry_nothing_is_charged_twice():
     assert "With no retry, nothing was charged twice even without an idempotency key" in text
 
 
-def test_it_refuses_a_late_payment_that_does_not_exist_and_an_answer_slower_than_the_timeout():
-    assert "late" in refusal("retried-payment", late=[9])
+def test_it_refuses_an_answer_slower_than_the_timeout():
     assert "provider_ms" in refusal("retried-payment", provider_ms=1_000)
+
+
+def test_late_answers_past_the_last_payment_are_left_out_and_said():
+    # The lesson's late answers (2, 4, 4) with one payment fewer: its slider's first step.
+    result = run("retried-payment", payments=3)
+    s = result["summary"]
+    assert (s["payments"], s["calls"], s["late_answers"], s["charges_without_key"]) == (3, 4, 1, 4)
+    assert result["params"]["late"] == [2, 4, 4]  # kept as the student typed it
+    lines = lab("retried-payment").headline(result)
+    assert lines[0] == (
+        "Payment 4 is not in this run, which stops at payment 3, so its entries under "
+        "'Answers that come late' are left out."
+    )
+    assert lines[1].startswith("3 payments made 4 calls: 1 answer came after")
+
+
+def test_several_late_payments_past_the_last_are_named_together():
+    text = headline("retried-payment", run("retried-payment", payments=1, late=[1, 3, 2, 3]))
+    assert "Payments 2 and 3 are not in this run, which stops at payment 1" in text
+
+
+def test_a_run_with_only_its_own_late_payments_says_nothing_left_out():
+    assert "left out" not in headline("retried-payment", run("retried-payment"))
 
 
 def test_the_chart_draws_calls_and_charges_per_payment():
