@@ -21,7 +21,7 @@ from labs.capstone.pair_run import start_pair
 from labs.runs.dispatch import RunRefused
 from labs.web.htmx import HtmxHttpRequest
 from labs.web.idempotency import idempotent
-from labs.web.predict import skip_said, take_guesses
+from labs.web.predict import early_said, skip_said, take_guesses
 from teaching.access import assignment_for
 from teaching.views import LAB_GONE, _assignment_page, _lab_form, _panel_urls
 
@@ -42,7 +42,13 @@ def assignment_pair(request: HtmxHttpRequest, assignment_id: int) -> HttpRespons
     guesses = take_guesses(form, request.POST) if form.is_valid() else None
     if guesses is not None:
         try:
-            before, after = start_pair(request.user, form, guesses, skipped=skip_said(request.POST))
+            before, after = start_pair(
+                request.user,
+                form,
+                guesses,
+                skipped=skip_said(request.POST),
+                early=early_said(request.POST),
+            )
         except RunRefused as exc:
             form.add_error(None, exc.message)
             status = exc.status

@@ -19,17 +19,22 @@ from labs.web.forms import LabForm
 
 
 def start_pair(
-    user: Any, form: LabForm, guesses: dict[str, Any] | None = None, skipped: bool = False
+    user: Any,
+    form: LabForm,
+    guesses: dict[str, Any] | None = None,
+    skipped: bool = False,
+    early: str = "",
 ) -> tuple[Run, Run]:
     """The pair's two runs, saved and queued; `RunRefused` when the caps or Redis say no.
 
     `guesses` (`labs.web.predict.take_guesses`) are about the run with the controls on,
     the one the student set: they are kept with the after run, in the same transaction
-    (or, with none, `skipped`: the student was asked and skipped)."""
+    (or, with none, `skipped`: the student was asked and skipped); `early` is the id of a
+    guess given at a drag's ask (`labs.web.predict.EARLY_FIELD`)."""
     lab = form.lab
     seed = choose_seed(lab, form.seed())
     before_params, after_params = pair_params(form.params())
     with transaction.atomic():
         before, after = start_runs(user, lab, [(before_params, seed), (after_params, seed)])
-        save_predictions(after, guesses or {}, skipped=skipped)
+        save_predictions(after, guesses or {}, skipped=skipped, early=early)
     return before, after

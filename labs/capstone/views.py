@@ -36,7 +36,7 @@ from labs.web.forms import LabForm
 from labs.web.htmx import HtmxHttpRequest
 from labs.web.idempotency import idempotent
 from labs.web.keeping import keep_shown
-from labs.web.predict import skip_said, take_guesses
+from labs.web.predict import early_said, skip_said, take_guesses
 from labs.web.responses import login_needed, run_page
 
 
@@ -118,7 +118,13 @@ def report_pair(request: HtmxHttpRequest) -> HttpResponse:
     guesses = take_guesses(form, request.POST) if form.is_valid() else None
     if guesses is not None:
         try:
-            before, after = start_pair(request.user, form, guesses, skipped=skip_said(request.POST))
+            before, after = start_pair(
+                request.user,
+                form,
+                guesses,
+                skipped=skip_said(request.POST),
+                early=early_said(request.POST),
+            )
         except RunRefused as exc:
             form.add_error(None, exc.message)
             status = exc.status

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -19,18 +20,20 @@ from django.utils.translation import gettext as _
 
 from labs.catalogue.entries import prompts_for
 from labs.catalogue.prediction import Prompt, Verdict, judge
+from labs.runs import early_guesses
 from labs.runs.models import Run
 
 
 class Prediction(models.Model):
-    """One prompt's answer, given before the run it belongs to was started."""
+    """One prompt's answer, given before the run it belongs to was started (with its Run,
+    or earlier at a drag's ask: `labs.runs.early_guesses`)."""
 
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="predictions")
     figure = models.CharField(max_length=64)  # the prompt's summary figure
     value = models.JSONField()  # a number (a share as %), true/false, or a choice's word
     created_at = models.DateTimeField(default=timezone.now)
-    # Made after the student had been shown a result for these values (a draft as a slider
-    # moved, an earlier run): shown against the run, never counted right.
+    # Given after the student had been shown a result for these values (a draft as a slider
+    # moved, an earlier run): shown against the run, never counted right (`given_after_result`).
     after_result = models.BooleanField(default=False)
 
     class Meta:
@@ -84,11 +87,27 @@ def record_shown(user, run: Run) -> None:
     )
 
 
-def seen_before(run: Run) -> bool:
-    """Whether the run's owner had been shown a result for the run's lab and values."""
-    return SeenResult.objects.filter(
-        user_id=run.owner_id, lab=run.lab, params_key=params_key(run.params)
-    ).exists()
+def first_shown(run: Run) -> datetime | None:
+    """When the run's owner was first shown a result for the run's lab and values."""
+    return (
+        SeenResult.objects.filter(
+            user_id=run.owner_id, lab=run.lab, params_key=params_key(run.params)
+        )
+        .values_list("first_shown_at", flat=True)
+        .first()
+    )
+
+
+def given_after_result(shown: datetime | None, given: datetime | None) -> bool:
+    """The one rule for "after a result": a result for the run's values had been shown
+    before the guess was given. `given` None: with Run, after anything shown so far."""
+    return shown is not None and (given is None or shown < given)
+
+
+def seen_before(run: Run, given: datetime | None = None) -> bool:
+    """Whether the run's owner had been shown a result for the run's lab and values (before
+    `given`, the moment a guess was given; by default, before now)."""
+    return given_after_result(first_shown(run), given)
 
 
 def verdicts(run: Run, predictions: list[Prediction] | None = None) -> list[Verdict]:
@@ -115,19 +134,30 @@ def verdicts(run: Run, predictions: list[Prediction] | None = None) -> list[Verd
     return found
 
 
-def save_predictions(run: Run, guesses: dict[str, Any], skipped: bool = False) -> None:
+def save_predictions(
+    run: Run, guesses: dict[str, Any], skipped: bool = False, early: str = ""
+) -> None:
     """Keep the guesses (figure → value) made for `run`, marked when the student had been
-    shown a result for these values already (issue 39: a guess after the answer).
+    shown a result for these values before giving them (issue 39: a guess after the answer).
 
-    With no guess, `skipped` (the student was asked and pressed "Skip this time") is kept
-    on the run itself, so a teacher tells a skip from a run where nobody asked."""
+    A guess is given with Run, unless it came earlier with a draft, under the ask's id
+    `early` (`labs.runs.early_guesses`: the guess at a drag's ask, before the draft's chart
+    was shown; issue 34). With no guess, `skipped` (the student was asked and pressed "Skip
+    this time") is kept on the run itself, so a teacher tells a skip from a run where
+    nobody asked."""
     if not guesses:
         if skipped:
             Run.objects.filter(pk=run.pk).update(prediction_skipped=True)
             run.prediction_skipped = True
         return
-    late = seen_before(run)
+    shown = first_shown(run)
+    given = early_guesses.given_early(run.owner_id, run.lab, early, guesses)
     Prediction.objects.bulk_create(
-        Prediction(run=run, figure=figure, value=value, after_result=late)
+        Prediction(
+            run=run,
+            figure=figure,
+            value=value,
+            after_result=given_after_result(shown, given.get(figure)),
+        )
         for figure, value in guesses.items()
     )

@@ -1,11 +1,15 @@
 """The prediction block of a lab's form: the prompts it offers, and the guesses sent with Run.
 
-A guess is read from the POST of a committed run only (the Run button, an assignment's
-run); a draft re-run as a slider moves is not a commitment and never carries one.
+A guess is kept with the committed run it is sent with (the Run button, an assignment's
+run); a draft re-run as a slider moves is not a commitment and never gets one. A draft's
+post carries the form's guesses too, and the one let go by a guess given before any result
+was on the page says so with an id (`EARLY_FIELD`): that guess is kept with its time
+(`keep_early`), so the run that carries it later counts it as given then.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +19,7 @@ from django.utils.translation import gettext as _
 from labs.catalogue.entries import prompts_for
 from labs.catalogue.lab import Lab
 from labs.catalogue.prediction import Prompt, token
+from labs.runs import early_guesses
 from labs.text import num
 
 
@@ -79,6 +84,28 @@ SKIP_FIELD = "prediction_skipped"
 def skip_said(data: Mapping[str, Any] | None) -> bool:
     """Whether the POST says the student was asked for a guess and chose to skip it."""
     return data is not None and str(data.get(SKIP_FIELD, "")) == "1"
+
+
+# Sent by predict.js with a guess given before any result was on the page (at the first
+# drag's ask, or typed before it): the id it made for that guess, kept in the form until
+# Run, so every draft's post and Run's carry it (`labs.runs.early_guesses`).
+EARLY_FIELD = "prediction_early"
+EARLY_SHAPE = re.compile(r"[a-z0-9-]{6,40}")
+
+
+def early_said(data: Mapping[str, Any] | None) -> str:
+    """The early guess's id the POST carries ("" for none, or for one predict.js never makes)."""
+    said = str(data.get(EARLY_FIELD, "")) if data is not None else ""
+    return said if EARLY_SHAPE.fullmatch(said) else ""
+
+
+def keep_early(user: Any, lab: Lab, data: Mapping[str, Any]) -> None:
+    """Keep the guesses a draft's post carries under its early id, before the draft runs:
+    they were given before the result it brings (a bad guess is left for Run to refuse)."""
+    ask = early_said(data)
+    if ask:
+        guesses, _problems = read_guesses(lab, data)
+        early_guesses.keep(user, lab.slug, ask, guesses)
 
 
 def take_guesses(form: Any, data: Mapping[str, Any] | None) -> dict[str, Any] | None:

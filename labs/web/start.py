@@ -14,7 +14,7 @@ from labs.runs.execution import choose_seed
 from labs.runs.models import Run
 from labs.runs.predictions import save_predictions
 from labs.web.forms import LabForm
-from labs.web.predict import skip_said, take_guesses
+from labs.web.predict import early_said, skip_said, take_guesses
 
 
 def run_from_form(
@@ -32,7 +32,8 @@ def run_from_form(
     `require_prediction` (an assignment that asks for one) a run without a guess is refused
     before it starts, the reason said at the top of the form, just above "Predict first"
     (a skip does not answer it). A run without a guess whose POST says the student skipped
-    the question (`labs.web.predict.SKIP_FIELD`) is kept as skipped.
+    the question (`labs.web.predict.SKIP_FIELD`) is kept as skipped; a guess given earlier,
+    at a drag's ask (`labs.web.predict.EARLY_FIELD`), counts from then.
     """
     if not form.is_valid():
         return None, 422
@@ -52,7 +53,9 @@ def run_from_form(
     try:
         with transaction.atomic():
             run = start_run(user, lab, form.params(), choose_seed(lab, form.seed()))
-            save_predictions(run, guesses, skipped=skip_said(predictions))
+            save_predictions(
+                run, guesses, skipped=skip_said(predictions), early=early_said(predictions)
+            )
         return run, 200
     except RunRefused as exc:
         form.add_error(None, exc.message)

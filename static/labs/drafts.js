@@ -21,7 +21,8 @@
   var sent = {}, facts = {}, busy = {}, lastAt = {}, timers = {};
 
   function panelOf(node) { return node && node.closest && node.closest(".lab-panel[data-auto-run]"); }
-  // The lab's values only: a prediction (labs/predict.html) belongs to the next Run.
+  // The lab's values only: a prediction (labs/predict.html) belongs to the next Run (the
+  // post carries it all the same: a guess given before any result is kept from it, predict.js).
   function values(form) {
     var data = new FormData(form);
     data.delete("csrfmiddlewaretoken");

@@ -9,11 +9,39 @@
 // number being typed is never sent half-written). Asked once per visit of the page: after a
 // guess or a skip, later drags and Runs go ahead (an assignment that requires a guess asks
 // each time there is none: the server refuses it anyway).
+//
+// A guess that lets the first draft go (given at its ask, or typed before the first drag)
+// was given before any result was on the page, though Run carries it only later: it gets
+// an id in the form's prediction_early field, which every draft's post carries, so the
+// server keeps it with the moment it came (labs.runs.early_guesses). A guess typed once a
+// result is shown gets none, and the id goes once the guess is cleared (after its Run).
 (function () {
   "use strict";
   var state = {};   // panel id → "answered" | "skipped", for this visit of the page
   var held = {};    // panel id → {go: function carrying on, run: true for a Run}
+  var early = {};   // panel id → the id of its guess given before any result was shown
   var scrolledFrom = {}; // prompt → the page's scroll when it asked
+
+  // Whether a guess letting something go now was given before any result was on the page:
+  // it lets a draft go (a Run carries its guess itself), nothing went before it this visit
+  // (no guess, no skip: `asked` unset), and no result is shown. Pure, for the unit test.
+  function givenEarly(run, asked, shown) { return !run && !asked && !shown; }
+  // An id for such a guess: the moment and a random part, in the letters the server takes
+  // (labs.web.predict.EARLY_SHAPE).
+  function earlyId(now, random) {
+    var part = Math.floor(random() * 1099511627776).toString(36); // 40 bits
+    return Math.floor(now).toString(36) + "-" + ("00000000" + part).slice(-8);
+  }
+  function markEarly(panel, section) {
+    early[panel.id] = earlyId(Date.now(), Math.random);
+    keepEarly(section, panel);
+  }
+  function keepEarly(section, panel) {
+    var field = section.querySelector("[data-predict-early]");
+    if (!field) return;
+    if (!guessed(section)) delete early[panel.id]; // cleared: the guess went with its Run
+    field.value = early[panel.id] || "";
+  }
 
   function show(root) {
     root.querySelectorAll("input[data-predict-for]").forEach(function (slider) {
@@ -23,6 +51,11 @@
     root.querySelectorAll("[data-predict-skip]").forEach(function (field) {
       var panel = field.closest(".lab-panel");
       field.value = panel && state[panel.id] === "skipped" ? "1" : "";
+    });
+    // And an early guess's id while the guess is still there (a Run refused for a value).
+    root.querySelectorAll("[data-predict-early]").forEach(function (field) {
+      var panel = field.closest(".lab-panel");
+      if (panel) keepEarly(field.closest(".predict"), panel);
     });
   }
   function guessed(section) {
@@ -63,6 +96,9 @@
     if (!section || !askOf(section)) return true;
     var required = section.hasAttribute("data-required");
     if (guessed(section)) {
+      if (givenEarly(run, state[panel.id], !!panel.querySelector(".results .run-body"))) {
+        markEarly(panel, section);
+      }
       if (!required) state[panel.id] = "answered";
       delete held[panel.id];
       settle(section);
@@ -73,7 +109,7 @@
     ask(section);
     return false;
   }
-  window.labPredict = { mayGo: mayGo };
+  window.labPredict = { mayGo: mayGo, givenEarly: givenEarly, earlyId: earlyId };
 
   // Run (the form's submit, or a submit button's own hx-post: "Run before/after").
   document.addEventListener("htmx:confirm", function (event) {

@@ -44,6 +44,9 @@ def test_a_student_predicts_runs_and_sees_the_guess_against_the_outcome(site):
     assert list(Prediction.objects.filter(run=run).values_list("figure", "value")) == [
         ("peak_backlog", 3000)
     ]
+    # Given before the first move let the draft go: made before any result, though that
+    # draft's chart may have been shown before Run (labs.runs.early_guesses, issue 34).
+    assert not Prediction.objects.get(run=run).after_result
     peak = run.result["summary"]["peak_backlog"]
     outcome = page.locator(".predicted")
     said = outcome.inner_text()

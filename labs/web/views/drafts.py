@@ -28,6 +28,7 @@ from labs.web.forms import LabForm
 from labs.web.htmx import HtmxHttpRequest
 from labs.web.idempotency import idempotent
 from labs.web.keeping import keep_shown
+from labs.web.predict import keep_early
 from labs.web.presenters import present_run
 from labs.web.responses import login_needed
 from labs.web.views.runs import finished_fragment
@@ -49,6 +50,9 @@ def lab_draft(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             status=409,
             content_type="text/plain; charset=utf-8",
         )
+    # A guess given at the first drag's ask goes with the draft it lets go: kept before the
+    # draft starts, it counts as given before the draft's result (labs.runs.early_guesses).
+    keep_early(request.user, lab, request.POST)
     form = LabForm(lab, request.POST)
     run, status = None, 200
     if not form.is_valid():
