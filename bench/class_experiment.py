@@ -216,7 +216,9 @@ def main() -> None:
     parser.add_argument("--every", type=float, default=2.0, help="the other class's presses")
     parser.add_argument("--move-every", type=float, default=4.0, help="the teacher's moves")
     parser.add_argument("--taps-per-min", type=float, default=6.0, help="each phone's taps")
-    parser.add_argument("--web-workers", type=int, default=5, help="gunicorn's (./dev: 2×cores+1)")
+    parser.add_argument(
+        "--web-workers", type=int, default=2 * len(os.sched_getaffinity(0)) + 1, help="as ./dev"
+    )
     parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", ""))
     args = parser.parse_args()
     if not args.database_url:
