@@ -1,292 +1,255 @@
-"""A class experiment's live channel, measured: 100 phones and a projector, two channels.
+"""A class experiment, measured live: 100 phones, a projector, and another class's lab.
 
-Starts the site twice on loopback, as the two channels need it: gunicorn (gthread, as
-`./dev serve` runs it) for polling `state.json` once a second, and uvicorn (ASGI, Django's
-async view fed by Redis pub/sub) for Server-Sent Events. Makes one class experiment in the
-database given (`DATABASE_URL`, migrated), then for each channel: N phones and one
-projector follow the live state while the bench publishes a state change every 2 s (as the
-teacher's control view does: `classlab.live.publish`), and each client notes when it
-first sees each change. Prints per channel: change → phone and → projector p50/p95/max,
-the web server's CPU (seconds of CPU per second of wall time, from /proc), and the p95 of
-a lab page fetched by "another class" at the same time against the same page with no
-experiment running. Usage:
+Starts the site as `./dev serve` runs it (nginx; gunicorn; uvicorn for the live streams;
+the quick and heavy Celery workers; the sweeper: `burst.Site`), on the PostgreSQL database
+given (`DATABASE_URL` or `--database-url`, of the bench's own; migrated as it starts), on
+Celery queues of its own. For each channel (polling `state.json` once a second, answered by
+gunicorn; or Server-Sent Events, answered by uvicorn) it runs a real storm experiment: the
+teacher signs in and starts one, N phones join as guests, follow the live state over that
+channel and, once the teacher presses Go, call the server once a second with a tap now and
+then, as phone.js does; the heavy worker turns the service and publishes a sample a
+second; the teacher switches the spike on and off every few seconds; the projector follows
+too and fetches its charts again on each change. Meanwhile a student of another class
+presses Run on a quick lab (trapped-service, a seed of its own each time, so the result
+store cannot answer) every 2 s and waits for the result, as its page does; the same
+presses with no experiment running, just before, are the baseline. Prints per channel:
+change → phone and → projector p50/p95/max (each published state against the moment each
+screen showed it, `class_latency`), the teacher's move → phone, the site's CPU by program,
+the bench's own CPU and event-loop lag, and the other class's Run → result against the
+baseline. Usage:
 
-    .venv/bin/python bench/class_experiment.py --phones 100 --seconds 30
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/classbench \\
+        .venv/bin/python bench/class_experiment.py --phones 100 --seconds 60
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
+import math
 import os
-import signal
-import statistics
-import subprocess
+import resource
 import sys
+import threading
 import time
+import uuid
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "school.settings")
-
-import django  # noqa: E402
-
-django.setup()
 
 import logging  # noqa: E402
 
-import httpx  # noqa: E402
+import django  # noqa: E402
+from burst import PASSWORD, Site, Student  # noqa: E402
+from class_clients import Phone, Projector, Teacher  # noqa: E402
+from class_latency import PublishLog, Screen, delays, move_delays  # noqa: E402
+from class_report import report  # noqa: E402
+from machine import describe  # noqa: E402
+from other_class import other_class, presses_for, warm_up  # noqa: E402
+from site_cpu import cpu_by_program, per_second  # noqa: E402
 
-logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request otherwise
-
-from classlab import live  # noqa: E402
-from classlab.models import Experiment  # noqa: E402
-from classlab.storm import Storm  # noqa: E402
-from labs.runs.redis_clients import experiments  # noqa: E402
-from tests.base import make_user  # noqa: E402
-
-OTHER_PAGE = "/"  # what another class keeps loading while the experiment runs
-
-
-def cpu_s(pid: int) -> float:
-    """User + system CPU seconds of `pid` and its children still running (from /proc)."""
-    total = 0.0
-    tick = os.sysconf("SC_CLK_TCK")
-    pids = [pid]
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    if children.exists():
-        pids += [int(c) for c in children.read_text().split()]
-    for p in pids:
-        try:
-            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-        except FileNotFoundError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / tick
-    return total
+TEACHER = "bench-cx-teacher"
+OTHER_STUDENT = "bench-cx-other"
+JOINING_AT_ONCE = 20
 
 
-def serve(kind: str, port: int) -> subprocess.Popen:
-    env = {**os.environ, "DJANGO_DEBUG": "0"}
-    if kind == "gunicorn":
-        cmd = [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "school.wsgi:application",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            "2",
-            "--worker-class",
-            "gthread",
-            "--threads",
-            "8",
-            "--keep-alive",
-            "5",
-            "--log-level",
-            "warning",
-        ]
-    else:
-        cmd = [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "school.asgi:application",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--workers",
-            "1",
-            "--log-level",
-            "warning",
-        ]
-    return subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)
+def accounts() -> None:
+    """The teacher and the other class's student, signed in over HTTP like anyone."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+    from django.contrib.auth.models import Group
+
+    from labs.roles import TEACHERS_GROUP
+
+    hashed = make_password(PASSWORD)
+    users = get_user_model().objects
+    teacher, _ = users.update_or_create(username=TEACHER, defaults={"password": hashed})
+    teacher.groups.add(Group.objects.get_or_create(name=TEACHERS_GROUP)[0])
+    users.update_or_create(username=OTHER_STUDENT, defaults={"password": hashed})
 
 
-async def wait_up(url: str) -> None:
-    async with httpx.AsyncClient() as c:
-        for _ in range(200):
-            try:
-                await c.get(url + "/healthz")
-                return
-            except httpx.HTTPError:
-                await asyncio.sleep(0.1)
-    raise RuntimeError(f"{url} did not start")
+def own_cpu_s() -> float:
+    """The bench's own CPU seconds so far (its clients, its threads): a share of the
+    machine the site did not get."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
 
 
-def pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
-
-
-async def run_channel(
-    kind: str, base: str, exp: Experiment, phones: int, seconds: float, server: subprocess.Popen
-) -> dict:
-    r = experiments("bench")
-    published: dict[int, float] = {}
-    seen: dict[str, list[float]] = {"phone": [], "projector": []}
-    stop = asyncio.Event()
-
-    def note(who: str, state: dict) -> None:
-        seq = state.get("bench_seq")
-        if seq in published and state.get(f"_seen_{who}") is None:
-            seen["projector" if who == "projector" else "phone"].append(
-                time.monotonic() - published[seq]
-            )
-
-    # A client counts only the changes published after it was following: the state a
-    # stream replays when it connects (or a poller's first answer) is no delivery latency.
-    # Counting those made the first SSE run's p95 equal the publish interval.
-    connected: list[float] = []
-
-    async def poller(who: str) -> None:
-        last = -1
-        ready = float("inf")
-        async with httpx.AsyncClient(base_url=base, timeout=10) as c:
-            while not stop.is_set():
-                try:
-                    state = (await c.get(f"/x/{exp.code}/state.json")).json()
-                except (httpx.HTTPError, ValueError):
-                    state = {}
-                if ready == float("inf") and state:
-                    ready = time.monotonic()
-                    connected.append(ready)
-                    last = state.get("bench_seq", -1)
-                if (
-                    state.get("bench_seq", -1) != last
-                    and state.get("bench_seq") in published
-                    and published[state["bench_seq"]] >= ready
-                ):
-                    last = state["bench_seq"]
-                    seen["projector" if who == "projector" else "phone"].append(
-                        time.monotonic() - published[last]
-                    )
-                await asyncio.sleep(1.0)
-
-    async def streamer(who: str) -> None:
-        async with httpx.AsyncClient(base_url=base, timeout=None) as c:  # noqa: SIM117
-            async with c.stream("GET", f"/x/{exp.code}/stream/") as answer:
-                ready = time.monotonic()
-                connected.append(ready)
-                async for line in answer.aiter_lines():
-                    if stop.is_set():
-                        return
-                    if line.startswith("data: "):
-                        state = json.loads(line[6:])
-                        seq = state.get("bench_seq")
-                        if seq in published and published[seq] >= ready:
-                            seen["projector" if who == "projector" else "phone"].append(
-                                time.monotonic() - published[seq]
-                            )
-
-    follow = poller if kind == "polling" else streamer
-    tasks = [asyncio.create_task(follow(f"p{n}")) for n in range(phones)]
-    tasks.append(asyncio.create_task(follow("projector")))
-    other: list[float] = []
-
-    async def other_class() -> None:
-        async with httpx.AsyncClient(base_url=base, timeout=30) as c:
-            while not stop.is_set():
-                t0 = time.monotonic()
-                await c.get(OTHER_PAGE)
-                other.append(time.monotonic() - t0)
-                await asyncio.sleep(0.5)
-
-    tasks.append(asyncio.create_task(other_class()))
-    t_open = time.monotonic()
-    for _ in range(300):  # everyone following (at most 30 s)
-        if len(connected) >= phones + 1:
-            break
+async def loop_lag(stop: asyncio.Event, out: list[float]) -> None:
+    """How late the bench's own event loop wakes: time its clients wait before they run."""
+    while not stop.is_set():
+        asked = time.monotonic()
         await asyncio.sleep(0.1)
-    all_in = time.monotonic() - t_open
-    cpu0, wall0 = cpu_s(server.pid), time.monotonic()
-    seq = 0
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        seq += 1
-        published[seq] = time.monotonic()
-        state = live.current(r, exp.run_key) or {}
-        live.publish(r, exp.run_key, {**state, "bench_seq": seq}, status="running")
-        await asyncio.sleep(2)
-    await asyncio.sleep(1.5)
-    cpu = (cpu_s(server.pid) - cpu0) / (time.monotonic() - wall0)
+        out.append(time.monotonic() - asked - 0.1)
+
+
+async def until(check, give_up_s: float) -> float:
+    started = time.monotonic()
+    while not check() and time.monotonic() - started < give_up_s:
+        await asyncio.sleep(0.1)
+    return time.monotonic() - started
+
+
+async def join_all(phones: list[Phone]) -> float:
+    """Every phone joins, JOINING_AT_ONCE at a time (a class scanning the QR code); seconds."""
+    gate = asyncio.Semaphore(JOINING_AT_ONCE)
+
+    async def join(phone: Phone) -> None:
+        async with gate:
+            await phone.join()
+
+    started = time.monotonic()
+    await asyncio.gather(*(join(p) for p in phones))
+    return time.monotonic() - started
+
+
+async def experiment(site: Site, channel: str, args, other: Student) -> dict[str, Any]:
+    """One storm experiment over `channel`, measured from Go for `args.seconds`."""
+    from classlab import live
+    from classlab.models import Experiment
+    from labs.experiments.namespace import redis_url
+
+    teacher = Teacher(site.url)
+    await teacher.log_in(TEACHER, PASSWORD)
+    exp_id = await teacher.start(minutes=min(10, math.ceil((args.seconds + 180) / 60)))
+    exp = await asyncio.to_thread(Experiment.objects.get, pk=exp_id)
+    log = PublishLog(redis_url(), live.channel(exp.run_key))
+    phones = [
+        Phone(site.url, exp.code, f"phone {i:03d}", args.taps_per_min) for i in range(args.phones)
+    ]
+    joined_s = await join_all(phones)
+    projector = Projector(teacher, exp.code)
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(p.follow(channel, stop)) for p in phones]
+    tasks += [asyncio.create_task(projector.follow(channel, stop))]
+    tasks += [asyncio.create_task(projector.redraw(stop))]
+    screens = [p.screen for p in phones] + [projector.screen]
+    following_s = await until(lambda: all(s.ready < math.inf for s in screens), 60)
+
+    lag: list[float] = []
+    tasks.append(asyncio.create_task(loop_lag(stop, lag)))
+    await teacher.go()
+    since = time.monotonic()
+    for phone in phones:
+        tasks.append(asyncio.create_task(phone.call_while_running(stop)))
+        tasks.append(asyncio.create_task(phone.tap_now_and_then(stop)))
+    other_stop, other_timings = threading.Event(), []
+    pressing = asyncio.create_task(
+        asyncio.to_thread(other_class, other, args.every, other_stop, other_timings)
+    )
+    cpu_before, bench_before = cpu_by_program(site.sessions()), own_cpu_s()
+    moves: list[tuple[float, str, Any]] = []
+    spike = False
+    while time.monotonic() + args.move_every < since + args.seconds:
+        await asyncio.sleep(args.move_every)
+        spike = not spike
+        pressed = time.monotonic()
+        await teacher.move("spike_on" if spike else "spike_off")
+        moves.append((pressed, "spike", 3 if spike else 1))
+    await asyncio.sleep(max(0.0, since + args.seconds - time.monotonic()))
+    upto = time.monotonic()
+    cpu = per_second(cpu_before, cpu_by_program(site.sessions()), upto - since)
+    bench_cpu = (own_cpu_s() - bench_before) / (upto - since)
+    other_stop.set()
+    await pressing
+    await teacher.end()
+    await until(lambda: all(p.status == "ended" for p in phones), 30)
     stop.set()
-    for t in tasks:
-        t.cancel()
+    for task in tasks:
+        task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+    log.close()
+    for browser in [teacher, *phones]:
+        await browser.close()
+
     return {
-        "phone": seen["phone"],
-        "projector": seen["projector"],
+        **latencies(log.states, phones, projector, moves, since, upto),
+        "moves": len(moves),
+        "ticks": [t for p in phones for t in p.ticks],
         "cpu": cpu,
-        "other": other,
-        "changes": seq,
-        "following": len(connected),
-        "all_in_s": all_in,
+        "bench_cpu": bench_cpu,
+        "lag": lag,
+        "other": other_timings,
+        "joined_s": joined_s,
+        "following": sum(1 for s in screens if s.ready < math.inf),
+        "following_s": following_s,
+        "wall_s": upto - since,
     }
 
 
-async def baseline(base: str, n: int = 20) -> list[float]:
-    out = []
-    async with httpx.AsyncClient(base_url=base, timeout=30) as c:
-        for _ in range(n):
-            t0 = time.monotonic()
-            await c.get(OTHER_PAGE)
-            out.append(time.monotonic() - t0)
-            await asyncio.sleep(0.2)
-    return out
+def latencies(
+    published: list, phones: list[Phone], projector: Projector, moves: list, since, upto
+) -> dict[str, Any]:
+    """Each screen's delays for the changes published in [since, upto] (`class_latency`)."""
+    phone_s, missed = [], 0
+    for phone in phones:
+        seconds, not_shown = delays(published, phone.screen, since, upto)
+        phone_s += seconds
+        missed += not_shown
+    charts = Screen(projector.screen.ready, projector.charts.shown)
+    return {
+        "phone": phone_s,
+        "missed": missed,
+        "move_phone": [s for p in phones for s in move_delays(published, p.screen, moves)],
+        "projector": delays(published, projector.screen, since, upto)[0],
+        "charts": delays(published, charts, since, upto)[0],
+        "chart_failures": projector.fetch_failures,
+        "changes": sum(1 for at, _b in published if since <= at <= upto),
+    }
+
+
+def forget_experiments() -> None:
+    from classlab.models import Experiment
+
+    Experiment.objects.filter(teacher__username=TEACHER).delete()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--phones", type=int, default=100)
-    parser.add_argument("--seconds", type=float, default=30)
-    args = parser.parse_args()
-    teacher = make_user(f"bench-teacher-{time.time_ns()}", teacher=True)
-    exp = Experiment.objects.create(teacher=teacher, scenario="storm", status="running")
-    r = experiments("bench")
-    Storm(r, live.namespace(exp.run_key)).setup({})
-    live.publish(r, exp.run_key, {"t": 0}, status="running")
-    print(f"load before: {os.getloadavg()}  cores: {os.cpu_count()}")
-    rows = []
-    try:
-        for kind, server_kind, port in (("polling", "gunicorn", 8471), ("sse", "uvicorn", 8472)):
-            server = serve(server_kind, port)
-            base = f"http://127.0.0.1:{port}"
-            try:
-                asyncio.run(wait_up(base))
-                quiet = asyncio.run(baseline(base))
-                result = asyncio.run(
-                    run_channel(kind, base, exp, args.phones, args.seconds, server)
-                )
-            finally:
-                os.killpg(server.pid, signal.SIGTERM)
-                server.wait(timeout=30)
-            rows.append((kind, server_kind, result, quiet))
-    finally:
-        live.namespace(exp.run_key).cleanup(r)
-        exp.delete()
-        teacher.delete()
-    print(f"load after: {os.getloadavg()}")
-    print(
-        f"{'channel':8} {'server':9} {'seen':>5} {'phone p50':>9} {'p95':>6} {'max':>6} "
-        f"{'proj p95':>8} {'CPU/s':>6} {'other p95 (quiet)':>18}"
+    parser.add_argument("--seconds", type=float, default=30, help="measured, from Go")
+    parser.add_argument("--channel", choices=("polling", "sse", "both"), default="both")
+    parser.add_argument("--every", type=float, default=2.0, help="the other class's presses")
+    parser.add_argument("--move-every", type=float, default=4.0, help="the teacher's moves")
+    parser.add_argument("--taps-per-min", type=float, default=6.0, help="each phone's taps")
+    parser.add_argument(
+        "--web-workers", type=int, default=2 * len(os.sched_getaffinity(0)) + 1, help="as ./dev"
     )
-    for kind, server_kind, res, quiet in rows:
-        ph = res["phone"]
-        p50, high = (statistics.median(ph), max(ph)) if ph else (0.0, 0.0)
-        print(
-            f"{kind:8} {server_kind:9} {len(ph):5} {p50:9.3f} {pct(ph, 0.95):6.3f} {high:6.3f} "
-            f"{pct(res['projector'], 0.95):8.3f} {res['cpu']:6.2f} "
-            f"{pct(res['other'], 0.95):8.3f} ({pct(quiet, 0.95):.3f})"
-        )
-    print(f"changes published per channel: {rows[0][2]['changes']}, phones {args.phones}")
-    for kind, _server, res, _quiet in rows:
-        print(f"{kind}: {res['following']} clients following after {res['all_in_s']:.1f} s")
+    parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", ""))
+    args = parser.parse_args()
+    if not args.database_url:
+        parser.error("give the bench a database of its own: DATABASE_URL or --database-url")
+    os.environ["DATABASE_URL"] = args.database_url
+    django.setup()
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line a request otherwise
+
+    print(f"# {describe()}; {args.phones} phones, {args.seconds:g} s from Go per channel")
+    site = Site(args.database_url, args.web_workers)
+    site.env |= {
+        "VAR_DIR": str(ROOT / "var" / "classbench"),  # static files kept between runs
+        "PROXY_CONN_PER_ADDRESS": "0",  # every phone here comes from 127.0.0.1
+        "TELEMETRY_PREFIX": f"bench-telemetry-{uuid.uuid4().hex[:6]}",
+    }
+    channels = ("polling", "sse") if args.channel == "both" else (args.channel,)
+    rows = []
+    with site:
+        try:
+            accounts()
+            other = Student(site.url, OTHER_STUDENT)
+            other.log_in()
+            warm_up(other)
+            for channel in channels:
+                quiet = presses_for(other, args.seconds, args.every)
+                before = os.getloadavg()[0]
+                result = asyncio.run(experiment(site, channel, args, other))
+                rows.append((channel, quiet, result, before, os.getloadavg()[0]))
+        finally:
+            forget_experiments()
+    report(rows, args)
 
 
 if __name__ == "__main__":

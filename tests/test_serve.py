@@ -146,6 +146,18 @@ def test_a_class_experiments_stream_is_answered_by_the_asgi_server_behind_nginx(
     assert "stream |" in log and "Uvicorn running" in log
 
 
+def test_nginx_lets_an_idle_connection_to_gunicorn_go_before_gunicorn_closes_it(served):
+    """A request nginx sends on a kept connection just as gunicorn closes it (gunicorn's
+    --keep-alive, WEB_KEEP_ALIVE s) fails with a 502, and nginx sends no POST again:
+    bench/class_experiment.py saw phones' ticks fail so. nginx must let it go first."""
+    _base, var_dir = served
+    conf = (var_dir / "nginx" / "nginx.conf").read_text()
+    upstream = conf[conf.index("upstream site {") :].split("}", 1)[0]
+    idle = re.search(r"keepalive_timeout (\d+)ms;", upstream)
+    assert idle is not None, upstream
+    assert int(idle.group(1)) < int(os.environ.get("WEB_KEEP_ALIVE", "5")) * 1000
+
+
 @pytest.mark.nodb
 def test_serve_keeps_no_control_socket_shared_with_other_sites():
     """The attack's D12: gunicorn's default control socket (~/.gunicorn/gunicorn.ctl) is one
