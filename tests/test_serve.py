@@ -158,6 +158,24 @@ def test_nginx_lets_an_idle_connection_to_gunicorn_go_before_gunicorn_closes_it(
     assert int(idle.group(1)) < int(os.environ.get("WEB_KEEP_ALIVE", "5")) * 1000
 
 
+def test_a_class_of_streams_behind_one_address_is_not_held_to_the_pages_limit(served):
+    """The pages' limit (requests of one address answered at once, PROXY_CONN_PER_ADDRESS)
+    would refuse a class experiment: a live stream stays open for the whole experiment, and
+    100 phones behind one school address hold 100 at once. The stream's location has a
+    count of its own (PROXY_STREAMS_PER_ADDRESS); the pages keep theirs."""
+    _base, var_dir = served
+    conf = (var_dir / "nginx" / "nginx.conf").read_text()
+    server = conf[conf.index("  server {") :]
+    stream = server[server.index("location ~ ^/x/") :].split("}", 1)[0]
+    pages = server[server.index("location / {") :].split("}", 1)[0]
+    assert re.search(r"limit_conn streams_per_address 400;", stream), stream
+    assert "per_address 100" not in stream
+    assert re.search(r"limit_conn per_address 100;", pages), pages
+    # Nothing at the server's level, which every location would inherit.
+    between = server[: server.index("location ")]
+    assert "limit_conn " not in between, between
+
+
 @pytest.mark.nodb
 def test_serve_keeps_no_control_socket_shared_with_other_sites():
     """The attack's D12: gunicorn's default control socket (~/.gunicorn/gunicorn.ctl) is one
