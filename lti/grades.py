@@ -4,7 +4,8 @@ Sent when a hand-in is made or graded, and again on every regrade, from a Celery
 (`lti.tasks.send_score`) so no teacher's page waits on the LMS. The score is the rubric's
 (out of its most) when the assignment has a rubric, else the criteria passed (out of the
 criteria); the comment carries what the assignment asked beyond the run: each prediction
-(guessed, the run gave, right or not) and each challenge met or missed, with the run.
+(guessed, the run gave, right or not, or given after a result for those values had been
+shown and so never right) and each challenge met or missed, with the run.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ def comment_of(submission: Submission, site: str) -> str:
         if not g.made:
             continue
         mark = "right" if g.right else "wrong"
+        if g.after_result:
+            mark = "given after seeing a result for these values: not counted right"
         lines.append(
             f"Prediction {g.prompt.figure}: guessed {said_value(g.guess)}, "
             f"the run gave {said_value(g.outcome)} ({mark})."

@@ -1,14 +1,15 @@
 """What an assignment asked of a student, the same in every place a teacher takes it away.
 
 An assignment can ask for more than a run: a prediction made before it (each of the lab's
-prompts: the guess, the run's outcome, right or not; and whether the student, asked for a
-guess, skipped it, which is not the same as a run made where nobody asked), challenges met
-by the student's own runs (each met or missed, with the run that met it), the unit's
-self-check (right of how many) and the teacher's rubric (points per item, the score out of
-the most). The class results page and its CSV/JSON, the gradebook CSV, the term-end zip and
-the teacher's page of one hand-in all read it from here, under the same column names, so no
-export disagrees with a page by leaving something out (`tests/teaching/test_evidence.py`
-compares them).
+prompts: the guess, the run's outcome, right or not; whether the student, asked for a guess,
+skipped it, which is not the same as a run made where nobody asked; and whether the guess
+was given after a result for the run's values had been shown, which is then never right, as
+on the run's page), challenges met by the student's own runs (each met or missed, with the
+run that met it), the unit's self-check (right of how many) and the teacher's rubric
+(points per item, the score out of the most). The class results page and its CSV/JSON, the
+gradebook CSV, the term-end zip, the teacher's page of one hand-in and the LMS's grade
+comment all read it from here, under the same column names, so no export disagrees with a
+page by leaving something out (`tests/teaching/test_evidence.py` compares them).
 
 Column names stay English, like the exports' other columns: data a spreadsheet reads.
 """
@@ -27,6 +28,16 @@ from teaching.challenges import Status
 
 
 @dataclass(frozen=True)
+class Made:
+    """A guess as kept with its run (`Prediction`): its value, and whether it came after a
+    result for the run's values had been shown (decided once, as it was saved:
+    `labs.runs.predictions.given_after_result`)."""
+
+    value: Any
+    after_result: bool = False
+
+
+@dataclass(frozen=True)
 class Guess:
     """One of the lab's prompts on one hand-in: the guess (None: not asked or not made)."""
 
@@ -34,6 +45,8 @@ class Guess:
     guess: Any
     outcome: Any
     right: bool | None
+    # Given after a result for these values had been shown: never right (None: no guess).
+    after_result: bool | None = None
 
     @property
     def made(self) -> bool:
@@ -55,12 +68,14 @@ class Evidence:
     out_of: int = 0
 
 
-def guesses_by_run(run_ids: Iterable[Any]) -> dict[Any, dict[str, Any]]:
-    """run id → {figure: guess}, one query for any number of runs."""
-    found: dict[Any, dict[str, Any]] = {}
+def guesses_by_run(run_ids: Iterable[Any]) -> dict[Any, dict[str, Made]]:
+    """run id → {figure: the guess as made, late or not}, one query for any number of runs."""
+    found: dict[Any, dict[str, Made]] = {}
     rows = Prediction.objects.filter(run_id__in=[r for r in run_ids if r is not None])
-    for run_id, figure, value in rows.values_list("run_id", "figure", "value"):
-        found.setdefault(run_id, {})[figure] = value
+    for run_id, figure, value, late in rows.values_list(
+        "run_id", "figure", "value", "after_result"
+    ):
+        found.setdefault(run_id, {})[figure] = Made(value, late)
     return found
 
 
@@ -70,17 +85,23 @@ def skipped_runs(run_ids: Iterable[Any]) -> set[Any]:
     return set(Run.objects.filter(pk__in=ids, prediction_skipped=True).values_list("pk", flat=True))
 
 
-def guesses_of(lab: str, made: Mapping[str, Any], summary: Mapping[str, Any] | None) -> list[Guess]:
+def guesses_of(
+    lab: str, made: Mapping[str, Made], summary: Mapping[str, Any] | None
+) -> list[Guess]:
     """Each of the lab's prompts against the run's summary (None: the run has no result).
     A pair's guesses are about its "after" run, the one the student set."""
     out = []
     for prompt in prompts_for(lab):
-        guess = made.get(prompt.figure)
+        kept = made.get(prompt.figure)
+        guess = kept.value if kept is not None else None
+        late = kept.after_result if kept is not None and guess is not None else None
         outcome = prompt.outcome(summary) if summary is not None else None
-        right = (
-            is_right(prompt, guess, outcome) if guess is not None and summary is not None else None
-        )
-        out.append(Guess(prompt, guess, outcome, right))
+        right = None
+        if guess is not None and summary is not None:
+            # A guess given once the answer was seen is no prediction: never right, as the
+            # run's page says (`labs.runs.predictions.verdicts`).
+            right = not late and is_right(prompt, guess, outcome)
+        out.append(Guess(prompt, guess, outcome, right, late))
     return out
 
 
@@ -88,7 +109,7 @@ def evidence_of(
     assignment: Any,
     submission: Any,
     *,
-    made: Mapping[str, Any],
+    made: Mapping[str, Made],
     summary: Mapping[str, Any] | None,
     challenges: Sequence[Status],
     selfcheck: Any,
@@ -115,6 +136,8 @@ def evidence_columns(assignment: Any) -> list[str]:
         ]
     if prompts_for(assignment.lab):
         columns.append("prediction skipped")
+    # After "prediction skipped" (added later): the columns before keep their places.
+    columns += [f"prediction: {p.figure}: after a result" for p in prompts_for(assignment.lab)]
     for slug in assignment.challenges or []:
         columns += [f"challenge: {slug}: met", f"challenge: {slug}: run"]
     if assignment.selfcheck:
@@ -134,6 +157,8 @@ def evidence_cells(assignment: Any, evidence: Evidence, run_url) -> dict[str, An
         cells[f"prediction: {g.prompt.figure}: right"] = g.right
     if evidence.predictions:
         cells["prediction skipped"] = evidence.prediction_skipped
+    for g in evidence.predictions:
+        cells[f"prediction: {g.prompt.figure}: after a result"] = g.after_result
     by_slug = {s.challenge.slug: s for s in evidence.challenges}
     for slug in assignment.challenges or []:
         status = by_slug.get(slug)
@@ -171,6 +196,11 @@ def headings(assignment: Any) -> list[tuple[str, str]]:
             out.append((f"prediction: {prompt.figure}: {part}", f"{_(prompt.question)} — {words}"))
     if prompts_for(assignment.lab):
         out.append(("prediction skipped", _("Prediction skipped when asked?")))
+    for prompt in prompts_for(assignment.lab):
+        late = _("given after seeing a result?")
+        out.append(
+            (f"prediction: {prompt.figure}: after a result", f"{_(prompt.question)} — {late}")
+        )
     for slug in assignment.challenges or []:
         challenge = get_challenge(slug)
         goal = _(challenge.goal) if challenge else slug
@@ -221,6 +251,7 @@ def evidence_json(assignment: Any, evidence: Evidence, run_url) -> dict[str, Any
                 "guess": g.guess,
                 "outcome": g.outcome,
                 "right": g.right,
+                "after_result": g.after_result,
             }
             for g in evidence.predictions
         ],
@@ -264,11 +295,16 @@ def evidence_lines(assignment: Any, evidence: Evidence, run_url) -> list[str]:
             lines.append(f"- {_(g.prompt.question)} {_('No prediction made.')}")
             continue
         mark = "✓" if g.right else "✗"
-        lines.append(
-            f"- {mark} {_(g.prompt.question)} "
-            + _("Guessed %(guess)s; the run gave %(outcome)s.")
-            % {"guess": g.prompt.words(g.guess), "outcome": g.prompt.words(g.outcome)}
-        )
+        line = f"- {mark} {_(g.prompt.question)} " + _(
+            "Guessed %(guess)s; the run gave %(outcome)s."
+        ) % {"guess": g.prompt.words(g.guess), "outcome": g.prompt.words(g.outcome)}
+        if g.after_result:
+            # The run page's own sentence (`labs.runs.predictions.verdicts`).
+            line += " " + _(
+                "This guess was made after a result for these values had been shown, "
+                "so it is not counted right."
+            )
+        lines.append(line)
     for s in evidence.challenges:
         if s.met and s.attempt is not None:
             said = _("met by the run %(url)s") % {"url": run_url(s.attempt.run_id)}

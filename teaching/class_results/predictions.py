@@ -23,7 +23,7 @@ from labs.catalogue.entries import prompts_for
 from labs.catalogue.prediction import Prompt, is_right
 from labs.runs.predictions import Prediction
 from teaching.class_results.figures import ClassResults
-from teaching.evidence import skipped_runs
+from teaching.evidence import guesses_by_run, skipped_runs
 from teaching.models import Assignment
 
 
@@ -69,15 +69,15 @@ def predictions_panel(results: ClassResults) -> dict[str, Any] | None:
         return None
     entries = results.handed_in
     run_ids = [e.submission.run_id for e in entries if e.submission is not None]
-    guessed: set[Any] = set()
-    guesses: dict[tuple[Any, str], Any] = {}
-    for run_id, figure, value, late in Prediction.objects.filter(run_id__in=run_ids).values_list(
-        "run_id", "figure", "value", "after_result"
-    ):
-        guessed.add(run_id)
-        # Only honest guesses: one made after a result for those values was shown is none.
-        if not late:
-            guesses[(run_id, figure)] = value
+    kept_by_run = guesses_by_run(run_ids)
+    guessed = set(kept_by_run)
+    # Only honest guesses: one made after a result for those values was shown is none.
+    guesses = {
+        (run_id, figure): kept.value
+        for run_id, by_figure in kept_by_run.items()
+        for figure, kept in by_figure.items()
+        if not kept.after_result
+    }
     skipped = skipped_runs(run_ids) - guessed
     if not guesses and not skipped:
         return None  # nobody in the class predicted or skipped: nothing to say

@@ -50,7 +50,7 @@ STATUS_WORDS = {
     "missing": gettext_lazy("not handed in yet"),
 }
 TABS = ("lines", "small")
-RENDERING = 2  # bump when the body's template or context change shape: old copies are ignored
+RENDERING = 3  # bump when the body's template or context change shape: old copies are ignored
 MAX_AGE_S = 3600  # a copy outlives no change the signature misses by more than an hour
 
 

@@ -22,7 +22,7 @@ from lessons.models import Attempt, latest_attempts
 from teaching.challenge_runs import challenge_statuses
 from teaching.challenges import Status
 from teaching.criteria import Check, Criterion, evaluate, pair_summary, passes
-from teaching.evidence import Evidence, evidence_of, guesses_by_run, skipped_runs
+from teaching.evidence import Evidence, Made, evidence_of, guesses_by_run, skipped_runs
 from teaching.models import Assignment, Classroom, Extension, Submission, timing
 from teaching.people import in_natural_order
 
@@ -42,7 +42,7 @@ class Cell:
     selfcheck: Attempt | None = None  # the latest try at the assignment's self-check
     challenges_met: int = 0  # of the assignment's challenges, met by the student's own runs
     challenges: Sequence[Status] = ()  # each of them met or missed, with the run that met it
-    guesses: Mapping[str, Any] = field(default_factory=dict)  # the hand-in's predictions
+    guesses: Mapping[str, Made] = field(default_factory=dict)  # the hand-in's predictions
     skipped: bool = False  # asked for a guess, the student skipped it
     criteria: Sequence[Criterion] = ()  # the assignment's, graded against `figures`
     figures: Mapping[str, Any] | None = None  # what the criteria read of the hand-in

@@ -28,7 +28,7 @@ from teaching.gradebook.book import build_gradebook
 from teaching.gradebook.cells import row_cells
 from teaching.models import Classroom, Extension
 
-RENDERING = 2  # bump when the table's template or data change shape: old copies are ignored
+RENDERING = 3  # bump when the table's template or data change shape: old copies are ignored
 MAX_AGE_S = 3600
 
 

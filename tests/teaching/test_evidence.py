@@ -1,7 +1,8 @@
 """What an assignment asked (predictions, challenges, self-check, rubric) is in every export:
 the class results page and its CSV agree cell by cell (and the comparison fails on a
 planted omission), and the JSON, the gradebook CSV, the term-end zip and the teacher's
-page of one hand-in each carry it."""
+page of one hand-in each carry it. A guess given after a result for the same values had
+been shown is marked so in each of them and never counted right, as on the run's page."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from labs.runs.predictions import save_predictions
+from labs.runs.predictions import record_shown, save_predictions
 from lessons.models import Attempt
 from teaching.models import Membership, Submission
 from tests.base import DUE, finished_run, make_user
@@ -152,8 +153,9 @@ def fetch(client, school):
 
 def test_the_results_page_and_its_csv_agree_cell_by_cell(client, asked):
     html, text = fetch(client, asked)
-    # 3 students × (3 prediction + skipped + 4 challenge + 2 self-check + 2 rubric + 2 score)
-    assert compare(html, text) == 3 * 14
+    # 3 students × (3 prediction + skipped + after a result + 4 challenge + 2 self-check
+    # + 2 rubric + 2 score)
+    assert compare(html, text) == 3 * 15
     alice = next(r for r in csv.DictReader(io.StringIO(text)) if r["username"] == "alice")
     assert alice["prediction: peak_backlog: guess"] == "300"
     assert alice["prediction: peak_backlog: right"] == "False"  # the locked burst peaks higher
@@ -261,6 +263,7 @@ def test_the_term_end_zip_carries_the_evidence(client, asked):
             "guess": 300,
             "outcome": evidence["predictions"][0]["outcome"],
             "right": False,
+            "after_result": False,
         }
     ]
     met = {c["challenge"]: c for c in evidence["challenges"]}
@@ -291,3 +294,116 @@ def test_the_page_of_a_hand_in_reads_in_marathi(client, asked):
     client.cookies["django_language"] = "mr"
     html = client.get(reverse("submission-detail", args=[asked.submission.pk])).content.decode()
     assert "not met yet" not in html and "Self-check: 3 of 4 right." not in html
+
+
+@pytest.fixture
+def late(school):
+    """alice and carl each guess the peak exactly; alice only after a run of the same values
+    had shown it to her (`Prediction.after_result`), carl before any result."""
+    a = school.assignment_a
+    carl = make_user("carl")
+    Membership.objects.create(classroom=school.class_a, student=carl)
+    record_shown(school.alice, finished_run(school.alice, **a.presets))
+    for student in (school.alice, carl):
+        run = finished_run(student, **a.presets)
+        save_predictions(run, {"peak_backlog": run.result["summary"]["peak_backlog"]})
+        Submission.objects.create(assignment=a, student=student, run=run, submitted_at=DUE)
+    school.late = Submission.objects.get(assignment=a, student=school.alice)
+    school.honest = Submission.objects.get(assignment=a, student=carl)
+    return school
+
+
+GUESS = "prediction: peak_backlog:"
+
+
+def test_a_guess_after_a_result_is_not_right_in_the_results_csv_nor_on_its_page(client, late):
+    html, text = fetch(client, late)
+    rows = {r["username"]: r for r in csv.DictReader(io.StringIO(text))}
+    assert rows["alice"][f"{GUESS} guess"] == rows["alice"][f"{GUESS} outcome"]
+    assert rows["alice"][f"{GUESS} right"] == "False"
+    assert rows["alice"][f"{GUESS} after a result"] == "True"
+    assert rows["carl"][f"{GUESS} right"] == "True"
+    assert rows["carl"][f"{GUESS} after a result"] == "False"
+    # The page's table says the same, the new column included (2 students × (5 prediction
+    # + score + score out of)).
+    assert compare(html, text) == 2 * 7
+    header = next(csv.reader(io.StringIO(text)))
+    after = header.index("prediction skipped")
+    assert header[after - 3 : after + 2] == [
+        f"{GUESS} guess",
+        f"{GUESS} outcome",
+        f"{GUESS} right",
+        "prediction skipped",
+        f"{GUESS} after a result",
+    ]
+
+
+def test_a_guess_after_a_result_is_not_right_in_the_results_json(client, late):
+    client.force_login(late.teacher)
+    url = reverse("assignment-results-json", args=[late.assignment_a.pk])
+    rows = {r["username"]: r for r in json.loads(client.get(url).content)["rows"]}
+    assert rows["alice"][f"{GUESS} right"] is False
+    assert rows["alice"][f"{GUESS} after a result"] is True
+    assert rows["carl"][f"{GUESS} right"] is True
+    assert rows["carl"][f"{GUESS} after a result"] is False
+
+
+def test_a_guess_after_a_result_is_not_right_in_the_gradebook_csv(client, late):
+    title = late.assignment_a.title
+    book = gradebook_rows(client, late)
+    assert book["alice"][f"{title}: {GUESS} right"] == "False"
+    assert book["alice"][f"{title}: {GUESS} after a result"] == "True"
+    assert book["carl"][f"{title}: {GUESS} right"] == "True"
+    assert book["carl"][f"{title}: {GUESS} after a result"] == "False"
+
+
+def test_a_guess_after_a_result_is_not_right_in_the_term_end_zip(client, late):
+    client.force_login(late.teacher)
+    response = client.get(reverse("class-export", args=[late.class_a.pk]))
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
+    names = archive.namelist()
+
+    def report(who):
+        name = next(n for n in names if n.endswith(f"/{who}/report.json"))
+        return json.loads(archive.read(name)), archive.read(name[: -len("json")] + "md").decode()
+
+    (alice, alice_md), (carl, carl_md) = report("alice"), report("carl")
+    [guess] = alice["evidence"]["predictions"]
+    assert guess["guess"] == guess["outcome"]
+    assert guess["right"] is False and guess["after_result"] is True
+    assert alice["evidence"]["columns"][f"{GUESS} after a result"] is True
+    [honest] = carl["evidence"]["predictions"]
+    assert honest["right"] is True and honest["after_result"] is False
+    [late_line] = [line for line in alice_md.splitlines() if "Guessed" in line]
+    [honest_line] = [line for line in carl_md.splitlines() if "Guessed" in line]
+    counted = "so it is not counted right"
+    assert late_line.startswith("- ✗ ") and late_line.endswith(counted + ".")
+    assert honest_line.startswith("- ✓ ") and counted not in honest_line
+    book = archive.read(next(n for n in names if n.endswith("gradebook.csv"))).decode()
+    rows = {r["username"]: r for r in csv.DictReader(io.StringIO(book))}
+    title = late.assignment_a.title
+    assert rows["alice"][f"{title}: {GUESS} right"] == "False"
+    assert rows["alice"][f"{title}: {GUESS} after a result"] == "True"
+
+
+def hand_in_row(client, submission) -> dict[str, str]:
+    """The hand-in page's prediction row, heading → cell text."""
+    html = client.get(reverse("submission-detail", args=[submission.pk])).content.decode()
+    table = Table("evidence-predictions")
+    table.feed(html)
+    head, row = table.rows.values()
+    return {h: cell for (_c, h, _l), (_d, cell, _m) in zip(head, row, strict=True)}
+
+
+def test_the_teachers_page_of_a_hand_in_marks_a_guess_after_a_result(client, late):
+    client.force_login(late.teacher)
+    alice, carl = hand_in_row(client, late.late), hand_in_row(client, late.honest)
+    assert alice["right?"] == "no" and alice["given after seeing a result?"] == "yes"
+    assert carl["right?"] == "yes" and carl["given after seeing a result?"] == "no"
+
+
+def test_the_hand_in_page_marks_a_guess_after_a_result_in_marathi(client, late):
+    client.force_login(late.teacher)
+    client.cookies["django_language"] = "mr"
+    alice = hand_in_row(client, late.late)
+    assert alice["बरोबर?"] == "नाही" and alice["निकाल पाहिल्यानंतर दिला?"] == "हो"

@@ -350,6 +350,7 @@ def test_it_exports_the_gradebook_as_csv(client, school, frozen):
     assert rows[0][13:] == [
         *(f"{title}: prediction: peak_backlog: {p}" for p in PREDICTED),
         f"{title}: prediction skipped",
+        f"{title}: prediction: peak_backlog: after a result",
     ]
     assert rows[0][:13] == [
         "username",
