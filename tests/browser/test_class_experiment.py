@@ -135,8 +135,16 @@ def test_the_projector_and_a_phone_in_both_languages(site):
     teacher.get_by_role("link", name="See the saved run").click()
     check(teacher, "run-en-1280")
     # The live part's fetch still under way when the test reloads or leaves the page is
-    # cut off by the navigation (Chromium says ERR_ABORTED): no reader sees that.
+    # cut off by the navigation (Chromium says ERR_ABORTED): no reader sees that. So is a
+    # phone's tick on its way when the language switch reloads the phone, on a busy
+    # machine: phone.js sends it with `keepalive`, which the browser delivers after the
+    # page has gone, while the page's own request still reports ERR_ABORTED.
     errors = [
-        e for e in site.seen.errors if not (e.endswith(f"/experiment/{exp.pk}/") and "ABORTED" in e)
+        e
+        for e in site.seen.errors
+        if not (
+            "ABORTED" in e
+            and (e.endswith(f"/experiment/{exp.pk}/") or e.endswith(f"/x/{exp.code}/tick/"))
+        )
     ]
     assert errors == [], errors
