@@ -230,8 +230,11 @@ def publish(run: Run, lab: Lab) -> bool:
         )
     except (OperationalError, redis.RedisError, OSError) as exc:
         logger.warning("could not enqueue run %s at %s: %s", run.pk, broker_address(), exc)
-        # Redis at maxmemory refuses writes with "OOM …": say so, not "offline".
-        code = "redis_full" if "OOM" in str(exc) else "offline"
+        # Redis at maxmemory refuses writes: say so, not "offline". redis-py words it
+        # "command not allowed when used memory > 'maxmemory'" (without the reply's "OOM"),
+        # and kombu passes that text on inside its OperationalError.
+        full = isinstance(exc, redis.exceptions.OutOfMemoryError) or "maxmemory" in str(exc)
+        code = "redis_full" if full else "offline"
         Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(
             status=Run.Status.FAILED,
             finished_at=timezone.now(),

@@ -8,13 +8,21 @@ a counter bumped by every save or delete that changes a cell (`teaching.apps` co
 `bump_for` to submissions, versions, extensions, memberships, assignments, the class,
 self-check attempts and a student's name). A cell's timing also changes when a due date
 passes, so a copy lives at most until the class's next due date (and never over an hour).
+
+A Redis that does not answer (stopped, or full and refusing writes) never refuses the save
+that bumps: a hand-in or a student signing in (their last login is a save of the user) went
+on while it was away (`bench/faults.py`, docs/benchmarks.md "Faults of the attack review,
+re-run"). The bump is skipped and logged; a copy it could not mark stale lives out its
+hour at most, and a Redis that restarted (it keeps nothing on disk) holds none.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 from datetime import datetime
 
+import redis
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import Min
@@ -27,6 +35,8 @@ from django.utils.translation import get_language
 from teaching.gradebook.book import build_gradebook
 from teaching.gradebook.cells import row_cells
 from teaching.models import Classroom, Extension
+
+logger = logging.getLogger(__name__)
 
 RENDERING = 3  # bump when the table's template or data change shape: old copies are ignored
 MAX_AGE_S = 3600
@@ -52,11 +62,14 @@ def bump(class_ids) -> None:
     """Forget the classes' rendered tables (their next view renders a new one)."""
     for class_id in set(class_ids):
         key = _version_key(class_id)
-        if not cache.add(key, 1, timeout=None):
-            try:
-                cache.incr(key)
-            except ValueError:  # evicted between add and incr
-                cache.set(key, 1, timeout=None)
+        try:
+            if not cache.add(key, 1, timeout=None):
+                try:
+                    cache.incr(key)
+                except ValueError:  # evicted between add and incr
+                    cache.set(key, 1, timeout=None)
+        except (redis.RedisError, OSError) as exc:
+            logger.warning("could not mark class %s's gradebook stale: %s", class_id, exc)
 
 
 def purge(class_ids, assignment_ids) -> int:

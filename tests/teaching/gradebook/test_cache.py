@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import redis
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from lessons.models import Attempt
+from teaching.gradebook import cache as gradebook_cache
 from teaching.gradebook.hand_in import hand_in
 from teaching.models import Extension, Submission
-from tests.base import DUE, finished_run
+from tests.base import DUE, PASSWORD, finished_run
 
 
 def table_of(html: str) -> str:
@@ -120,3 +122,23 @@ def test_a_hand_in_is_graded_from_its_digest_or_without_one_from_its_run(school)
     SubmissionDigest.objects.filter(submission=sub).delete()
     without = cell()
     assert without.figures == sub.run.result["summary"] and without.passed == from_digest.passed
+
+
+def test_a_redis_that_does_not_answer_refuses_neither_a_hand_in_nor_a_sign_in(
+    client, school, frozen, monkeypatch
+):
+    """The fault bench's finding: with Redis stopped (or full), every hand-in and every
+    student's sign-in was a 500, as their save bumps the class's gradebook version."""
+    frozen(DUE.replace(year=DUE.year - 1))
+
+    def down(*args, **kwargs):
+        raise redis.ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    for method in ("add", "incr", "set"):
+        monkeypatch.setattr(gradebook_cache.cache, method, down)
+    login = client.post(reverse("login"), {"username": "alice", "password": PASSWORD})
+    assert login.status_code == 302 and "_auth_user_id" in client.session
+    run = finished_run(school.alice)
+    submit = reverse("assignment-submit", args=[school.assignment_a.pk])
+    assert client.post(submit, {"run": run.pk}).status_code == 302
+    assert Submission.objects.get().run == run
