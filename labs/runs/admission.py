@@ -146,8 +146,8 @@ def runners_refusal(queue: str, share: Share | None = None) -> str | None:
 def own_lane_refusal(queue: str, share: Share | None) -> str | None:
     """Why a press whose own lane has runs waiting too long is refused, or None.
 
-    Read from the database at the press (the lane's count and oldest run, under its lock),
-    so it holds with no sampler running too.
+    Read from the database at the press (the lane's count and oldest run), so it holds with
+    no sampler running too.
     """
     threshold = admit_oldest_s(queue)
     if share is None or threshold is None:

@@ -79,19 +79,24 @@ def start_runs(
     refuse_over_budget(lab, runs)
     refuse_when_offline()
     keys = [result_store.result_key(lab, params, seed) for params, seed in runs]
-    with transaction.atomic():
-        admission.lock_user(user)
-        known = look_up(keys)
-        params_of_runs = [params for params, _seed in runs]
-        share = share_of(user, lab, params_of_runs, keys, known)
-        refuse_without_runners(lab, params_of_runs, keys, known, share)
-        refuse_over_caps(user, lab, computing=sum(known.stored[key] is None for key in keys))
-        return [
-            _make(
-                user, lab, params, seed, key, known.stored[key], known.twins.get(key), draft, share
-            )
-            for (params, seed), key in zip(runs, keys, strict=True)
-        ]
+    share: fair_share.Share | None = None
+    try:
+        with transaction.atomic():
+            admission.lock_user(user)
+            known = look_up(keys)
+            params_of_runs = [params for params, _seed in runs]
+            share = share_of(user, lab, params_of_runs, keys, known)
+            refuse_without_runners(lab, params_of_runs, keys, known, share)
+            computing = sum(known.stored[key] is None for key in keys)
+            refuse_over_caps(user, lab, computing=computing)
+            return [
+                _make(user, lab, params, seed, key, known.stored[key], known.twins.get(key),
+                      draft, share)
+                for (params, seed), key in zip(runs, keys, strict=True)
+            ]  # fmt: skip
+    finally:
+        if share is not None:
+            share.done()  # its runs are saved (or none was): counted as waiting from now
 
 
 def refuse_over_budget(lab: Lab, runs: list[tuple[dict[str, Any], int]]) -> None:
@@ -154,8 +159,8 @@ def queues_needed(
 def share_of(
     user, lab: Lab, params_of_runs: list[dict[str, Any]], keys: list[str], known: Known
 ) -> fair_share.Share:
-    """The user's share of the quick queue, its lane locked, when a run will take a quick
-    worker; otherwise their lane alone (no lock, no count: nothing there to share)."""
+    """The user's share of the quick queue when a run will take a quick worker (their
+    lane's backlog counted); otherwise their lane alone (nothing there to share)."""
     if settings.LAB_QUEUE in queues_needed(lab, params_of_runs, keys, known):
         return fair_share.share_for(user, settings.LAB_QUEUE)
     return fair_share.Share(fair_share.lane_of(user))

@@ -4,6 +4,7 @@ workers' beats are real, on the real Redis (tests/e2e/test_telemetry.py stops a 
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -225,7 +226,9 @@ def test_the_flooding_class_is_refused_saying_its_own_runs_wait(
 
     assert response.status_code == 503
     page = response.content.decode()
-    assert "Your class already has 32 runs waiting for a lab runner, the oldest for 15 s" in page
+    # 15 s when pressed, and a moment more on a busy machine.
+    assert re.search(r"Your class already has 32 runs waiting for a lab runner, the oldest "
+                     r"for 1[5-9] s", page)  # fmt: skip
     assert "each class waits its own turn" in page
     assert not Run.objects.filter(owner=school.alice).exists()
     assert published == []

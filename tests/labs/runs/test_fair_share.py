@@ -9,16 +9,17 @@ sampler is tests/labs/runs/test_admission.py.
 
 from __future__ import annotations
 
+import re
 import threading
 from datetime import timedelta
 from itertools import count
+from unittest import mock
 
 import pytest
-from django.db import transaction
 from django.utils import timezone
 
 from labs.catalogue.entries import get_lab
-from labs.runs import fair_share
+from labs.runs import fair_share, telemetry_store
 from labs.runs.dispatch import RunRefused, start_run, start_runs
 from labs.runs.models import Run
 from teaching.models import Membership
@@ -115,8 +116,9 @@ def test_a_class_whose_own_runs_wait_too_long_is_refused_and_another_class_is_no
     with pytest.raises(RunRefused) as refused:
         phase_map(school.alice)  # class A
     assert refused.value.status == 503
-    assert str(refused.value).startswith(
-        "Your class already has 8 runs waiting for a lab runner, the oldest for 15 s"
+    assert re.match(  # 15 s when pressed, and a moment more on a busy machine
+        r"Your class already has 8 runs waiting for a lab runner, the oldest for 1[5-9] s",
+        str(refused.value),
     )
     assert "each class waits its own turn" in str(refused.value)
     assert phase_map(school.bob).priority == 0  # class B
@@ -139,21 +141,59 @@ def test_with_the_share_off_a_class_is_not_judged_by_its_own_runs(school, publis
     assert phase_map(school.alice).priority == 0  # no sampler: nothing else is known
 
 
-def test_the_lanes_lock_is_taken_in_the_press_transaction(school, published, monkeypatch):
-    locked: list[str] = []
-    monkeypatch.setattr(fair_share, "lock_lane", locked.append)
-    with transaction.atomic():
+@pytest.mark.redis
+def test_a_press_counts_as_under_way_only_until_its_transaction_ends(school, published, settings):
+    """Another press of the class made meanwhile counts this one (it is not saved yet); once
+    it is saved, or refused, only the database counts it."""
+    lane = f"class:{school.class_a.pk}"
+    under_way = telemetry_store.client()
+    seen: list[int] = []
+    take = fair_share.Share.take
+
+    def taking(share):  # as the run is saved, inside the press's transaction
+        seen.append(int(under_way.get(fair_share.pressing_key(lane)) or 0))
+        return take(share)
+
+    with mock.patch.object(fair_share.Share, "take", taking):
         phase_map(school.alice)
-        phase_map(school.bob)
-    assert locked == [f"class:{school.class_a.pk}", f"class:{school.class_b.pk}"]
+    assert seen == [1]
+    assert under_way.get(fair_share.pressing_key(lane)) is None  # none under way
+
+    old_backlog(school.class_a, 4, settings.LAB_ADMIT_OLDEST_S + 5)
+    with pytest.raises(RunRefused):
+        phase_map(school.alice)
+    assert under_way.get(fair_share.pressing_key(lane)) is None
+
+
+@pytest.mark.redis
+def test_a_counter_that_redis_lost_mid_press_does_not_go_below_zero():
+    lane = "class:lost"
+    fair_share.enter(lane)
+    telemetry_store.client().delete(fair_share.pressing_key(lane))  # Redis restarted
+    fair_share.leave(lane)
+    assert telemetry_store.client().get(fair_share.pressing_key(lane)) is None
+    assert fair_share.enter(lane) == 0
+    fair_share.leave(lane)
+
+
+@pytest.mark.redis
+def test_a_class_pressing_while_another_press_is_under_way_takes_the_next_place(school, published):
+    """Alice's press is counted while a classmate's, on another web process, is between its
+    count and its commit (its run not yet visible here)."""
+    lane = f"class:{school.class_a.pk}"
+    assert fair_share.enter(lane) == 0  # the classmate's press, under way
+    try:
+        assert phase_map(school.alice).priority == 1
+    finally:
+        fair_share.leave(lane)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_class_pressing_at_the_same_instant_takes_one_place_each(monkeypatch):
     """Eight students of one class press at once, each on a database connection of their
-    own (PostgreSQL: truly at once): without the lane's lock two of them could count the
-    same backlog and be sent at the same place; with it the levels are those of eight
-    presses one after another."""
+    own (PostgreSQL: truly at once). Counted from the database alone, several would see none
+    of the others' runs (not committed yet) and all be sent first; counting the presses
+    under way too, one is sent first and the others below it."""
     from django.db import connection
 
     from teaching.models import Classroom
@@ -182,7 +222,12 @@ def test_a_class_pressing_at_the_same_instant_takes_one_place_each(monkeypatch):
     for thread in threads:
         thread.join(timeout=120)
 
-    assert sorted(levels) == [0, 1, 2, 2, 3, 3, 3, 3]
+    # Eight presses one after another take 0, 1, 2, 2, 3, 3, 3, 3. At once, a press that
+    # has committed but not yet stopped counting as under way may be counted twice (one
+    # level lower for a classmate), never not at all.
+    assert len(levels) == 8
+    assert levels.count(0) == 1 and levels.count(1) <= 1
+    assert max(levels) >= 3
 
 
 def test_one_queue_for_quick_and_heavy_work_stays_first_come_first_served(
