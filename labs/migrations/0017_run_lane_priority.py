@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("labs", "0015_run_prediction_skipped"),
+        ("labs", "0016_early_guess"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
