@@ -157,6 +157,16 @@ def next_delay_s(fragment: str) -> float:
 
 
 RUN_ID = re.compile(r'id="run-([0-9a-f-]{36})"')
+FORM_ERRORS = re.compile(r'class="form-errors"[^>]*>(.*?)</div>', re.S)
+TAG = re.compile(r"<[^>]+>")
+
+
+def refusal(fragment: str) -> str:
+    """Why a press was answered without a run: the form's errors in words, as the student
+    reads them (else the answer's first 200 characters)."""
+    found = FORM_ERRORS.search(fragment)
+    words = " ".join(TAG.sub(" ", found.group(1)).split()) if found else ""
+    return words[:200] or fragment[:200]
 
 
 def press_run(
@@ -173,7 +183,7 @@ def press_run(
     match = RUN_ID.search(fragment)
     if status != 200 or not match:
         return Timing(
-            time.perf_counter() - started, 0, 0, False, f"HTTP {status}: {fragment[:200]}"
+            time.perf_counter() - started, 0, 0, False, f"HTTP {status}: {refusal(fragment)}"
         )
     run_path = f"/runs/{match.group(1)}/"
     polls = 0

@@ -19,6 +19,7 @@ from django.db import connection
 
 from labs.runs import redis_clients, telemetry_store
 from labs.runs.admission import admit_oldest_s
+from labs.runs.fair_share import shares
 from school.celery import app as celery_app
 
 
@@ -77,10 +78,19 @@ def check_queues() -> Check:
         figures = snap["queues"].get(queue, {})
         oldest = figures.get("oldest_s")
         said = f"{queue}: {figures.get('depth', 0)} waiting, oldest {oldest or 0:.1f} s"
+        # On a fairly shared queue (labs.runs.fair_share) an old run deep in one class's
+        # backlog refuses that class alone; every class is refused once the front is old.
+        front = figures.get("front_oldest_s", oldest) if shares(queue) else oldest
+        limit = admit_oldest_s(queue)
         if not figures.get("workers"):
             problems.append(f"{queue}: no worker alive")
-        elif (limit := admit_oldest_s(queue)) is not None and (oldest or 0) > limit:
+        elif limit is not None and (front or 0) > limit:
             problems.append(f"{said} (over {limit} s: new runs refused)")
+        elif limit is not None and (oldest or 0) > limit:
+            fine.append(
+                f"{said} (a class's own backlog: its new runs refused, other classes' "
+                f"admitted), {figures['workers']} worker(s)"
+            )
         else:
             fine.append(f"{said}, {figures['workers']} worker(s)")
     if problems:

@@ -117,6 +117,10 @@ class QueueCollector:
 GAUGES = {
     "depth": ("qlab_queue_depth", "Runs waiting in the queue for a worker"),
     "oldest_s": ("qlab_queue_oldest_age_seconds", "Age of the oldest run waiting in the queue"),
+    "front_oldest_s": (
+        "qlab_queue_front_age_seconds",
+        "Age of the oldest run sent at priority 0 (every class's next run waits behind it)",
+    ),
     "messages": ("qlab_queue_messages", "Messages in the queue's lists on the broker"),
     "workers": ("qlab_workers_alive", "Workers that beat for the queue in the last 3 s"),
     "arrived_per_s": ("qlab_queue_arrived_per_second", "Runs queued per second (last 10 s)"),

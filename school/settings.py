@@ -263,13 +263,17 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT_S", 300, low=120, high=86400),
     "socket_connect_timeout": 3,
     "socket_timeout": 10,
+    # Ten priority lists per queue (0 taken first, 9 last) instead of kombu's four: a run
+    # on the quick queue is sent at the level its class's backlog sets (labs.runs.fair_share).
+    "priority_steps": list(range(10)),
 }
 # Two queues, each with workers of its own (`./dev run` starts both; `./dev worker quick`
 # or `./dev worker heavy` adds one anywhere). Quick labs (most simulations, well under a
 # second of CPU) go to LAB_QUEUE; heavy work (phase maps, long capstone runs, the real
 # experiments and the queue panel's drains) goes to LAB_HEAVY_QUEUE, so a class's heavy
-# runs wait behind each other and never in front of a quick lab. Why queues and not a
-# fair share: docs/ARCHITECTURE.md, "Fair use of the workers".
+# runs wait behind each other and never in front of a quick lab; on the quick queue each
+# class has a fair share (LAB_FAIR_SHARE below). Why: docs/run-lifecycle.md, "Fair use of
+# the workers".
 LAB_QUEUE = env_str("LAB_QUEUE", "labs")
 LAB_HEAVY_QUEUE = env_str("LAB_HEAVY_QUEUE", "labs-heavy")
 CELERY_TASK_DEFAULT_QUEUE = LAB_QUEUE
@@ -329,6 +333,12 @@ LAB_PRUNE_AFTER_DAYS = env_int("LAB_PRUNE_AFTER_DAYS", 30, low=1, high=3650)
 # under a class's burst the others answer at once and their pages poll.
 LAB_PRESS_WAIT_S = env_int("LAB_PRESS_WAIT_MS", 600, low=0, high=5000) / 1000
 LAB_PRESS_WAITERS = env_int("LAB_PRESS_WAITERS", 2, low=0, high=64)
+# A fair share of the quick queue per class (labs.runs.fair_share): a run is sent at a
+# priority set by how many of its class's runs already wait, and admission judges a class
+# by its own oldest waiting run, so one class's flood (100 phase maps) waits its own turn
+# while other classes' quick labs are answered. Off: first come, first served, admission by
+# the queue's oldest run.
+LAB_FAIR_SHARE = env_bool("LAB_FAIR_SHARE", True)
 # Drafts (runs started by moving a control, labs.runs.drafts) that nobody kept are deleted
 # by the sweeper this many minutes after they were made.
 LAB_DRAFT_KEEP_MIN = env_int("LAB_DRAFT_KEEP_MIN", 60, low=1, high=10080)

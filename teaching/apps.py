@@ -9,10 +9,11 @@ class TeachingConfig(AppConfig):
         """Only what must be wired before the first request; everything else is called
         directly by the code that triggers it (a hand-in's digest: `Submission.save`; the
         class results' predictions panel: `teaching.class_results.views`)."""
-        from labs.runs import references, succeeded
+        from labs.runs import fair_share, references, succeeded
         from teaching.challenge_credits import credit_runs
         from teaching.gradebook import staleness
         from teaching.models import RUN_REFERENCES
+        from teaching.run_lanes import class_lane
 
         # Teaching's four keys onto a run (`teaching.models.RUN_REFERENCES`), for every
         # question labs asks about hand-ins (`labs.runs.references`: who may open a run,
@@ -29,3 +30,7 @@ class TeachingConfig(AppConfig):
         # A run that meets a challenge is credited once, and a draft that met it kept
         # (`teaching.challenge_credits`), as the worker that ended it says it succeeded.
         succeeded.listen(credit_runs)
+
+        # A class's runs share the quick queue fairly with other classes' runs
+        # (`labs.runs.fair_share`): which class a student's runs count with is teaching's.
+        fair_share.group_by(class_lane)

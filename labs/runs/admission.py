@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from labs.runs import telemetry_store
+from labs.runs.fair_share import Share, is_own
 from labs.runs.models import Run
 
 
@@ -102,20 +103,26 @@ def admit_oldest_s(queue: str) -> int | None:
     return None
 
 
-def runners_refusal(queue: str) -> str | None:
+def runners_refusal(queue: str, share: Share | None = None) -> str | None:
     """Why a new run for `queue` should not be queued now (in words), or None to admit it.
 
     Admission by the oldest waiting run's age, as Assignment 05 teaches: when the queue's
     oldest run has waited over its threshold (`admit_oldest_s`), or no worker is alive for
     the queue, a new run would only wait (and, past `LAB_QUEUE_TIMEOUT_S`, fail). Read from
     the sampler's snapshot (a second old at most), so a press costs one Redis GET. With no
-    snapshot (no sampler running, e.g. a laptop without the sweeper) nothing is known and
-    the run is admitted: the queue timeout still ends it.
+    snapshot (no sampler running, e.g. a laptop without the sweeper) nothing is known of
+    the queue and the run is admitted: the queue timeout still ends it.
+
+    On a queue shared by lanes (`share`: the quick queue, `labs.runs.fair_share`) the age
+    is judged twice: the front's (the oldest run sent at level 0, which every lane's next
+    run waits behind) for the whole site, and the press's own lane's oldest run, which its
+    new run would queue behind (counted at the press, so judged with no snapshot too). One
+    class's flood is then refused to that class alone.
     """
     snap = telemetry_store.snapshot()
     figures = snap["queues"].get(queue) if snap else None
     if figures is None:
-        return None
+        return own_lane_refusal(queue, share)
     if not figures.get("workers"):
         return _(
             "No lab runner is up for this kind of run, so it was not started: it would only "
@@ -123,6 +130,9 @@ def runners_refusal(queue: str) -> str | None:
             "finished still open as usual."
         )
     oldest = figures.get("oldest_s") or 0
+    if share is not None:
+        # The front: the age the next run of a lane with nothing waiting would reach.
+        oldest = figures.get("front_oldest_s", oldest) or 0
     threshold = admit_oldest_s(queue)
     if threshold is not None and oldest > threshold:
         wait_s = figures.get("drain_s") or oldest
@@ -130,7 +140,49 @@ def runners_refusal(queue: str) -> str | None:
             "The lab runners are busy: a new run would wait about %(s)d s, so it was not "
             "started. Press Run again in a little while."
         ) % {"s": max(1, round(wait_s))}
-    return None
+    return own_lane_refusal(queue, share)
+
+
+def own_lane_refusal(queue: str, share: Share | None) -> str | None:
+    """Why a press whose own lane has runs waiting too long is refused, or None.
+
+    Read from the database at the press (the lane's count and oldest run), so it holds with
+    no sampler running too.
+    """
+    threshold = admit_oldest_s(queue)
+    if share is None or threshold is None:
+        return None
+    waited_s = share.oldest_s()
+    if waited_s <= threshold:
+        return None
+    values = {"n": share.waiting, "s": round(waited_s)}
+    if is_own(share.lane):
+        return (
+            ngettext(
+                "You already have %(n)d run waiting for a lab runner, for %(s)d s so far, so "
+                "this one was not started: it would only wait behind it. Press Run again once "
+                "it has finished.",
+                "You already have %(n)d runs waiting for a lab runner, the oldest for %(s)d s, "
+                "so this one was not started: it would only wait behind them. Press Run again "
+                "once some have finished.",
+                share.waiting,
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "Your class already has %(n)d run waiting for a lab runner, for %(s)d s so far, so "
+            "this one was not started: it would only wait behind it. Other classes' runs are "
+            "still being answered: each class waits its own turn. Press Run again in a little "
+            "while.",
+            "Your class already has %(n)d runs waiting for a lab runner, the oldest for %(s)d s, "
+            "so this one was not started: it would only wait behind them. Other classes' runs "
+            "are still being answered: each class waits its own turn. Press Run again in a "
+            "little while.",
+            share.waiting,
+        )
+        % values
+    )
 
 
 def queue_for(lab, params: dict[str, Any]) -> str:

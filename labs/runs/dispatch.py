@@ -16,6 +16,7 @@ from labs.catalogue.lab import Lab
 from labs.runs import (
     admission,
     failures,
+    fair_share,
     redis_clients,
     result_store,
     retained_queue,
@@ -71,21 +72,31 @@ def start_runs(
 
     In order: the cost budget, the broker, then, with the student's row locked, the caps
     and the runs themselves (see `labs.runs.admission`). A run the result store already
-    has is saved finished at once; one identical to a run in progress waits on it.
+    has is saved finished at once; one identical to a run in progress waits on it. A run
+    for the quick queue takes its place in its class's share (`labs.runs.fair_share`).
     `draft` marks them drafts (`labs.runs.drafts`: started by moving a control).
     """
     refuse_over_budget(lab, runs)
     refuse_when_offline()
     keys = [result_store.result_key(lab, params, seed) for params, seed in runs]
-    with transaction.atomic():
-        admission.lock_user(user)
-        known = look_up(keys)
-        refuse_without_runners(lab, [params for params, _seed in runs], keys, known)
-        refuse_over_caps(user, lab, computing=sum(known.stored[key] is None for key in keys))
-        return [
-            _make(user, lab, params, seed, key, known.stored[key], known.twins.get(key), draft)
-            for (params, seed), key in zip(runs, keys, strict=True)
-        ]
+    share: fair_share.Share | None = None
+    try:
+        with transaction.atomic():
+            admission.lock_user(user)
+            known = look_up(keys)
+            params_of_runs = [params for params, _seed in runs]
+            share = share_of(user, lab, params_of_runs, keys, known)
+            refuse_without_runners(lab, params_of_runs, keys, known, share)
+            computing = sum(known.stored[key] is None for key in keys)
+            refuse_over_caps(user, lab, computing=computing)
+            return [
+                _make(user, lab, params, seed, key, known.stored[key], known.twins.get(key),
+                      draft, share)
+                for (params, seed), key in zip(runs, keys, strict=True)
+            ]  # fmt: skip
+    finally:
+        if share is not None:
+            share.done()  # its runs are saved (or none was): counted as waiting from now
 
 
 def refuse_over_budget(lab: Lab, runs: list[tuple[dict[str, Any], int]]) -> None:
@@ -134,21 +145,43 @@ def look_up(keys: list[str]) -> Known:
     return Known(stored, twins)
 
 
-def refuse_without_runners(
+def queues_needed(
     lab: Lab, params_of_runs: list[dict[str, Any]], keys: list[str], known: Known
-) -> None:
-    """Refuse (503) when a queue that a run needs has no runners to take it.
-
-    Only a run that needs a worker can be refused for the workers: a stored result is
-    answered, and a run waiting on a twin follows it, however busy they are.
-    """
-    needing = {
+) -> set[str]:
+    """The queues of the runs that will take a worker (not stored, not following a twin)."""
+    return {
         admission.queue_for(lab, params)
         for params, key in zip(params_of_runs, keys, strict=True)
         if known.needs_a_worker(key)
     }
-    for queue in sorted(needing):
-        refusal = admission.runners_refusal(queue)
+
+
+def share_of(
+    user, lab: Lab, params_of_runs: list[dict[str, Any]], keys: list[str], known: Known
+) -> fair_share.Share:
+    """The user's share of the quick queue when a run will take a quick worker (their
+    lane's backlog counted); otherwise their lane alone (nothing there to share)."""
+    if settings.LAB_QUEUE in queues_needed(lab, params_of_runs, keys, known):
+        return fair_share.share_for(user, settings.LAB_QUEUE)
+    return fair_share.Share(fair_share.lane_of(user))
+
+
+def refuse_without_runners(
+    lab: Lab,
+    params_of_runs: list[dict[str, Any]],
+    keys: list[str],
+    known: Known,
+    share: fair_share.Share | None = None,
+) -> None:
+    """Refuse (503) when a queue that a run needs has no runners to take it, or when its
+    runs there would only wait (`admission.runners_refusal`, judged per lane on the quick
+    queue by `share`).
+
+    Only a run that needs a worker can be refused for the workers: a stored result is
+    answered, and a run waiting on a twin follows it, however busy they are.
+    """
+    for queue in sorted(queues_needed(lab, params_of_runs, keys, known)):
+        refusal = admission.runners_refusal(queue, share if share and share.fair else None)
         if refusal is not None:
             raise RunRefused(refusal, 503)
 
@@ -164,9 +197,19 @@ def refuse_over_caps(user, lab: Lab, *, computing: int) -> None:
 
 
 def _make(
-    user, lab: Lab, params, seed: int, key: str, stored: Run | None, twin: Run | None, draft: bool
+    user,
+    lab: Lab,
+    params,
+    seed: int,
+    key: str,
+    stored: Run | None,
+    twin: Run | None,
+    draft: bool,
+    share: fair_share.Share | None = None,
 ) -> Run:
-    """One run: answered from the store, waiting on an identical run, or sent to a worker."""
+    """One run: answered from the store, waiting on an identical run, or sent to a worker
+    (on the quick queue, at its place in its lane's `share`; none: the first)."""
+    share = share or fair_share.Share(fair_share.lane_of(user))
     fields = {
         "owner": user,
         "lab": lab.slug,
@@ -175,12 +218,15 @@ def _make(
         "result_key": key,
         "draft": draft,
         "address": turns.current_address(),  # experiments take turns by it (labs.runs.turns)
+        "lane": share.lane,
     }
     if stored is not None:
         return _answered_from_store(fields, stored)
     # A run made just before in this same call (two identical runs at once) leads too.
     leader = twin or result_store.running_twin(key)
-    run = Run.objects.create(**fields, same_as=leader, queue=admission.queue_for(lab, params))
+    queue = admission.queue_for(lab, params)
+    priority = share.take() if leader is None and fair_share.shares(queue) else 0
+    run = Run.objects.create(**fields, same_as=leader, queue=queue, priority=priority)
     if leader is None:
         enqueue(run, lab)
     else:
@@ -219,12 +265,14 @@ def enqueue(run: Run, lab: Lab) -> None:
 
 
 def publish(run: Run, lab: Lab) -> bool:
-    """Send `run`'s task to its queue now; if the broker refuses, fail the run saying so."""
+    """Send `run`'s task to its queue now, at its priority (`labs.runs.fair_share`); if the
+    broker refuses, fail the run saying so."""
     limit_s = lab.time_limit_for(run.params)
     try:
         execute_run.apply_async(
             args=(str(run.pk),),
             queue=run.queue or settings.LAB_QUEUE,
+            priority=run.priority,
             soft_time_limit=limit_s,
             time_limit=hard_limit_for(limit_s),
         )

@@ -70,7 +70,9 @@ def resend_lost(now=None) -> tuple[int, int]:
 
     now = now or timezone.now()
     runs = list(
-        Run.objects.filter(waiting_long_enough(now)).only("pk", "lab", "queue", "resent_at")
+        Run.objects.filter(waiting_long_enough(now)).only(
+            "pk", "lab", "queue", "priority", "resent_at"
+        )
     )
     if not runs:
         return 0, 0

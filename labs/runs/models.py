@@ -160,6 +160,13 @@ class Run(models.Model):
     # Asked for a guess before this run, the student pressed "Skip this time" (predict.js):
     # a teacher counts these apart from runs made where nobody asked (`labs.runs.predictions`).
     prediction_skipped = models.BooleanField(default=False)
+    # Whose share of the quick queue the run takes (`labs.runs.fair_share`): its class
+    # ("class:12"), or its owner for a student in none ("user:7").
+    lane = models.CharField(max_length=32, blank=True, default="")
+    # The broker priority its message is sent with (0 is taken first, 9 last): how many of
+    # its lane's runs were already waiting when it was pressed, so one class's flood waits
+    # behind the runs of classes with none waiting (`labs.runs.fair_share`).
+    priority = models.PositiveSmallIntegerField(default=0)
 
     objects = RunManager()
 
@@ -172,6 +179,8 @@ class Run(models.Model):
             # What polls, sweeps and the queue position filter on.
             models.Index(fields=["status", "created_at"], name="run_status_created"),
             models.Index(fields=["result_key", "status"], name="run_result_key"),
+            # A lane's waiting runs, counted at each press (`labs.runs.fair_share.backlog`).
+            models.Index(fields=["lane", "status", "queue"], name="run_lane_status"),
             # The sweeper's look for old drafts, which are few: a partial index stays small.
             models.Index(
                 fields=["created_at"], condition=models.Q(draft=True), name="run_draft_created"

@@ -25,7 +25,7 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import redis
 from django.conf import settings
@@ -88,7 +88,7 @@ class Sampler:
         now = now or timezone.now()
         if not self._lead():
             return None
-        queues, waiting = self._waiting(now)
+        queues, waiting, front = self._waiting(now)
         counts = self._events(now)
         queues |= set(counts)
         ordered = sorted(queues)
@@ -103,7 +103,7 @@ class Sampler:
                 c.get("finished", 0), len(alive.get(queue, [])),
             ]  # fmt: skip
         self.recent.append(sample)
-        snap = self._snapshot(now, sample, messages, alive)
+        snap = self._snapshot(now, sample, messages, alive, front)
         self._write(sample, snap, counts)
         return snap
 
@@ -134,21 +134,39 @@ class Sampler:
         self.recent.extend(store.samples(RATE_OVER_S))
 
     # --- reading ---------------------------------------------------------------------
-    def _waiting(self, now: datetime) -> tuple[set[str], dict[str, tuple[int, float | None]]]:
+    def _waiting(
+        self, now: datetime
+    ) -> tuple[set[str], dict[str, tuple[int, float | None]], dict[str, float | None]]:
+        """Per queue: (runs waiting, the oldest one's age), and the front's age: the oldest
+        run sent at priority 0, which every lane's next run waits behind
+        (`labs.runs.fair_share`; with it off every run is at 0, and the front is the oldest)."""
         rows = (
             Run.objects.filter(status=Run.Status.QUEUED, same_as__isnull=True)
             .exclude(queue="")
             .exclude(waiting_for_their_turn())
-            .values("queue")
+            .values("queue", "priority")
             .annotate(n=Count("pk"), oldest=Min("created_at"))
         )
-        # At least 0: a run made after `now` was read (the sampler's clock is read first,
-        # then the database) has waited no time, not -0.17 s.
-        waiting = {
-            row["queue"]: (row["n"], max(0.0, round((now - row["oldest"]).total_seconds(), 2)))
-            for row in rows
+
+        def age(at: datetime) -> float:
+            # At least 0: a run made after `now` was read (the sampler's clock is read
+            # first, then the database) has waited no time, not -0.17 s.
+            return max(0.0, round((now - at).total_seconds(), 2))
+
+        counts: dict[str, int] = {}
+        oldest: dict[str, datetime] = {}
+        front: dict[str, float | None] = {}
+        for row in rows:
+            queue = row["queue"]
+            counts[queue] = counts.get(queue, 0) + row["n"]
+            oldest[queue] = min(oldest.get(queue, row["oldest"]), row["oldest"])
+            if row["priority"] == 0:
+                front[queue] = age(row["oldest"])
+        waiting: dict[str, tuple[int, float | None]] = {
+            queue: (n, age(oldest[queue])) for queue, n in counts.items()
         }
-        return set(waiting) | {settings.LAB_QUEUE, settings.LAB_HEAVY_QUEUE}, waiting
+        queues = set(waiting) | {settings.LAB_QUEUE, settings.LAB_HEAVY_QUEUE}
+        return queues, waiting, front
 
     def _events(self, now: datetime) -> dict[str, dict[str, Any]]:
         """Runs that arrived, started and finished since the last look, per queue."""
@@ -180,7 +198,7 @@ class Sampler:
         return counts
 
     # --- the snapshot ------------------------------------------------------------------
-    def _snapshot(self, now, sample, messages, alive) -> dict[str, Any]:
+    def _snapshot(self, now, sample, messages, alive, front) -> dict[str, Any]:
         stamp = now.timestamp()
         if stamp - self.last_slow_at >= 10 or not self.last_slow:
             # The hour's percentiles move slowly: every 10 s is enough.
@@ -194,6 +212,7 @@ class Sampler:
             queues[queue] = {
                 "depth": depth,
                 "oldest_s": oldest,
+                "front_oldest_s": front.get(queue),
                 "messages": messages.get(queue),
                 "workers": len(alive.get(queue, [])),
                 "worker_names": alive.get(queue, []),
@@ -288,8 +307,12 @@ def finished_from(row: tuple) -> Finished:
     )
 
 
-# kombu keeps a queue's messages of priority 0 under its name and the others beside it.
-PRIORITY_SUFFIXES = ("", "\x06\x163", "\x06\x166", "\x06\x169")
+# kombu keeps a queue's messages of priority 0 under its name and those of each other step
+# of `priority_steps` (0 to 9: `labs.runs.fair_share`) beside it, under "<name>\x06\x16<step>".
+PRIORITY_STEPS = cast(
+    list[int], settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("priority_steps", [0, 3, 6, 9])
+)
+PRIORITY_SUFFIXES = tuple(f"\x06\x16{step}" if step else "" for step in PRIORITY_STEPS)
 
 
 def broker_lengths(queues: list[str]) -> dict[str, int]:

@@ -7,7 +7,7 @@ waited behind them (3.0 s became 75.5 s). With turns, a student's experiment is 
 kept by the worker that claimed it while none of their other experiments is running (with
 a live lease); otherwise it is given back and its task sent to the heavy queue again, to
 try in `TURN_WAIT_S`, and the processes go to other students' runs meanwhile. The bound
-it gives: docs/ARCHITECTURE.md, "Fair use of the workers".
+it gives: docs/run-lifecycle.md, "Fair use of the workers".
 
 A turn is a person's, not an account's (the attack's D3: four accounts got four turns, and
 a classmate's 3 s experiment waited 160.8 s). The site tells a person by the address the

@@ -15,6 +15,7 @@ its charts need (measured: bench/burst.py, docs/benchmarks.md).
 from __future__ import annotations
 
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -53,11 +54,14 @@ def waiting_count() -> int:
 
 
 def runs_ahead(run: Run) -> int:
-    """Queued runs on the same queue, sent before this one, that will take a worker."""
+    """Queued runs on the same queue that a worker takes before this one: sent at a higher
+    priority (a class with fewer runs waiting: `labs.runs.fair_share`), or at the same one
+    and before it."""
+    ahead = Q(priority__lt=run.priority) | Q(priority=run.priority, created_at__lt=run.created_at)
     return Run.objects.filter(
+        ahead,
         status=Run.Status.QUEUED,
         queue=run.queue,
-        created_at__lt=run.created_at,
         same_as__isnull=True,
     ).count()
 

@@ -136,6 +136,27 @@ def test_the_deep_check_is_degraded_saying_the_oldest_age_over_the_threshold(
 
 
 @pytest.mark.django_db
+def test_an_old_run_deep_in_one_classs_share_leaves_the_site_healthy(
+    client, monkeypatch, own_queues, settings
+):
+    """An old run sent at a low priority (a class's flood, `labs.runs.fair_share`) refuses
+    that class alone: other classes are admitted, so the site is not degraded for it."""
+    quick, heavy = own_queues
+    monkeypatch.setattr("ops.health.ping_workers", lambda timeout_s: ["w@here"])
+    telemetry_store.beat("w@here", [quick, heavy])
+    Run.objects.create(
+        owner=make_user("alice"), lab="drain", params={}, seed=1, queue=quick, priority=5,
+        created_at=timezone.now() - timedelta(seconds=settings.LAB_ADMIT_OLDEST_S + 2.5),
+    )  # fmt: skip
+    Sampler().tick()
+    body = client.get(reverse("healthz-deep")).json()
+    assert body["status"] == "ok"
+    detail = body["checks"]["queues"]["detail"]
+    assert detail.startswith(f"{quick}: 1 waiting, oldest 12.")
+    assert "(a class's own backlog: its new runs refused, other classes' admitted)" in detail
+
+
+@pytest.mark.django_db
 def test_the_deep_check_is_degraded_when_no_sampler_runs(client, monkeypatch, own_queues):
     monkeypatch.setattr("ops.health.ping_workers", lambda timeout_s: ["w@here"])
     body = client.get(reverse("healthz-deep")).json()

@@ -4,6 +4,7 @@ workers' beats are real, on the real Redis (tests/e2e/test_telemetry.py stops a 
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -166,3 +167,92 @@ def test_a_heavy_backlog_older_than_the_quick_threshold_but_under_its_own_is_adm
 
     assert press_experiment(client).status_code == 200
     assert Run.objects.get(owner=alice).queue == heavy
+
+
+def class_a_flood(school, maps: int, waited_s: float, *, taken: int = 0) -> None:
+    """Class A's students pressed `maps` phase maps with seeds of their own, `waited_s` ago
+    (four each: the cap); the workers have taken the first `taken` (sent at the highest
+    priorities, they go first), the others still wait."""
+    from labs.runs.dispatch import start_run
+    from teaching.models import Membership
+
+    lab = get_lab("phase-map")
+    made = []
+    for i in range(maps):
+        if i % 4 == 0:
+            student = make_user(f"a{i // 4}")
+            Membership.objects.create(classroom=school.class_a, student=student)
+        made.append(start_run(student, lab, lab.defaults(), 1000 + i))
+    Run.objects.filter(pk__in=[run.pk for run in made]).update(
+        created_at=timezone.now() - timedelta(seconds=waited_s)
+    )
+    Run.objects.filter(pk__in=[run.pk for run in made[:taken]]).update(
+        status=Run.Status.RUNNING, started_at=timezone.now(), attempts=1
+    )
+
+
+def test_one_classs_many_waiting_phase_maps_do_not_refuse_another_classs_quick_run(
+    client, school, own_queues, published, settings
+):
+    """Issue 40: a class's 100 phase maps left the quick queue's oldest run past the
+    threshold, and every other class's quick lab was refused (20 of 20 presses 503). The
+    sampler and the workers' beats are real; the maps are class A's, Bob is in class B."""
+    quick, heavy = own_queues
+    telemetry_store.beat("w@here", [quick, heavy])
+    # Their first 8 (levels 0 to 3) are running; 32 wait, sent at levels 4 to 6.
+    class_a_flood(school, 40, settings.LAB_ADMIT_OLDEST_S + 5, taken=8)
+    snap = Sampler().tick()
+    assert snap is not None
+    assert snap["queues"][quick]["oldest_s"] > settings.LAB_ADMIT_OLDEST_S  # the flood's age
+    client.force_login(school.bob)
+
+    response = press(client)
+
+    assert response.status_code == 200
+    bobs = Run.objects.get(owner=school.bob)
+    assert (bobs.status, bobs.queue, bobs.priority) == ("queued", quick, 0)
+
+
+def test_the_flooding_class_is_refused_saying_its_own_runs_wait(
+    client, school, own_queues, published, settings
+):
+    quick, heavy = own_queues
+    telemetry_store.beat("w@here", [quick, heavy])
+    class_a_flood(school, 40, settings.LAB_ADMIT_OLDEST_S + 5, taken=8)
+    Sampler().tick()
+    client.force_login(school.alice)  # class A
+
+    response = press(client)
+
+    assert response.status_code == 503
+    page = response.content.decode()
+    # 15 s when pressed, and a moment more on a busy machine.
+    assert re.search(r"Your class already has 32 runs waiting for a lab runner, the oldest "
+                     r"for 1[5-9] s", page)  # fmt: skip
+    assert "each class waits its own turn" in page
+    assert not Run.objects.filter(owner=school.alice).exists()
+    assert published == []
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "mr"
+    page = press(client, lang="mr").content.decode()
+    assert "तुमच्या वर्गाचे 32 रन आधीच" in page
+    assert "Your class" not in page
+
+
+def test_when_the_front_of_the_queue_is_old_every_class_is_refused(
+    client, school, own_queues, published, settings
+):
+    """The site is still protected: once the runs sent first (each lane's first, at
+    priority 0) wait past the threshold, a class with nothing waiting waits as long too."""
+    quick, heavy = own_queues
+    telemetry_store.beat("w@here", [quick, heavy])
+    class_a_flood(school, 1, settings.LAB_ADMIT_OLDEST_S + 5)  # class A's first: level 0
+    Sampler().tick()
+    client.force_login(school.bob)
+
+    response = press(client)
+
+    assert response.status_code == 503
+    assert "The lab runners are busy: a new run would wait about 15 s" in (
+        response.content.decode()
+    )

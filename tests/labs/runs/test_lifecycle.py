@@ -124,6 +124,18 @@ def test_a_poll_only_reads_the_sweeper_sends_a_dead_workers_run_again(client, pe
     assert [m["args"] for m in published] == [(str(run.pk),)]
 
 
+def test_a_run_sent_again_keeps_its_place_in_its_classs_share(people, published):
+    """Sent again (its worker died), a run goes out at the priority it was pressed at
+    (`labs.runs.fair_share`): not ahead of other classes' runs, nor behind its own."""
+    Run.objects.create(
+        owner=people.alice, lab="drain", params={}, seed=0, status="running", priority=4,
+        started_at=timezone.now(), attempts=1,
+        lease_expires_at=timezone.now() - timedelta(seconds=1),
+    )  # fmt: skip
+    assert sweep_once().requeued == 1
+    assert [m["priority"] for m in published] == [4]
+
+
 def test_the_sweeper_fails_a_dead_workers_run_that_had_its_three_tries(client, people, published):
     client.force_login(people.alice)
     run = Run.objects.create(
@@ -151,6 +163,27 @@ def test_a_waiting_run_says_how_many_runs_are_ahead_of_it(client, people, settin
     client.force_login(people.alice)
     html = client.get(mine.get_absolute_url(), **HX).content.decode()
     assert "3 runs ahead of yours" in html
+
+
+def test_runs_sent_at_a_lower_priority_are_not_ahead_and_a_higher_one_made_later_is(client, people):
+    """The broker takes a higher priority first (`labs.runs.fair_share`): another class's
+    flood sent lower is behind Alice's run, however early it was pressed; a run sent higher
+    after hers is ahead of it."""
+
+    def waiting(owner, priority: int) -> Run:
+        return Run.objects.create(
+            owner=owner, lab="drain", params={}, seed=0, queue="q-quick", priority=priority
+        )
+
+    for _ in range(5):
+        waiting(people.bob, 4)  # a flood, pressed first, sent at level 4
+    waiting(people.bob, 1)
+    mine = waiting(people.alice, 1)
+    waiting(people.bob, 0)  # pressed after hers, sent first
+    waiting(people.bob, 1)  # same level, after hers: behind
+    client.force_login(people.alice)
+    html = client.get(mine.get_absolute_url(), **HX).content.decode()
+    assert "2 runs ahead of yours" in html
 
 
 def test_polling_starts_fast_and_backs_off(client, people):

@@ -51,6 +51,24 @@ def test_depth_and_oldest_age_count_only_the_runs_that_need_a_worker(own_queues)
     assert telemetry_store.samples()[-1]["q"][quick][:2] == [2, snap["queues"][quick]["oldest_s"]]
 
 
+def test_the_front_is_the_oldest_run_sent_at_the_first_priority(own_queues):
+    """Every lane's next run waits behind the runs sent at priority 0 (`labs.runs.
+    fair_share`): their oldest is the front, while the queue's oldest may be deep in one
+    class's flood."""
+    quick, heavy = own_queues
+    alice = make_user("alice")
+    make_run(alice, quick, age_s=30.0, priority=6)
+    make_run(alice, quick, age_s=4.0, priority=0)
+    make_run(alice, quick, age_s=2.0, priority=0)
+    make_run(alice, heavy, age_s=9.0, priority=3)
+    snap = telemetry.Sampler().tick()
+    assert snap is not None
+    figures = snap["queues"][quick]
+    assert (figures["depth"], figures["oldest_s"]) == (3, pytest.approx(30.0, abs=0.5))
+    assert figures["front_oldest_s"] == pytest.approx(4.0, abs=0.5)
+    assert snap["queues"][heavy]["front_oldest_s"] is None  # nothing waits at the front
+
+
 def test_an_experiment_waiting_for_its_owners_other_one_is_not_the_sites_backlog(own_queues):
     """Turns (labs.runs.turns): Alice's second experiment waits for her first, not for a
     worker, so it must not make the heavy queue look old to the admission of everyone."""
