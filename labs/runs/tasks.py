@@ -13,6 +13,7 @@ from django.conf import settings
 from django.utils import timezone
 
 import labs.runs.heartbeat  # noqa: F401 - every worker that loads the tasks beats
+import labs.runs.task_connections  # noqa: F401 - and keeps its database connection
 from labs.catalogue.entries import get_lab
 from labs.runs import ended, result_store, retained_queue, succeeded
 from labs.runs.draining import end_drain, hold_drain
