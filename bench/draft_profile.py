@@ -37,6 +37,7 @@ from pathlib import Path
 ROOT = Path(os.environ.get("TREE") or Path(__file__).resolve().parent.parent)
 sys.path.insert(0, str(ROOT))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # bench.burst, bench.machine
+os.chdir(ROOT)  # Celery puts the working folder first on the path: that tree's, then
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "school.settings")
 
 RUN_ID = re.compile(r'id="run-([0-9a-f-]{36})"')

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,27 +66,41 @@ def start_run(user, lab: Lab, params: dict[str, Any], seed: int) -> Run:
 
 
 def start_runs(
-    user, lab: Lab, runs: list[tuple[dict[str, Any], int]], *, draft: bool = False
+    user,
+    lab: Lab,
+    runs: list[tuple[dict[str, Any], int]],
+    *,
+    draft: bool = False,
+    under_lock: Callable[[], object] | None = None,
 ) -> list[Run]:
     """Start several runs of `lab` together (e.g. a before/after pair): all of them or none.
 
     In order: the cost budget, the broker, then, with the student's row locked, the caps
     and the runs themselves (see `labs.runs.admission`). A run the result store already
     has is saved finished at once; one identical to a run in progress waits on it.
-    `draft` marks them drafts (`labs.runs.drafts`: started by moving a control).
+    `draft` marks them drafts (`labs.runs.drafts`: started by moving a control);
+    `under_lock` is done first once the row is locked, in the same transaction, so a
+    refusal undoes it too (a draft deletes its student's older drafts still waiting).
     """
     refuse_over_budget(lab, runs)
     refuse_when_offline()
     keys = [result_store.result_key(lab, params, seed) for params, seed in runs]
     with transaction.atomic():
         admission.lock_user(user)
+        if under_lock is not None:
+            under_lock()
         known = look_up(keys)
         refuse_without_runners(lab, [params for params, _seed in runs], keys, known)
         refuse_over_caps(user, lab, computing=sum(known.stored[key] is None for key in keys))
-        return [
-            _make(user, lab, params, seed, key, known.stored[key], known.twins.get(key), draft)
-            for (params, seed), key in zip(runs, keys, strict=True)
-        ]
+        made = []
+        for (params, seed), key in zip(runs, keys, strict=True):
+            run = _make(user, lab, params, seed, key, known.stored[key], known.twins[key], draft)
+            if key and known.needs_a_worker(key) and not draft:
+                # The same run twice in one call (a pair's two halves alike): the second
+                # waits on the first, which computes. A queued draft leads nobody.
+                known.twins[key] = run
+            made.append(run)
+        return made
 
 
 def refuse_over_budget(lab: Lab, runs: list[tuple[dict[str, Any], int]]) -> None:
@@ -123,14 +138,15 @@ def look_up(keys: list[str]) -> Known:
     that ends meanwhile settles it on commit), so a class pressing Run together does not
     queue up behind one lock.
     """
-    stored = {key: result_store.stored_run(key) for key in set(keys)}
-    twins = {key: result_store.running_twin(key) for key, run in stored.items() if not run}
+    stored: dict[str, Run | None] = {}
+    twins: dict[str, Run | None] = {}
+    for key in set(keys):
+        stored[key], twins[key] = result_store.stored_or_twin(key)
     electing = sorted(k for k in stored if k and not stored[k] and not twins[k])
     for key in electing:  # in one order, so two requests cannot deadlock
         result_store.lock_key(key)
         # Another press may have elected its leader while this one waited.
-        stored[key] = result_store.stored_run(key)
-        twins[key] = None if stored[key] else result_store.running_twin(key)
+        stored[key], twins[key] = result_store.stored_or_twin(key)
     return Known(stored, twins)
 
 
@@ -178,13 +194,11 @@ def _make(
     }
     if stored is not None:
         return _answered_from_store(fields, stored)
-    # A run made just before in this same call (two identical runs at once) leads too.
-    leader = twin or result_store.running_twin(key)
-    run = Run.objects.create(**fields, same_as=leader, queue=admission.queue_for(lab, params))
-    if leader is None:
+    run = Run.objects.create(**fields, same_as=twin, queue=admission.queue_for(lab, params))
+    if twin is None:
         enqueue(run, lab)
     else:
-        follow(leader)
+        follow(twin)
     return run
 
 
