@@ -91,8 +91,17 @@ class StoredResult(models.Model):
 
     @classmethod
     def keep(cls, key: str, data: dict[str, Any]) -> StoredResult:
-        """The stored result for `key`, saving `data` under it if there is none yet."""
-        stored, _created = cls.objects.get_or_create(key=key, defaults={"data": data})
+        """The stored result for `key`, saving `data` under it if there is none yet.
+
+        One statement (`INSERT … ON CONFLICT (key) DO UPDATE … RETURNING id`), where
+        `get_or_create` took four round trips in a transaction of its own (the look, BEGIN,
+        the INSERT, COMMIT) for each computed run. A key already stored keeps the data it
+        has (the conflict rewrites only the key, with itself): a key names one result.
+        """
+        stored = StoredResult(key=key, data=data)
+        StoredResult.objects.bulk_create(
+            [stored], update_conflicts=True, unique_fields=["key"], update_fields=["key"]
+        )
         return stored
 
 

@@ -171,3 +171,14 @@ def test_the_gradebook_reads_a_summary_from_the_store(school):
     cells = [cell for row in book.rows for cell in row.cells if cell.submission]
     assert [cell.submission.summary for cell in cells] == [summary]
     assert summary_of(Submission.objects.get(pk=handed.pk)) == summary
+
+
+def test_a_result_is_kept_in_one_statement_and_a_key_keeps_its_first_data(
+    db, django_assert_num_queries
+):
+    with django_assert_num_queries(1):
+        first = StoredResult.keep("k" * 64, {"summary": {"peak": 1}})
+    with django_assert_num_queries(1):
+        again = StoredResult.keep("k" * 64, {"summary": {"peak": 2}})
+    assert first.pk is not None and again.pk == first.pk
+    assert StoredResult.objects.get().data == {"summary": {"peak": 1}}
