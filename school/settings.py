@@ -237,7 +237,7 @@ os.environ.setdefault("EXPERIMENT_REDIS_URL", EXPERIMENT_REDIS_URL)
 CACHE_REDIS_URL = env_str("CACHE_REDIS_URL", "") or with_redis_db(REDIS_URL, 2)
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "school.cache.ReusingRedisCache",  # Django's, its clients kept
         "LOCATION": CACHE_REDIS_URL,
         "TIMEOUT": 3600,
         # Two sites (or a site and a test session) on one Redis keep their entries apart.

@@ -33,7 +33,7 @@ def poll(client, run, language: str = "en"):
 
 def test_the_cache_is_redis_apart_from_the_broker_and_the_experiments():
     backend = settings.CACHES["default"]
-    assert backend["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert backend["BACKEND"] == "school.cache.ReusingRedisCache"  # Django's Redis cache
     databases = {
         url.rsplit("/", 1)[-1]
         for url in (settings.CACHE_REDIS_URL, settings.REDIS_URL, settings.EXPERIMENT_REDIS_URL)
