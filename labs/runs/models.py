@@ -196,8 +196,14 @@ class Run(models.Model):
 
     @property
     def result(self) -> Any:
-        """What the run computed (None until it succeeds), wherever it is kept."""
-        if self.own_result is not None:
+        """What the run computed (None until it succeeds), wherever it is kept.
+
+        A run read without its own result (`defer("own_result")`, as a poll reads it) that
+        points at a stored one is not asked for it again: a stored result's runs keep
+        none of their own (`result_fields`).
+        """
+        stored_only = "own_result" in self.get_deferred_fields()
+        if not (stored_only and self.stored_result_id) and self.own_result is not None:
             return self.own_result
         stored = self.stored_result if self.stored_result_id is not None else None
         return stored.data if stored is not None else None

@@ -234,3 +234,21 @@ def test_a_draft_is_started_under_one_lock_in_a_few_queries(people, published):
     # The savepoint and its release, the lock, the older drafts, the store twice, the caps,
     # the row.
     assert len(sql) == 8 + advisory_lock, sql
+
+
+def test_a_drafts_polls_ask_only_what_they_show(client, people, published, move, settings):
+    """A queued draft's poll: the session, the user, the run, the site's waiting runs (the
+    poll's pace) and the runs ahead of it; never whose turn it waits for (only experiments
+    take turns). The poll that finds it finished: its result once (not its own result first,
+    which a stored result's run has none of), the result seen, the challenges; never the
+    predictions (a draft has none)."""
+    client.force_login(people.alice)
+    draft = made(move(per_worker=150))
+    path = reverse("run-detail", args=[draft.pk])
+    with CaptureQueriesContext(connection) as seen:
+        assert client.get(path, **HX).status_code == 200
+    assert len(seen.captured_queries) == 5, statements(seen.captured_queries)
+    execute_run.apply(args=(str(draft.pk),))
+    with CaptureQueriesContext(connection) as seen:
+        assert client.get(path, **HX).status_code == 286
+    assert len(seen.captured_queries) == 6, statements(seen.captured_queries)
