@@ -10,7 +10,7 @@ class TeachingConfig(AppConfig):
         directly by the code that triggers it (a hand-in's digest: `Submission.save`; the
         class results' predictions panel: `teaching.class_results.views`)."""
         from labs.runs import references, succeeded
-        from teaching.challenge_credits import credit_runs
+        from teaching.challenge_credits import kept_drafts
         from teaching.gradebook import staleness
         from teaching.models import RUN_REFERENCES
 
@@ -28,4 +28,4 @@ class TeachingConfig(AppConfig):
 
         # A run that meets a challenge is credited once, and a draft that met it kept
         # (`teaching.challenge_credits`), as the worker that ended it says it succeeded.
-        succeeded.listen(credit_runs)
+        succeeded.listen(kept_drafts)

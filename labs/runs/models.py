@@ -246,6 +246,7 @@ class Run(models.Model):
             return False
         self.status = Run.Status.SUCCEEDED
         if "stored_result_id" in fields:  # same_as: the earlier run's reference
+            self.same_as = same_as
             self.stored_result_id = fields["stored_result_id"]
             self.own_result = fields["own_result"]
         elif "stored_result" in fields:
@@ -278,8 +279,12 @@ class Run(models.Model):
         return str(ParamsRefused(errors)) if errors else ""
 
     def _finish(self, **fields) -> bool:
-        """End the run with `fields` if it is still running; whether it was."""
+        """End the run with `fields` if it is still running; whether it was (then this
+        object has its end's time, as saved: `labs.runs.ended.announce_succeeded`)."""
         fields["finished_at"] = timezone.now()
         fields["progress"] = None  # live samples are for the live view only: drop them
-        return Run.objects.filter(pk=self.pk, status=Run.Status.RUNNING).update(**fields) == 1
+        if Run.objects.filter(pk=self.pk, status=Run.Status.RUNNING).update(**fields) != 1:
+            return False
+        self.finished_at, self.progress = fields["finished_at"], None
+        return True
         self.refresh_from_db()
