@@ -55,6 +55,7 @@ class Steps:
         )
         self.profile = profile
         self.inside: str | None = None
+        self.last_sql: dict[str, list[str]] = {}
 
     def timed(self, step: str, fn, *args, **kwargs):
         from django.db import connection
@@ -75,6 +76,7 @@ class Steps:
                     prof.disable()
                 self.cpu[step].append(time.process_time() - started)
                 self.queries[step].append(len(queries.captured_queries))
+                self.last_sql[step] = [q["sql"][:110] for q in queries.captured_queries]
                 self.inside = outer
                 if outer is not None:
                     # The outer step's own figures leave this one out.
@@ -89,6 +91,7 @@ def main() -> None:
     parser.add_argument("--database-url", default=f"sqlite:///{ROOT / 'var' / 'drafts.sqlite3'}")
     parser.add_argument("--drafts", type=int, default=60)
     parser.add_argument("--profile", type=int, default=0, help="top-N functions per step")
+    parser.add_argument("--sql", action="store_true", help="the last draft's queries")
     args = parser.parse_args()
     os.environ["DATABASE_URL"] = args.database_url
 
@@ -164,6 +167,10 @@ def main() -> None:
         print(f"| {step} | {cpu_ms:.1f} | {queries:.1f} |")
     print(f"| **both** | {total_cpu:.1f} | {total_q:.1f} |")
     print(f"\nthe post's answer: {statistics.median(per['bytes']):.0f} bytes")
+    if args.sql:
+        for step in ("post", "task"):  # the post's include its task's
+            print(f"\n#### {step}: the last draft's queries\n")
+            print("\n".join(f"    {sql}" for sql in steps.last_sql[step]))
     if args.profile:
         for step in ("post", "task"):
             print(f"\n#### {step}: top {args.profile} by own time\n")
