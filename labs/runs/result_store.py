@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from django.db.models import Case, Q, When
+from django.db.models import F
 from django.utils import timezone
 
 from labs.runs import succeeded
@@ -119,6 +119,8 @@ def result_key(lab, params: dict[str, Any], seed: int) -> str:
 
 # What a run answered from the store (or following a run) reads of the run it points at.
 RESULT_FIELDS = ("pk", "status", "stored_result_id", "own_result")
+# A stored result's run, or one computing it.
+LOOKED_AT = ("succeeded", "queued", "running")
 
 
 def stored_run(key: str):
@@ -140,15 +142,21 @@ def stored_or_twin(key: str):
     """(`stored_run(key)`, None) if the key's result is stored, else (None, the running
     twin): the earliest queued or running run with this key that computes for itself (a
     leader), or None. Both looks in one query: a press makes them for every key, twice
-    for a key it elects a leader for (`labs.runs.dispatch.look_up`)."""
+    for a key it elects a leader for (`labs.runs.dispatch.look_up`).
+
+    Never a draft still queued as a twin: a newer draft of its owner may delete it
+    (`labs.runs.drafts.replace_waiting`), and a run waiting on it would point at nothing.
+    """
     from labs.runs.models import Run
 
     if not key:
         return None, None
+    # Among these statuses only a succeeded run has ended: ordered by the end first
+    # (nulls last), the stored result comes before any twin, the earliest of each first.
     found = (
-        Run.objects.filter(_stored() | _computing(), result_key=key, same_as__isnull=True)
-        .annotate(unfinished=Case(When(status=Run.Status.SUCCEEDED, then=0), default=1))
-        .order_by("unfinished", "finished_at", "created_at")
+        Run.objects.filter(status__in=LOOKED_AT, result_key=key, same_as__isnull=True)
+        .exclude(draft=True, status=Run.Status.QUEUED)
+        .order_by(F("finished_at").asc(nulls_last=True), "created_at")
         .only(*RESULT_FIELDS)
         .first()
     )
@@ -157,21 +165,6 @@ def stored_or_twin(key: str):
     return (found, None) if found.status == Run.Status.SUCCEEDED else (None, found)
 
 
-def _stored() -> Q:
-    from labs.runs.models import Run
-
-    return Q(status=Run.Status.SUCCEEDED)
-
-
-def _computing() -> Q:
-    """Queued or running, but never a draft still queued: a newer draft of its owner may
-    delete it (`labs.runs.drafts.replace_waiting`), and a run waiting on it would point at
-    nothing."""
-    from labs.runs.models import Run
-
-    return Q(status__in=[Run.Status.QUEUED, Run.Status.RUNNING]) & ~Q(
-        draft=True, status=Run.Status.QUEUED
-    )
 
 
 def lock_key(key: str) -> None:
