@@ -165,8 +165,6 @@ def stored_or_twin(key: str):
     return (found, None) if found.status == Run.Status.SUCCEEDED else (None, found)
 
 
-
-
 def lock_key(key: str) -> None:
     """Make identical runs started at the same instant by different students take turns
     (inside `atomic`), so one computes and the others wait on it. PostgreSQL: a
