@@ -90,9 +90,11 @@ class Student:
     def _csrf(self) -> str:
         return self.cookies.get("csrftoken", "")
 
-    def request(self, path: str, data: dict | None = None, htmx: bool = False):
+    def request(
+        self, path: str, data: dict | None = None, htmx: bool = False, headers: dict | None = None
+    ):
         body = urllib.parse.urlencode(data, doseq=True).encode() if data is not None else None
-        headers = {"Accept-Encoding": "identity"}
+        headers = {"Accept-Encoding": "identity", **(headers or {})}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if body is not None:

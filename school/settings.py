@@ -237,7 +237,7 @@ os.environ.setdefault("EXPERIMENT_REDIS_URL", EXPERIMENT_REDIS_URL)
 CACHE_REDIS_URL = env_str("CACHE_REDIS_URL", "") or with_redis_db(REDIS_URL, 2)
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "school.cache.ReusingRedisCache",  # Django's, its clients kept
         "LOCATION": CACHE_REDIS_URL,
         "TIMEOUT": 3600,
         # Two sites (or a site and a test session) on one Redis keep their entries apart.
@@ -256,6 +256,10 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Celery closes a worker's database connection before and after every task unless this is
+# set (then only every this many tasks): labs.runs.task_connections closes it by Django's
+# rule instead (CONN_MAX_AGE), so a quick run no longer opens a connection of its own.
+CELERY_DB_REUSE_MAX = 1000
 # With acks_late a task whose worker died is delivered again once this passes.
 # It must be longer than the longest lab run (each lab's time_limit_s, at most 115 s for
 # trapped-live and 125 s for an experiment's 20 seeds, plus the 15 s to the hard limit).

@@ -10,7 +10,7 @@ class TeachingConfig(AppConfig):
         directly by the code that triggers it (a hand-in's digest: `Submission.save`; the
         class results' predictions panel: `teaching.class_results.views`)."""
         from labs.runs import fair_share, references, succeeded
-        from teaching.challenge_credits import credit_runs
+        from teaching.challenge_credits import kept_drafts
         from teaching.gradebook import staleness
         from teaching.models import RUN_REFERENCES
         from teaching.run_lanes import class_lane
@@ -29,7 +29,7 @@ class TeachingConfig(AppConfig):
 
         # A run that meets a challenge is credited once, and a draft that met it kept
         # (`teaching.challenge_credits`), as the worker that ended it says it succeeded.
-        succeeded.listen(credit_runs)
+        succeeded.listen(kept_drafts)
 
         # A class's runs share the quick queue fairly with other classes' runs
         # (`labs.runs.fair_share`): which class a student's runs count with is teaching's.

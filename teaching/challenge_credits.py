@@ -34,6 +34,17 @@ RUNS_READ = 200
 def credit_runs(run_ids: Sequence[Any]) -> int:
     """Credit the challenges these runs, and the runs that followed them, meet; how many
     credits this call made. Safe to call again: a credit is made once."""
+    return len(credited(run_ids))
+
+
+def kept_drafts(run_ids: Sequence[Any]) -> list[Any]:
+    """`labs.runs.succeeded`'s listener: credit these runs, and name the drafts kept for it
+    (their ended announcement says so: the press it answers shows the run kept)."""
+    return [run_id for run_id, draft in credited(run_ids) if draft]
+
+
+def credited(run_ids: Sequence[Any]) -> list[tuple[Any, bool]]:
+    """(run id, whether it was a draft) of each credit made for these runs (module doc)."""
     labs = sorted({c.lab for c in CHALLENGES})
     rows = (
         Run.objects.filter(Q(pk__in=run_ids) | Q(same_as__in=run_ids))
@@ -41,14 +52,15 @@ def credit_runs(run_ids: Sequence[Any]) -> int:
         .order_by("created_at")
         .values("owner_id", "draft", *FIELDS)[:RUNS_READ]
     )
-    made = 0
+    made = []
     for row in rows:
         run = shown_row(row)
         for challenge in CHALLENGES:
             if challenge.lab != run["lab"]:
                 continue
-            if attempt(challenge, run["id"], run["params"], run["summary"]).met:
-                made += credit(row["owner_id"], challenge.slug, run["id"], draft=row["draft"])
+            met = attempt(challenge, run["id"], run["params"], run["summary"]).met
+            if met and credit(row["owner_id"], challenge.slug, run["id"], draft=row["draft"]):
+                made.append((run["id"], row["draft"]))
     return made
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,7 +67,12 @@ def start_run(user, lab: Lab, params: dict[str, Any], seed: int) -> Run:
 
 
 def start_runs(
-    user, lab: Lab, runs: list[tuple[dict[str, Any], int]], *, draft: bool = False
+    user,
+    lab: Lab,
+    runs: list[tuple[dict[str, Any], int]],
+    *,
+    draft: bool = False,
+    under_lock: Callable[[], object] | None = None,
 ) -> list[Run]:
     """Start several runs of `lab` together (e.g. a before/after pair): all of them or none.
 
@@ -74,7 +80,9 @@ def start_runs(
     and the runs themselves (see `labs.runs.admission`). A run the result store already
     has is saved finished at once; one identical to a run in progress waits on it. A run
     for the quick queue takes its place in its class's share (`labs.runs.fair_share`).
-    `draft` marks them drafts (`labs.runs.drafts`: started by moving a control).
+    `draft` marks them drafts (`labs.runs.drafts`: started by moving a control);
+    `under_lock` is done first once the row is locked, in the same transaction, so a
+    refusal undoes it too (a draft deletes its student's older drafts still waiting).
     """
     refuse_over_budget(lab, runs)
     refuse_when_offline()
@@ -83,17 +91,26 @@ def start_runs(
     try:
         with transaction.atomic():
             admission.lock_user(user)
+            if under_lock is not None:
+                under_lock()
             known = look_up(keys)
             params_of_runs = [params for params, _seed in runs]
             share = share_of(user, lab, params_of_runs, keys, known)
             refuse_without_runners(lab, params_of_runs, keys, known, share)
             computing = sum(known.stored[key] is None for key in keys)
             refuse_over_caps(user, lab, computing=computing)
-            return [
-                _make(user, lab, params, seed, key, known.stored[key], known.twins.get(key),
-                      draft, share)
-                for (params, seed), key in zip(runs, keys, strict=True)
-            ]  # fmt: skip
+            made = []
+            for (params, seed), key in zip(runs, keys, strict=True):
+                run = _make(
+                    user, lab, params, seed, key, known.stored[key], known.twins.get(key),
+                    draft, share,
+                )  # fmt: skip
+                if key and known.needs_a_worker(key) and not draft:
+                    # The same run twice in one call (a pair's two halves alike): the
+                    # second waits on the first, which computes. A queued draft leads nobody.
+                    known.twins[key] = run
+                made.append(run)
+            return made
     finally:
         if share is not None:
             share.done()  # its runs are saved (or none was): counted as waiting from now
@@ -134,14 +151,15 @@ def look_up(keys: list[str]) -> Known:
     that ends meanwhile settles it on commit), so a class pressing Run together does not
     queue up behind one lock.
     """
-    stored = {key: result_store.stored_run(key) for key in set(keys)}
-    twins = {key: result_store.running_twin(key) for key, run in stored.items() if not run}
+    stored: dict[str, Run | None] = {}
+    twins: dict[str, Run | None] = {}
+    for key in set(keys):
+        stored[key], twins[key] = result_store.stored_or_twin(key)
     electing = sorted(k for k in stored if k and not stored[k] and not twins[k])
     for key in electing:  # in one order, so two requests cannot deadlock
         result_store.lock_key(key)
         # Another press may have elected its leader while this one waited.
-        stored[key] = result_store.stored_run(key)
-        twins[key] = None if stored[key] else result_store.running_twin(key)
+        stored[key], twins[key] = result_store.stored_or_twin(key)
     return Known(stored, twins)
 
 
@@ -222,15 +240,13 @@ def _make(
     }
     if stored is not None:
         return _answered_from_store(fields, stored)
-    # A run made just before in this same call (two identical runs at once) leads too.
-    leader = twin or result_store.running_twin(key)
     queue = admission.queue_for(lab, params)
-    priority = share.take() if leader is None and fair_share.shares(queue) else 0
-    run = Run.objects.create(**fields, same_as=leader, queue=queue, priority=priority)
-    if leader is None:
+    priority = share.take() if twin is None and fair_share.shares(queue) else 0
+    run = Run.objects.create(**fields, same_as=twin, queue=queue, priority=priority)
+    if twin is None:
         enqueue(run, lab)
     else:
-        follow(leader)
+        follow(twin)
     return run
 
 

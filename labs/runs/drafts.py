@@ -18,6 +18,7 @@ server's. What differs:
 
 from __future__ import annotations
 
+import functools
 from datetime import timedelta
 from typing import Any
 
@@ -47,12 +48,11 @@ def start_draft(user, lab: Lab, params: dict[str, Any], seed: int) -> Run:
     """Start a draft run, replacing the student's drafts still waiting for a worker.
 
     Raises `dispatch.RunRefused` as Run does (caps, broker, budget). The older drafts go
-    in the same transaction as the new one is made, so a refused draft deletes nothing.
+    in the same transaction as the new one is made, under the same lock of the student's
+    row, so a refused draft deletes nothing.
     """
-    with transaction.atomic():
-        admission.lock_user(user)
-        replace_waiting(user)
-        return start_runs(user, lab, [(params, seed)], draft=True)[0]
+    replace = functools.partial(replace_waiting, user)
+    return start_runs(user, lab, [(params, seed)], draft=True, under_lock=replace)[0]
 
 
 def replace_waiting(user) -> int:
@@ -60,7 +60,7 @@ def replace_waiting(user) -> int:
 
     One conditional DELETE, its condition checked by the database as it deletes: a draft
     a worker claims meanwhile is running, not queued, and stays (it counts against the
-    caps until it ends; other runs may wait on it: `result_store.running_twin`); a deleted
+    caps until it ends; other runs may wait on it: `result_store.stored_or_twin`); a deleted
     one's task finds no row and stops. Not `QuerySet.delete()`, which reads the rows first
     and then deletes them by key: a draft claimed in between went too, and a run that had
     just begun to wait on it failed its foreign key (bench/bench_drafts.py, PostgreSQL).

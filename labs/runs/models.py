@@ -91,8 +91,17 @@ class StoredResult(models.Model):
 
     @classmethod
     def keep(cls, key: str, data: dict[str, Any]) -> StoredResult:
-        """The stored result for `key`, saving `data` under it if there is none yet."""
-        stored, _created = cls.objects.get_or_create(key=key, defaults={"data": data})
+        """The stored result for `key`, saving `data` under it if there is none yet.
+
+        One statement (`INSERT … ON CONFLICT (key) DO UPDATE … RETURNING id`), where
+        `get_or_create` took four round trips in a transaction of its own (the look, BEGIN,
+        the INSERT, COMMIT) for each computed run. A key already stored keeps the data it
+        has (the conflict rewrites only the key, with itself): a key names one result.
+        """
+        stored = StoredResult(key=key, data=data)
+        StoredResult.objects.bulk_create(
+            [stored], update_conflicts=True, unique_fields=["key"], update_fields=["key"]
+        )
         return stored
 
 
@@ -196,8 +205,14 @@ class Run(models.Model):
 
     @property
     def result(self) -> Any:
-        """What the run computed (None until it succeeds), wherever it is kept."""
-        if self.own_result is not None:
+        """What the run computed (None until it succeeds), wherever it is kept.
+
+        A run read without its own result (`defer("own_result")`, as a poll reads it) that
+        points at a stored one is not asked for it again: a stored result's runs keep
+        none of their own (`result_fields`).
+        """
+        stored_only = "own_result" in self.get_deferred_fields()
+        if not (stored_only and self.stored_result_id) and self.own_result is not None:
             return self.own_result
         stored = self.stored_result if self.stored_result_id is not None else None
         return stored.data if stored is not None else None
@@ -240,6 +255,7 @@ class Run(models.Model):
             return False
         self.status = Run.Status.SUCCEEDED
         if "stored_result_id" in fields:  # same_as: the earlier run's reference
+            self.same_as = same_as
             self.stored_result_id = fields["stored_result_id"]
             self.own_result = fields["own_result"]
         elif "stored_result" in fields:
@@ -272,8 +288,12 @@ class Run(models.Model):
         return str(ParamsRefused(errors)) if errors else ""
 
     def _finish(self, **fields) -> bool:
-        """End the run with `fields` if it is still running; whether it was."""
+        """End the run with `fields` if it is still running; whether it was (then this
+        object has its end's time, as saved: `labs.runs.ended.announce_succeeded`)."""
         fields["finished_at"] = timezone.now()
         fields["progress"] = None  # live samples are for the live view only: drop them
-        return Run.objects.filter(pk=self.pk, status=Run.Status.RUNNING).update(**fields) == 1
+        if Run.objects.filter(pk=self.pk, status=Run.Status.RUNNING).update(**fields) != 1:
+            return False
+        self.finished_at, self.progress = fields["finished_at"], None
+        return True
         self.refresh_from_db()

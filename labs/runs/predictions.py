@@ -111,8 +111,12 @@ def seen_before(run: Run, given: datetime | None = None) -> bool:
 
 
 def verdicts(run: Run, predictions: list[Prediction] | None = None) -> list[Verdict]:
-    """Each prediction made for `run` against its outcome ([] before it has succeeded)."""
-    if run.status != Run.Status.SUCCEEDED:
+    """Each prediction made for `run` against its outcome ([] before it has succeeded).
+
+    A draft has none (guesses are kept with the run pressed: `labs.web.start`), so a
+    draft's body asks nothing of the database here.
+    """
+    if run.status != Run.Status.SUCCEEDED or run.draft:
         return []
     if predictions is None:
         predictions = list(run.predictions.all())

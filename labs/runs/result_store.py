@@ -24,6 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from django.db.models import F
 from django.utils import timezone
 
 from labs.runs import succeeded
@@ -116,8 +117,15 @@ def result_key(lab, params: dict[str, Any], seed: int) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
+# What a run answered from the store (or following a run) reads of the run it points at.
+RESULT_FIELDS = ("pk", "status", "stored_result_id", "own_result")
+# A stored result's run, or one computing it.
+LOOKED_AT = ("succeeded", "queued", "running")
+
+
 def stored_run(key: str):
-    """The earliest succeeded run with this key, or None."""
+    """The earliest succeeded run with this key, or None (only what `result_fields` and
+    `same_as` need of it: a run's params and the rest are not read)."""
     from labs.runs.models import Run
 
     if not key:
@@ -125,8 +133,36 @@ def stored_run(key: str):
     return (
         Run.objects.filter(result_key=key, status=Run.Status.SUCCEEDED, same_as__isnull=True)
         .order_by("finished_at")
+        .only(*RESULT_FIELDS)
         .first()
     )
+
+
+def stored_or_twin(key: str):
+    """(`stored_run(key)`, None) if the key's result is stored, else (None, the running
+    twin): the earliest queued or running run with this key that computes for itself (a
+    leader), or None. Both looks in one query: a press makes them for every key, twice
+    for a key it elects a leader for (`labs.runs.dispatch.look_up`).
+
+    Never a draft still queued as a twin: a newer draft of its owner may delete it
+    (`labs.runs.drafts.replace_waiting`), and a run waiting on it would point at nothing.
+    """
+    from labs.runs.models import Run
+
+    if not key:
+        return None, None
+    # Among these statuses only a succeeded run has ended: ordered by the end first
+    # (nulls last), the stored result comes before any twin, the earliest of each first.
+    found = (
+        Run.objects.filter(status__in=LOOKED_AT, result_key=key, same_as__isnull=True)
+        .exclude(draft=True, status=Run.Status.QUEUED)
+        .order_by(F("finished_at").asc(nulls_last=True), "created_at")
+        .only(*RESULT_FIELDS)
+        .first()
+    )
+    if found is None:
+        return None, None
+    return (found, None) if found.status == Run.Status.SUCCEEDED else (None, found)
 
 
 def lock_key(key: str) -> None:
@@ -138,26 +174,6 @@ def lock_key(key: str) -> None:
     if key and connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int(key[:15], 16)])
-
-
-def running_twin(key: str):
-    """A queued or running run with this key that computes for itself (a leader), or None.
-
-    Never a draft still queued: a newer draft of its owner may delete it
-    (`labs.runs.drafts.replace_waiting`), and a run waiting on it would point at nothing.
-    """
-    from labs.runs.models import Run
-
-    if not key:
-        return None
-    return (
-        Run.objects.filter(result_key=key, same_as__isnull=True)
-        .active()
-        .exclude(draft=True, status=Run.Status.QUEUED)
-        .order_by("created_at")
-        .only("pk")
-        .first()
-    )
 
 
 def settle_followers_of(leader) -> int:

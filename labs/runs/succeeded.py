@@ -9,18 +9,21 @@ and the followers of an identical run (`labs.runs.result_store.settle_followers`
 
 `tell` names the runs that ended; a listener reads them and the runs that followed them
 (`same_as`). A listener must be idempotent: a run may be told twice (a follower settled by
-its leader's task and again by the sweeper), and nothing here is ever a request's GET.
+its leader's task and again by the sweeper), and nothing here is ever a request's GET. A
+listener that keeps a draft (`labs.runs.drafts.keep`) returns its id, and `tell` returns
+them all: the worker's announcement then says the run is no longer a draft, and the press
+it answers shows it kept without reading the row back (`labs.runs.ended`).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from typing import Any
 
 logger = logging.getLogger(__name__)
 
-Listener = Callable[[list], Any]  # given the run ids; what it returns is not read
+# Given the run ids; returns the ids of the drafts it kept, if any (else None).
+Listener = Callable[[list], Iterable | None]
 _listeners: list[Listener] = []
 
 
@@ -30,17 +33,20 @@ def listen(listener: Listener) -> None:
         _listeners.append(listener)
 
 
-def tell(run_ids: Iterable) -> None:
-    """Say that these runs (and the runs that followed them) succeeded.
+def tell(run_ids: Iterable) -> set[str]:
+    """Say that these runs (and the runs that followed them) succeeded; the ids (as text)
+    of the drafts the listeners kept.
 
     Never raises: a listener's failure is logged, and the run stays as it ended (a missed
     challenge credit is the student's to earn again, never a failed run).
     """
     ids = [run_id for run_id in run_ids if run_id is not None]
+    kept: set[str] = set()
     if not ids:
-        return
+        return kept
     for listener in _listeners:
         try:
-            listener(ids)
+            kept.update(str(run_id) for run_id in listener(ids) or ())
         except Exception:
             logger.exception("a listener failed on the runs %s", ids)
+    return kept

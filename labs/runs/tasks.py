@@ -13,6 +13,7 @@ from django.conf import settings
 from django.utils import timezone
 
 import labs.runs.heartbeat  # noqa: F401 - every worker that loads the tasks beats
+import labs.runs.task_connections  # noqa: F401 - and keeps its database connection
 from labs.catalogue.entries import get_lab
 from labs.runs import ended, result_store, retained_queue, succeeded
 from labs.runs.draining import end_drain, hold_drain
@@ -132,11 +133,15 @@ def _succeeded(run: Run, result: dict | None = None, *, same_as: Run | None = No
     """Save the result and hand it to the runs waiting on this one."""
     if run.mark_succeeded(result, same_as=same_as):
         result_store.settle_followers_of(run)
-        # Before the announcement: the press that wakes on it shows a challenge's credit.
-        succeeded.tell([run.pk])
+        # Before the announcement: the press that wakes on it shows a challenge's credit,
+        # and the draft kept for it.
+        if str(run.pk) in succeeded.tell([run.pk]):
+            run.draft = False
+        # A press waiting on it (or on a follower) answers now, from what is said here.
+        ended.announce_succeeded(run)
     else:  # ended meanwhile by someone else (the sweeper): settle as it ended
         result_store.settle_followers([run.pk])
-    ended.announce([run.pk])  # a press waiting on it (or on a follower) answers now
+        ended.announce([run.pk])
 
 
 def _failed(run: Run, lab, code: str, **args) -> str:

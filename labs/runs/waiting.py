@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from labs.runs.admission import experiment_slugs
 from labs.runs.models import Run
 from labs.runs.turns import whose_turn_it_waits_for
 
@@ -75,7 +76,8 @@ def waiting_text(run: Run, now=None) -> str:
             "Someone started the very same run (same lab, parameters and seed) a moment "
             "ago: yours will show its result as soon as it is ready."
         )
-    waits_for = whose_turn_it_waits_for(run.pk)
+    # Only experiments take turns: a simulation's page need not ask (a query per poll).
+    waits_for = whose_turn_it_waits_for(run.pk) if run.lab in experiment_slugs() else None
     if waits_for == "own":
         return _(
             "Your other experiment is running. Each student's experiments take turns, one at "

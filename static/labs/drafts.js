@@ -5,20 +5,41 @@
 // PACE_MS, and never two at once for a panel — a value that comes while a post is in flight
 // waits for its answer, and values passed over meanwhile are never sent (the server, for its
 // part, deletes a student's draft still queued when a newer one comes: labs.runs.drafts).
-// When the hand lets go, the last value is always the last one sent. The hidden .auto-run
-// element does the post; the answer is a draft run's body, swapped into the hidden
-// .incoming holder, and every field's message slot, swapped in place out of band (a
-// refused value says why beside its field and nothing runs). A queued body polls itself
-// there; once it is finished it lands: it takes the place of the body shown, with the shown
-// charts moved into it and redrawn on the same elements (charts.js: Plotly.react, the
-// previous lines left faint), and "What changed" written under its headline from the two
-// runs' words (data-facts, written by the server). A body that is not the holder's newest
-// is never landed: an old answer is dropped. The first change with no guess given waits
-// for the guess or an explicit skip (predict.js's labPredict.mayGo). Run never aborts a draft in flight (an abort
-// is logged as an error by htmx): the draft's answer is dropped instead.
+// When the hand lets go (the `change` of a slider a pointer held), its value goes at once,
+// past the pace and beside a post in flight, on the panel's second hidden element (kept for
+// the release, so nothing is aborted: htmx logs an abort as an error); only the newest
+// post's answer lands, an older one that comes after it is dropped (issue 40: the release
+// no longer waits out the answer in flight, bench/drag.py --release-at-once). The last value
+// is always the last one sent. The hidden .auto-run elements do the posts; the answer is a
+// draft run's body, swapped into the hidden .incoming holder, and every field's message
+// slot, swapped in place out of band (a refused value says why beside its field and nothing
+// runs). A queued body polls itself there; once it is finished it lands: it takes the place
+// of the body shown, with the shown charts moved into it and redrawn on the same elements
+// (charts.js: Plotly.react, the previous lines left faint), and "What changed" written under
+// its headline from the two runs' words (data-facts, written by the server). The first
+// change with no guess given waits for the guess or an explicit skip (predict.js's
+// labPredict.mayGo). Run never aborts a draft in flight either: its answer is dropped.
 (function () {
   var PACE_MS = 220; // during a drag, one post per this long (and one at a time)
-  var sent = {}, facts = {}, busy = {}, lastAt = {}, timers = {};
+  var sent = {}, facts = {}, lastAt = {}, timers = {}, posted = {};
+  var held = null; // the slider a pointer holds: its `change` is the hand letting go
+
+  // Which element posts now: "usual" when it is free, "release" when the hand let go with
+  // the usual post in flight, else null (the value goes when a post's answer comes). Pure,
+  // so tests/js/labs/drafts.test.js reads it.
+  function lane(usualFlying, releaseFlying, letGo) {
+    if (!usualFlying) return "usual";
+    if (letGo && !releaseFlying) return "release";
+    return null;
+  }
+  window.labDraftLane = lane;
+  function poster(panel, which) {
+    return panel.querySelector(which === "release" ? ".auto-run.at-release" : ".auto-run:not(.at-release)");
+  }
+  function flying(panel, which) {
+    var elt = poster(panel, which);
+    return !!(elt && elt.dataset.flying);
+  }
 
   function panelOf(node) { return node && node.closest && node.closest(".lab-panel[data-auto-run]"); }
   // The lab's values only: a prediction (labs/predict.html) belongs to the next Run (the
@@ -41,34 +62,52 @@
     var body = panel.querySelector(".results .run-body[data-facts]:not([data-compared])");
     if (body) compare(panel, body);
   }
-  // Post the form's newest values, if they are new, no post is in flight and the pace allows.
-  function changed(panel) {
+  // Post the form's newest values, if they are new, a post may go (`lane`) and the pace
+  // allows; `letGo`: the hand let go, so past the pace and beside a post in flight.
+  function changed(panel, letGo) {
     clearTimeout(timers[panel.id]);
-    if (busy[panel.id] || panel.dataset.ran) return; // sent when the answer comes
+    if (panel.dataset.ran) return;
+    var which = lane(flying(panel, "usual"), flying(panel, "release"), !!letGo);
+    if (!which) {
+      if (letGo) panel.dataset.letGo = "1"; // goes as soon as an answer comes
+      return; // sent when the answer comes
+    }
+    letGo = letGo || !!panel.dataset.letGo;
     var wait = (lastAt[panel.id] || 0) + PACE_MS - Date.now();
-    if (wait > 0) {
+    if (wait > 0 && !letGo) {
       timers[panel.id] = setTimeout(function () { changed(panel); }, wait);
       return;
     }
     var form = panel.querySelector("form.lab-form"), now = values(form);
+    delete panel.dataset.letGo;
     if (now === sent[panel.id]) return;
     // The first move with no guess waits for one, or for "Skip this time" (predict.js),
     // which then calls this again: nothing is posted before.
-    if (window.labPredict && !window.labPredict.mayGo(panel, function () { changed(panel); }, false)) return;
+    if (window.labPredict && !window.labPredict.mayGo(panel, function () { changed(panel, letGo); }, false)) return;
+    var elt = poster(panel, which);
     sent[panel.id] = now;
-    busy[panel.id] = true;
     lastAt[panel.id] = Date.now();
+    posted[panel.id] = (posted[panel.id] || 0) + 1;
+    elt.dataset.post = posted[panel.id]; // its answer lands only if no newer post went
+    elt.dataset.flying = "1";
     status(panel, true);
-    window.htmx.trigger(panel.querySelector(".auto-run"), "lab:changed");
+    window.htmx.trigger(elt, "lab:changed");
   }
   function onEdit(event) {
     var panel = panelOf(event.target);
     if (!panel || !event.target.closest("form.lab-form")) return;
     if (event.target.matches("button") || event.target.closest(".predict")) return;
-    changed(panel);
+    var letGo = event.type === "change" && event.target === held;
+    if (letGo) held = null;
+    changed(panel, letGo);
   }
   document.addEventListener("input", onEdit);
   document.addEventListener("change", onEdit);
+  // A pointer (mouse, finger, pen) takes a slider: the `change` that follows is its release
+  // (keys held on a slider change it at every step, and keep the pace).
+  document.addEventListener("pointerdown", function (event) {
+    held = event.target.matches && event.target.matches("input[type=range]") ? event.target : null;
+  }, true);
   // "Reset to the lesson's values" sets the boxes without an event (forms.js).
   document.addEventListener("click", function (event) {
     if (!event.target.closest("[data-reset-form]")) return;
@@ -213,7 +252,7 @@
     if (!elt.matches || !elt.matches(".auto-run")) return;
     var panel = panelOf(elt);
     if (!panel) return;
-    busy[panel.id] = false;
+    delete elt.dataset.flying;
     if (!event.detail.successful && !event.detail.xhr.status) status(panel, false);
     changed(panel);
   });
@@ -227,11 +266,15 @@
     clearTimeout(timers[panel.id]);
     panel.dataset.ran = "1";
   });
+  // An answer lands only if its post was the newest (the release's may come first).
+  // htmx fires beforeSwap on the target (the holder): the poster is the request's element.
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var elt = event.detail.elt;
-    if (!elt.matches || !elt.matches(".auto-run")) return;
+    var config = event.detail.requestConfig;
+    var elt = config && config.elt;
+    if (!elt || !elt.matches || !elt.matches(".auto-run")) return;
     var panel = panelOf(elt);
     if (!elt.isConnected || !panel || panel.dataset.ran) event.detail.shouldSwap = false;
+    else if (Number(elt.dataset.post) !== posted[panel.id]) event.detail.shouldSwap = false;
   });
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll(".lab-panel[data-auto-run]").forEach(ready);

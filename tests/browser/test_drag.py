@@ -124,3 +124,65 @@ def test_the_main_chart_redraws_during_a_drag_and_ends_on_the_value_let_go(
     assert json.loads(page.locator(".results .run-body").get_attribute("data-facts"))
     # The stage with its chart, the "show at the top" buttons: axe finds nothing serious.
     assert violations(page, None) == []
+
+
+ANSWERED_JS = """() => {
+  window.__answered = [];
+  document.addEventListener("htmx:afterRequest", (e) => {
+    const elt = e.detail.elt;
+    if (!elt.matches(".auto-run")) return;
+    window.__answered.push(elt.matches(".at-release") ? "release" : "usual");
+  });
+}"""
+# The per_worker of the draft body shown, once it has succeeded (else null).
+LANDED_JS = """() => { const b = document.querySelector('.results .run-body.draft');
+  if (!b || !b.dataset.facts || !b.matches('.status-succeeded')) return null;
+  const p = JSON.parse(b.dataset.facts).params.find((p) => p[0] === 'per_worker');
+  return String(p[2]).replace(/[^0-9.]/g, ''); }"""
+
+
+def until(page, ready, what: str) -> None:
+    """Wait (at most the runs' timeout) until `ready()` holds; fail saying `what`."""
+    deadline = time.monotonic() + RUN_TIMEOUT_MS / 1000
+    while not ready():
+        assert time.monotonic() < deadline, what
+        page.wait_for_timeout(50)
+
+
+def test_the_value_let_go_at_is_posted_beside_the_post_in_flight_and_only_it_lands(site):
+    """Issue 40: the release does not wait for the answer in flight. The drafts' requests are
+    held here, so the one a key made is still unanswered when the hand takes the slider and
+    lets go; the value let go at is posted beside it at once. Its answer, let through first,
+    lands; the older one, let through after it, is dropped."""
+    user = make_user("release")
+    context = site.chromium.new_context(viewport={"width": 1280, "height": 900})
+    site.contexts.append(context)
+    context.add_cookies([site.session_cookie(user)])
+    page = context.new_page()
+    site.seen.watch(page)
+    open_lab(page, site, "drain")
+    give_a_guess(page)
+    page.evaluate(ANSWERED_JS)
+    held: list = []
+    page.route("**/labs/drain/draft/", lambda route: held.append(route))
+    slider = page.locator("input.slider[data-for=id_per_worker]")
+    slider.scroll_into_view_if_needed()
+    slider.focus()
+    page.keyboard.press("ArrowRight")  # a key: its post is held, unanswered
+    until(page, lambda: len(held) == 1, "the key's post was not sent")
+    thumb = slider.evaluate(THUMB_JS)
+    page.mouse.move(thumb["x"], thumb["y"])
+    page.mouse.down()
+    page.mouse.move(thumb["x"] + thumb["width"] * 0.2, thumb["y"])
+    page.mouse.up()
+    until(page, lambda: len(held) == 2, "the value let go at waited for the answer in flight")
+    final = page.input_value("#id_per_worker")
+    assert f"per_worker={final}" in (held[1].request.post_data or "")
+    held[1].continue_()
+    page.wait_for_function(f"() => ({LANDED_JS})() === {json.dumps(final)}", timeout=RUN_TIMEOUT_MS)
+    held[0].continue_()
+    page.wait_for_function("() => window.__answered.includes('usual')", timeout=RUN_TIMEOUT_MS)
+    page.wait_for_timeout(200)  # a swap the older answer made would have settled by now
+    assert page.evaluate(LANDED_JS) == final
+    assert page.locator(".results .run-body").count() == 1
+    assert not site.seen.errors, "\n".join(site.seen.errors)

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
+from labs.runs import ended
 from labs.runs.models import Run
 from labs.runs.tasks import execute_run
 from labs.web import fragment_cache
@@ -108,3 +109,14 @@ def test_the_database_holds_one_credit_per_student_and_challenge(people):
             student=people.alice, challenge="drain-by-five", met_by=other.pk
         )
     assert list(ChallengeCredit.objects.values_list("met_by", flat=True)) == [first.pk]
+
+
+@pytest.mark.redis
+def test_the_press_waiting_on_a_draft_kept_for_a_challenge_shows_it_kept(people, settings):
+    """The worker's announcement says the draft was kept (the press reads no row back)."""
+    settings.LAB_PRESS_WAITERS, settings.LAB_PRESS_WAIT_S = 2, 30
+    passing, missing = queued_draft(people.alice, per_waiting=50), queued_draft(people.alice)
+    for draft in (passing, missing):
+        execute_run.apply(args=(str(draft.pk),))
+    assert not ended.as_it_ends(passing).draft
+    assert ended.as_it_ends(missing).draft

@@ -5,11 +5,15 @@ import { describe, expect, it } from "vitest";
 // takes listeners, and its "What changed" words are read from the window it fills in.
 const SOURCE = readFileSync(new URL("../../../static/labs/drafts.js", import.meta.url), "utf8");
 
-function whatChanged() {
+function loaded() {
   const window = {};
   const document = { addEventListener: () => {} };
   new Function("window", "document", SOURCE)(window, document);
-  return window.labWhatChanged;
+  return window;
+}
+
+function whatChanged() {
+  return loaded().labWhatChanged;
 }
 
 // A small seeded generator (mulberry32): the same 2,000 cases on every run.
@@ -70,5 +74,25 @@ describe("What changed", () => {
         expect(figures).toBe(said.join(" · "));
       }
     }
+  });
+});
+
+describe("Which element posts", () => {
+  const lane = loaded().labDraftLane;
+
+  it("posts on the usual element whenever it is free, the hand down or let go", () => {
+    for (const releaseFlying of [false, true]) {
+      for (const letGo of [false, true]) expect(lane(false, releaseFlying, letGo)).toBe("usual");
+    }
+  });
+
+  it("sends the value let go at beside a post in flight, never two beside it", () => {
+    expect(lane(true, false, true)).toBe("release");
+    expect(lane(true, true, true)).toBe(null); // it goes when an answer comes
+  });
+
+  it("keeps one post at a time while the hand is down", () => {
+    expect(lane(true, false, false)).toBe(null);
+    expect(lane(true, true, false)).toBe(null);
   });
 });

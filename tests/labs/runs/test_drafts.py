@@ -11,9 +11,12 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from labs.catalogue.entries import get_lab
 from labs.runs import drafts
 from labs.runs.models import Run
 from labs.runs.sweeps import sweep_once
@@ -206,8 +209,6 @@ def test_the_sweeper_deletes_old_drafts_unless_kept(client, school, published, s
 
 
 def defaults_form_values():
-    from labs.catalogue.entries import get_lab
-
     return get_lab("drain").defaults()
 
 
@@ -227,3 +228,43 @@ def test_replacing_leaves_other_students_and_running_drafts_alone(people):
     assert drafts.replace_waiting(people.alice) == 1
     assert set(Run.objects.values_list("pk", flat=True)) == {bobs.pk, running.pk}
     assert not Run.objects.filter(pk=queued.pk).exists()
+
+
+def statements(seen) -> list[str]:
+    """The SQL of the queries seen, each cut short (a failure lists them)."""
+    return [q["sql"][:70] for q in seen]
+
+
+def test_a_draft_is_started_under_one_lock_in_a_few_queries(people, published):
+    """The student's row is locked once (it was locked twice, the second time inside a
+    savepoint of its own), and the result store is asked once before the key's lock and
+    once under it (each one query for the stored result and a computing twin alike)."""
+    lab = get_lab("drain")
+    params = lab.defaults() | {"per_worker": 150}
+    with CaptureQueriesContext(connection) as seen:
+        drafts.start_draft(people.alice, lab, params, 0)
+    sql = statements(seen.captured_queries)
+    assert sum(s.startswith('SELECT "auth_user"."id" AS "pk"') for s in sql) == 1, sql
+    assert sum(s.startswith("SAVEPOINT") for s in sql) == 1, sql  # the transaction (a test's)
+    advisory_lock = connection.vendor == "postgresql"
+    # The savepoint and its release, the lock, the older drafts, the store twice, the caps,
+    # the row.
+    assert len(sql) == 8 + advisory_lock, sql
+
+
+def test_a_drafts_polls_ask_only_what_they_show(client, people, published, move, settings):
+    """A queued draft's poll: the session, the user, the run, the site's waiting runs (the
+    poll's pace) and the runs ahead of it; never whose turn it waits for (only experiments
+    take turns). The poll that finds it finished: its result once (not its own result first,
+    which a stored result's run has none of), the result seen, the challenges; never the
+    predictions (a draft has none)."""
+    client.force_login(people.alice)
+    draft = made(move(per_worker=150))
+    path = reverse("run-detail", args=[draft.pk])
+    with CaptureQueriesContext(connection) as seen:
+        assert client.get(path, **HX).status_code == 200
+    assert len(seen.captured_queries) == 5, statements(seen.captured_queries)
+    execute_run.apply(args=(str(draft.pk),))
+    with CaptureQueriesContext(connection) as seen:
+        assert client.get(path, **HX).status_code == 286
+    assert len(seen.captured_queries) == 6, statements(seen.captured_queries)

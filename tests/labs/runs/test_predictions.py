@@ -306,3 +306,14 @@ def test_a_before_after_pair_keeps_the_guess_with_its_after_run(client, people, 
     before, after = Run.objects.order_by("created_at")
     assert not before.predictions.exists()
     assert list(after.predictions.values_list("figure", "value")) == [("recovered", True)]
+
+
+def test_a_drafts_body_asks_for_no_predictions(people, django_assert_num_queries):
+    """Guesses go with the run pressed, never a draft: its body does not look for any."""
+    from labs.runs.predictions import verdicts
+
+    draft = finished_run(people.alice)
+    Run.objects.filter(pk=draft.pk).update(draft=True)
+    draft.refresh_from_db()
+    with django_assert_num_queries(0):
+        assert verdicts(draft) == []

@@ -171,3 +171,40 @@ def test_the_gradebook_reads_a_summary_from_the_store(school):
     cells = [cell for row in book.rows for cell in row.cells if cell.submission]
     assert [cell.submission.summary for cell in cells] == [summary]
     assert summary_of(Submission.objects.get(pk=handed.pk)) == summary
+
+
+def test_a_result_is_kept_in_one_statement_and_a_key_keeps_its_first_data(
+    db, django_assert_num_queries
+):
+    with django_assert_num_queries(1):
+        first = StoredResult.keep("k" * 64, {"summary": {"peak": 1}})
+    with django_assert_num_queries(1):
+        again = StoredResult.keep("k" * 64, {"summary": {"peak": 2}})
+    assert first.pk is not None and again.pk == first.pk
+    assert StoredResult.objects.get().data == {"summary": {"peak": 1}}
+
+
+def test_one_look_finds_the_earliest_stored_result_else_the_earliest_computing_twin(people):
+    from labs.runs.result_store import stored_or_twin
+
+    key, now = "t" * 64, timezone.now()
+
+    def run(status, minutes_ago, **fields):
+        when = now - timedelta(minutes=minutes_ago)
+        return Run.objects.create(
+            owner=people.alice, lab="drain", params={}, seed=0, result_key=key,
+            status=status, created_at=when, **fields,
+        )  # fmt: skip
+
+    assert stored_or_twin(key) == (None, None)
+    run("queued", 9, draft=True)  # a queued draft leads nobody: its owner may replace it
+    assert stored_or_twin(key) == (None, None)
+    running_draft = run("running", 8, draft=True)
+    run("queued", 1)  # a later twin
+    assert stored_or_twin(key) == (None, running_draft)  # the earliest computing
+    run("failed", 7, finished_at=now)
+    assert stored_or_twin(key) == (None, running_draft)
+    later = run("succeeded", 6, finished_at=now - timedelta(minutes=1))
+    first = run("succeeded", 5, finished_at=now - timedelta(minutes=2))
+    run("succeeded", 4, finished_at=now - timedelta(minutes=3), same_as=later)  # a copy
+    assert stored_or_twin(key) == (first, None)  # a stored result before any twin

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from labs.catalogue.entries import get_lab
 from labs.runs.models import Run
+from labs.runs.result_store import result_key
 from labs.runs.stale import resend_stale
 from labs.runs.tasks import execute_run
 
@@ -330,3 +331,20 @@ def test_a_redis_that_restarts_or_fills_up_is_said_in_words(run, monkeypatch, ra
     assert failed.error_code == code
     assert words in failed.error
     assert "127.0.0.1" not in failed.error and "Error" not in failed.error
+
+
+def test_a_computed_draft_costs_its_task_seven_queries(people, django_assert_num_queries):
+    """The claim, the run read back, the store's look for an identical run finished
+    meanwhile, the result kept (one statement), the run ended, its followers settled, and
+    the challenges' read of it: each once."""
+    lab = get_lab("drain")
+    draft = Run.objects.create(
+        owner=people.alice,
+        lab="drain",
+        params=DRAIN_PARAMS,
+        seed=0,
+        draft=True,
+        result_key=result_key(lab, DRAIN_PARAMS, 0),
+    )
+    with django_assert_num_queries(7):
+        assert execute_run.run(str(draft.pk)) == "succeeded"

@@ -33,7 +33,7 @@ def poll(client, run, language: str = "en"):
 
 def test_the_cache_is_redis_apart_from_the_broker_and_the_experiments():
     backend = settings.CACHES["default"]
-    assert backend["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert backend["BACKEND"] == "school.cache.ReusingRedisCache"  # Django's Redis cache
     databases = {
         url.rsplit("/", 1)[-1]
         for url in (settings.CACHE_REDIS_URL, settings.REDIS_URL, settings.EXPERIMENT_REDIS_URL)
@@ -215,7 +215,17 @@ def test_a_students_drafts_keep_a_bounded_number_of_cached_pages(
     for run in drafts:
         assert poll(client, run).status_code == 286
     assert live_draft_pages(drafts) <= 4
-    assert live_draft_pages(drafts[-2:]) == 4  # the newest stay: they are the ones looked at
+    assert live_draft_pages(drafts[-4:]) == 4  # the newest stay: they are the ones looked at
+
+
+@pytest.mark.redis
+def test_a_drafts_charts_are_kept_and_its_whole_body_is_not(client, people, fresh_render_version):
+    """A draft's body is shown once; its charts may be asked for again (the same values)."""
+    (draft,) = drafts_of(people.alice, 1)
+    client.force_login(people.alice)
+    assert poll(client, draft).status_code == 286
+    assert cache.get(fragment_cache.charts_key(draft, "en")) is not None
+    assert cache.get(fragment_cache.key(draft.pk, "en")) is None
 
 
 @pytest.mark.redis

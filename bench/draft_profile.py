@@ -1,0 +1,184 @@
+"""Where a computed draft spends its CPU, in one process: the post, the task, the answer.
+
+One student moves drain's `per_worker` to values nobody has run (so every draft is
+computed), and the script plays what a draft costs the web and the worker, each step timed
+by `time.process_time` (CPU of this process, whatever else the machine runs) with its
+database queries counted:
+
+- **post**: the Django test client's htmx POST of the form to `/labs/drain/draft/`, with
+  an `Idempotency-Key` as the page sends it (form, caps, the result store, the run's row,
+  the publish, the wait for the end, the finished body with its charts);
+- **task**: the Celery task's body (`execute_run`), run in this process where the post
+  publishes it (so the post finds its run finished, as it does when a worker is quick).
+
+PostgreSQL's and Redis's own CPU are not in it (bench/drag.py measures every role), nor
+gunicorn's or Celery's own machinery. Usage (REDIS_URL and CACHE_REDIS_URL as for the site):
+
+    .venv/bin/python bench/draft_profile.py \
+        --database-url postgres://postgres@127.0.0.1:5432/bench_draft_profile --drafts 60
+    .venv/bin/python bench/draft_profile.py ... --profile 25   # cProfile's top 25 a step
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import re
+import statistics
+import sys
+import time
+import uuid
+from collections import defaultdict
+from pathlib import Path
+
+# TREE=/path/to/another/checkout measures that code (e.g. main before a change), side by side.
+ROOT = Path(os.environ.get("TREE") or Path(__file__).resolve().parent.parent)
+sys.path.insert(0, str(ROOT))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # bench.burst, bench.machine
+os.chdir(ROOT)  # Celery puts the working folder first on the path: that tree's, then
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "school.settings")
+
+RUN_ID = re.compile(r'id="run-([0-9a-f-]{36})"')
+
+
+class Steps:
+    """CPU seconds and queries per step, and optionally one cProfile per step."""
+
+    def __init__(self, profile: bool) -> None:
+        self.cpu: dict[str, list[float]] = defaultdict(list)
+        self.queries: dict[str, list[int]] = defaultdict(list)
+        # Timed by CPU, not the clock: a wait for PostgreSQL or Redis is no cost here.
+        self.profiles: dict[str, cProfile.Profile] = defaultdict(
+            lambda: cProfile.Profile(time.process_time)
+        )
+        self.profile = profile
+        self.inside: str | None = None
+        self.last_sql: dict[str, list[str]] = {}
+
+    def timed(self, step: str, fn, *args, **kwargs):
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        outer, self.inside = self.inside, step
+        if outer is not None and self.profile:
+            self.profiles[outer].disable()  # one profiler at a time
+        prof = self.profiles[step] if self.profile else None
+        started = time.process_time()
+        with CaptureQueriesContext(connection) as queries:
+            if prof is not None:
+                prof.enable()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                if prof is not None:
+                    prof.disable()
+                self.cpu[step].append(time.process_time() - started)
+                self.queries[step].append(len(queries.captured_queries))
+                self.last_sql[step] = [q["sql"][:110] for q in queries.captured_queries]
+                self.inside = outer
+                if outer is not None:
+                    # The outer step's own figures leave this one out.
+                    self.cpu[outer].append(-self.cpu[step][-1])
+                    self.queries[outer].append(-self.queries[step][-1])
+                    if self.profile:
+                        self.profiles[outer].enable()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database-url", default=f"sqlite:///{ROOT / 'var' / 'drafts.sqlite3'}")
+    parser.add_argument("--drafts", type=int, default=60)
+    parser.add_argument("--profile", type=int, default=0, help="top-N functions per step")
+    parser.add_argument("--sql", action="store_true", help="the last draft's queries")
+    args = parser.parse_args()
+    os.environ["DATABASE_URL"] = args.database_url
+
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.test import Client
+
+    import labs.runs.dispatch as dispatch
+    import labs.runs.tasks as tasks
+    from bench.burst import lab_form
+    from bench.machine import describe
+    from labs.runs.models import Run
+
+    call_command("migrate", verbosity=0)
+    user, _ = get_user_model().objects.get_or_create(username="draft-profile")
+    client = Client()
+    client.force_login(user)
+    client.get("/labs/drain/")
+    steps = Steps(profile=bool(args.profile))
+
+    def run_at_once(run, lab) -> bool:
+        outcome = steps.timed("task", tasks.execute_run, str(run.pk))
+        if outcome != "succeeded":
+            raise SystemExit(f"the task said {outcome}")
+        return True
+
+    dispatch.publish = run_at_once
+    base = int(time.time()) % 10_000 * 10  # values nobody has run: every draft computed
+    warm = 5
+    per = defaultdict(list)
+    for i in range(args.drafts + warm):
+        if i == warm:  # the first drafts warm imports, templates and connections
+            steps = Steps(profile=bool(args.profile))
+            per = defaultdict(list)
+        form = lab_form("drain", None) | {"per_worker": str(1 + base + i)}
+        before = len(steps.cpu["task"])
+        response = steps.timed(
+            "post",
+            client.post,
+            "/labs/drain/draft/",
+            form,
+            HTTP_HX_REQUEST="true",
+            HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
+        )
+        body = response.content.decode()
+        if response.status_code != 200 or "status-succeeded" not in body:
+            raise SystemExit(f"draft {i}: HTTP {response.status_code} {body[:300]!r}")
+        if len(steps.cpu["task"]) != before + 1:
+            raise SystemExit(f"draft {i}: computed {len(steps.cpu['task']) - before} times")
+        per["bytes"].append(len(response.content))
+    Run.objects.filter(owner=user).delete()
+
+    def figure(step: str) -> tuple[float, float]:
+        """Per draft: median CPU ms (the outer step without its inner ones), mean queries."""
+        cpu, queries = steps.cpu[step], steps.queries[step]
+        if step == "post":  # entries alternate: the post's whole, minus its task
+            cpu = [a + b for a, b in zip(cpu[1::2], cpu[0::2], strict=True)]
+            queries = [a + b for a, b in zip(queries[1::2], queries[0::2], strict=True)]
+        return statistics.median(cpu) * 1000, statistics.mean(queries)
+
+    engine = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+    print(f"{describe()}; {engine}; tree {ROOT}")
+    print(f"drain, {args.drafts} computed drafts; per draft:\n")
+    print("| step | CPU ms, median | queries |\n| --- | ---: | ---: |")
+    total_cpu = total_q = 0.0
+    for step in ("post", "task"):
+        cpu_ms, queries = figure(step)
+        total_cpu, total_q = total_cpu + cpu_ms, total_q + queries
+        print(f"| {step} | {cpu_ms:.1f} | {queries:.1f} |")
+    print(f"| **both** | {total_cpu:.1f} | {total_q:.1f} |")
+    print(f"\nthe post's answer: {statistics.median(per['bytes']):.0f} bytes")
+    if args.sql:
+        for step in ("post", "task"):  # the post's include its task's
+            print(f"\n#### {step}: the last draft's queries\n")
+            print("\n".join(f"    {sql}" for sql in steps.last_sql[step]))
+    if args.profile:
+        for step in ("post", "task"):
+            print(f"\n#### {step}: top {args.profile} by own time\n")
+            stats = pstats.Stats(steps.profiles[step])
+            stats.sort_stats(os.environ.get("SORT", "tottime")).print_stats(
+                os.environ.get("ONLY", ""), args.profile
+            )
+
+
+if __name__ == "__main__":
+    main()
