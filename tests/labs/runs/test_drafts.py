@@ -235,10 +235,11 @@ def statements(seen) -> list[str]:
     return [q["sql"][:70] for q in seen]
 
 
-def test_a_draft_is_started_under_one_lock_in_a_few_queries(people, published):
+def test_a_draft_is_started_under_one_lock_in_a_few_queries(people, published, settings):
     """The student's row is locked once (it was locked twice, the second time inside a
     savepoint of its own), and the result store is asked once before the key's lock and
     once under it (each one query for the stored result and a computing twin alike)."""
+    settings.LAB_QUEUE, settings.LAB_HEAVY_QUEUE = "lock-quick", "lock-heavy"  # as the site's
     lab = get_lab("drain")
     params = lab.defaults() | {"per_worker": 150}
     with CaptureQueriesContext(connection) as seen:
@@ -248,8 +249,10 @@ def test_a_draft_is_started_under_one_lock_in_a_few_queries(people, published):
     assert sum(s.startswith("SAVEPOINT") for s in sql) == 1, sql  # the transaction (a test's)
     advisory_lock = connection.vendor == "postgresql"
     # The savepoint and its release, the lock, the older drafts, the store twice, the caps,
-    # the row.
-    assert len(sql) == 8 + advisory_lock, sql
+    # the row; and for the quick queue's fair share, the student's class and its runs
+    # waiting (labs.runs.fair_share).
+    assert sum("teaching_membership" in s for s in sql) == 1, sql
+    assert len(sql) == 8 + 2 + advisory_lock, sql
 
 
 def test_a_drafts_polls_ask_only_what_they_show(client, people, published, move, settings):
