@@ -19,6 +19,11 @@
 // its headline from the two runs' words (data-facts, written by the server). The first
 // change with no guess given waits for the guess or an explicit skip (predict.js's
 // labPredict.mayGo). Run never aborts a draft in flight either: its answer is dropped.
+// A post that gets no answer, or has no link to go on, is taken by the outbox (outbox.js),
+// which says so (`outbox:kept`): a draft is a view, not a record, so its panel is free at
+// once. The next value is posted as usual and takes the kept one's place; the outbox keeps
+// only the newest, sends it when the link is back, and lands its answer only while it is
+// the panel's newest post (`data-draft-post`), so the chart ends on the slider's value.
 (function () {
   var PACE_MS = 220; // during a drag, one post per this long (and one at a time)
   var sent = {}, facts = {}, lastAt = {}, timers = {}, posted = {};
@@ -89,6 +94,7 @@
     lastAt[panel.id] = Date.now();
     posted[panel.id] = (posted[panel.id] || 0) + 1;
     elt.dataset.post = posted[panel.id]; // its answer lands only if no newer post went
+    panel.dataset.draftPost = posted[panel.id]; // the same for a kept one's (outbox.js)
     elt.dataset.flying = "1";
     status(panel, true);
     window.htmx.trigger(elt, "lab:changed");
@@ -254,6 +260,27 @@
     if (!panel) return;
     delete elt.dataset.flying;
     if (!event.detail.successful && !event.detail.xhr.status) status(panel, false);
+    changed(panel);
+  });
+  // The outbox took a post htmx will not answer (outbox.js). A draft's panel goes on at
+  // once: the value that waited for this answer goes now, or the next move's. If the
+  // browser would not store it, the values are posted again next time. A Run kept with no
+  // link: the value waiting for the pace is not posted after it.
+  document.addEventListener("outbox:kept", function (event) {
+    var elt = event.target;
+    var panel = panelOf(elt);
+    if (!panel) return;
+    if (elt.matches("form.lab-form")) {
+      clearTimeout(timers[panel.id]);
+      return;
+    }
+    if (!elt.matches(".auto-run")) return;
+    delete elt.dataset.flying;
+    status(panel, false);
+    if (!event.detail || !event.detail.kept) {
+      delete sent[panel.id];
+      return;
+    }
     changed(panel);
   });
   // Run wins over a draft still in flight: the draft's answer is dropped, not landed on the
