@@ -7,10 +7,12 @@
 // part, deletes a student's draft still queued when a newer one comes: labs.runs.drafts).
 // When the hand lets go (the `change` of a slider a pointer held), its value goes at once,
 // past the pace and beside a post in flight, on the panel's second hidden element (kept for
-// the release, so nothing is aborted: htmx logs an abort as an error); only the newest
-// post's answer lands, an older one that comes after it is dropped (issue 40: the release
-// no longer waits out the answer in flight, bench/drag.py --release-at-once). The last value
-// is always the last one sent. The hidden .auto-run elements do the posts; the answer is a
+// the release, so nothing is aborted: htmx logs an abort as an error); an answer lands if it
+// is newer than the last one taken, so an older answer that comes after a newer one is
+// dropped (issue 40: the release no longer waits out the answer in flight, bench/drag.py
+// --release-at-once), and one that comes first still shows: on a loaded site, where each
+// answer comes after the next post went, "only the newest lands" showed nothing until the
+// hand stopped (bench/class_drag.py). The last value is always the last one sent. The hidden .auto-run elements do the posts; the answer is a
 // draft run's body, swapped into the hidden .incoming holder, and every field's message
 // slot, swapped in place out of band (a refused value says why beside its field and nothing
 // runs). A queued body polls itself there; once it is finished it lands: it takes the place
@@ -26,7 +28,7 @@
 // the panel's newest post (`data-draft-post`), so the chart ends on the slider's value.
 (function () {
   var PACE_MS = 220; // during a drag, one post per this long (and one at a time)
-  var sent = {}, facts = {}, lastAt = {}, timers = {}, posted = {};
+  var sent = {}, facts = {}, lastAt = {}, timers = {}, posted = {}, taken = {};
   var held = null; // the slider a pointer holds: its `change` is the hand letting go
 
   // Which element posts now: "usual" when it is free, "release" when the hand let go with
@@ -38,6 +40,12 @@
     return null;
   }
   window.labDraftLane = lane;
+  // Whether post number `post`'s answer may take the holder, the newest taken being `taken`
+  // (0: none yet). Pure, for tests/js/labs/drafts.test.js.
+  function takes(post, taken) {
+    return post > taken;
+  }
+  window.labDraftTakes = takes;
   function poster(panel, which) {
     return panel.querySelector(which === "release" ? ".auto-run.at-release" : ".auto-run:not(.at-release)");
   }
@@ -293,15 +301,19 @@
     clearTimeout(timers[panel.id]);
     panel.dataset.ran = "1";
   });
-  // An answer lands only if its post was the newest (the release's may come first).
+  // An answer takes the holder only if its post is newer than the last one taken (the
+  // release's may come first; then the older one is dropped, and a queued body an older
+  // answer left there polling is replaced by the newer one).
   // htmx fires beforeSwap on the target (the holder): the poster is the request's element.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var config = event.detail.requestConfig;
     var elt = config && config.elt;
     if (!elt || !elt.matches || !elt.matches(".auto-run")) return;
     var panel = panelOf(elt);
+    var post = Number(elt.dataset.post);
     if (!elt.isConnected || !panel || panel.dataset.ran) event.detail.shouldSwap = false;
-    else if (Number(elt.dataset.post) !== posted[panel.id]) event.detail.shouldSwap = false;
+    else if (!takes(post, taken[panel.id] || 0)) event.detail.shouldSwap = false;
+    else taken[panel.id] = post;
   });
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll(".lab-panel[data-auto-run]").forEach(ready);
