@@ -32,15 +32,18 @@ def new_queue_name(prefix: str = "e2e") -> str:
     return f"{prefix}-{uuid.uuid4().hex[:8]}"
 
 
-def spawn_worker(queue: str, log: Path, *, concurrency: int = 1, **env: str) -> subprocess.Popen:
+def spawn_worker(
+    queue: str, log: Path, *, concurrency: int = 1, name: str = "", **env: str
+) -> subprocess.Popen:
     """A real Celery worker on `queue`, for quick and heavy runs alike, in a process group of
-    its own (so a test can kill it and its pool child at once), writing to `log`."""
+    its own (so a test can kill it and its pool child at once), writing to `log`; named
+    `<queue>@<host>` unless `name` (its part before the @) is given."""
     env = {**os.environ, "DATABASE_URL": database_url(), "LAB_QUEUE": queue,
            "LAB_HEAVY_QUEUE": queue, **env}  # fmt: skip
     with log.open("w") as out:
         return subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "school", "worker", "-Q", queue,
-             f"--concurrency={concurrency}", "--loglevel=INFO", "-n", f"{queue}@%h",
+             f"--concurrency={concurrency}", "--loglevel=INFO", "-n", f"{name or queue}@%h",
              "--without-gossip", "--without-mingle", "--without-heartbeat"],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
