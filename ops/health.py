@@ -17,7 +17,7 @@ import redis
 from django.conf import settings
 from django.db import connection
 
-from labs.runs import redis_clients, telemetry_store
+from labs.runs import redis_clients, redis_memory, telemetry_store
 from labs.runs.admission import admit_oldest_s
 from labs.runs.fair_share import shares
 from school.celery import app as celery_app
@@ -43,11 +43,23 @@ def check_database() -> Check:
 
 
 def check_redis(url: str | None = None) -> Check:
+    """Redis answers a PING, and takes writes: a full one (`labs.runs.redis_memory`) stops
+    the workers too, and is named as the cause."""
+    client = redis_clients.health(url)
     try:
-        redis_clients.health(url).ping()
+        client.ping()
     except redis.RedisError as error:
         return Check("redis", False, f"{type(error).__name__}: {error}")
+    refused = redis_memory.refusal(client, telemetry_store.key("memory-probe"))
+    if refused is not None:
+        return Check("redis", False, f"{FULL}: {refused}")
     return Check("redis", True, "PONG")
+
+
+FULL = (
+    "full: it refuses writes (keys without a TTL fill its maxmemory), so the workers can "
+    "neither beat nor acknowledge a task; free its memory or raise maxmemory"
+)
 
 
 def ping_workers(timeout_s: float) -> list[str]:
@@ -99,11 +111,14 @@ def check_queues() -> Check:
 
 
 def deep_checks() -> list[Check]:
-    """Database, Redis, then the workers and queues (only when Redis answers: they are
-    reached through it)."""
+    """Database, Redis, then the workers and queues (only when Redis answers and takes
+    writes: they are reached through it)."""
     checks = [check_database(), check_redis()]
-    if checks[-1].ok:
+    redis_check = checks[-1]
+    if redis_check.ok:
         checks += [check_workers(), check_queues()]
+    elif redis_check.detail.startswith(FULL):
+        checks.append(Check("workers", False, "not asked: Redis, through which they work, is full"))
     else:
         checks.append(
             Check("workers", False, "not asked: Redis, through which they are reached, is down")

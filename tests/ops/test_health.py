@@ -87,6 +87,33 @@ def test_the_deep_check_names_the_workers_when_none_answers(client, monkeypatch)
 
 
 @pytest.mark.django_db
+def test_a_full_redis_is_named_full_not_the_workers(client, monkeypatch, settings, tmp_path):
+    """The fault bench's finding 5: a Redis full of keys without a TTL stops the workers
+    (their acknowledgements and beats are refused); the check said "down: workers" and
+    Redis "PONG". Now Redis is named, full, and the workers are not asked."""
+    from labs.runs import redis_clients
+    from tests.redis_helpers import RedisServer, fill_without_ttl
+
+    server = RedisServer(
+        tmp_path / "redis", "--maxmemory", "3mb", "--maxmemory-policy", "volatile-ttl"
+    ).start()
+    settings.REDIS_URL = server.url(0)
+    redis_clients.forget()
+    monkeypatch.setattr("ops.health.ping_workers", lambda timeout_s: [])
+    try:
+        fill_without_ttl(server)
+        body = client.get(reverse("healthz-deep")).json()
+    finally:
+        redis_clients.forget()
+        server.kill()
+    assert (body["status"], body["down"]) == ("down", ["redis", "workers"])
+    assert body["checks"]["redis"]["detail"].startswith("full: it refuses writes")
+    assert body["checks"]["workers"]["detail"] == (
+        "not asked: Redis, through which they work, is full"
+    )
+
+
+@pytest.mark.django_db
 def test_the_deep_check_is_ok_when_everything_answers(client, monkeypatch, own_queues):
     monkeypatch.setattr("ops.health.ping_workers", lambda timeout_s: ["serve-1@here"])
     telemetry_store.beat("serve-1@here", list(own_queues))

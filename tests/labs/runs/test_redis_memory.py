@@ -1,0 +1,51 @@
+"""A Redis that refuses writes as full is told from one at its maxmemory that still evicts,
+and from one that does not answer. Real Redis servers of the test's own."""
+
+from __future__ import annotations
+
+import pytest
+
+from labs.runs.redis_memory import refusal
+from tests.redis_helpers import RedisServer, fill_without_ttl
+
+pytestmark = pytest.mark.redis
+PROBE = "test:memory-probe"
+
+
+def small(tmp_path, *more: str) -> RedisServer:
+    return RedisServer(
+        tmp_path / "redis", "--maxmemory", "3mb", "--maxmemory-policy", "volatile-ttl", *more
+    ).start()
+
+
+def test_a_redis_full_of_keys_without_a_ttl_refuses_and_says_so(tmp_path):
+    server = small(tmp_path)
+    try:
+        assert refusal(server.client(), PROBE) is None  # not full yet
+        fill_without_ttl(server)
+        said = refusal(server.client(), PROBE)
+        assert said is not None and "maxmemory" in said
+    finally:
+        server.kill()
+
+
+def test_a_redis_at_its_maxmemory_that_can_still_evict_is_not_full(tmp_path):
+    """Under volatile-ttl, keys with a TTL make room for new writes: nothing is refused."""
+    server = small(tmp_path)
+    try:
+        filler = server.client()
+        for i in range(3000):  # about 12 MB of hour-long entries into 3 MB: evicting
+            filler.set(f"cache:{i}", b"x" * 4096, ex=3600)
+        assert int(filler.info("stats")["evicted_keys"]) > 0
+        assert refusal(filler, PROBE) is None
+    finally:
+        server.kill()
+
+
+def test_a_redis_without_a_maxmemory_or_that_does_not_answer_is_not_said_full(tmp_path):
+    server = RedisServer(tmp_path / "redis").start()
+    try:
+        assert refusal(server.client(), PROBE) is None
+    finally:
+        server.kill()
+    assert refusal(server.client(), PROBE) is None  # stopped: another failure, said elsewhere
