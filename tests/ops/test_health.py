@@ -87,6 +87,35 @@ def test_the_deep_check_names_the_workers_when_none_answers(client, monkeypatch)
 
 
 @pytest.mark.django_db
+def test_a_worker_that_beats_is_up_though_it_missed_the_ping(client, monkeypatch, own_queues):
+    """The fault bench's finding 6: on a loaded machine a worker sometimes misses the
+    ping's 2 s, and the deep check said "down: workers" with the workers up. Its beats
+    (written every second from a thread of its own) say it is up; no ping is waited for."""
+    quick, heavy = own_queues
+
+    def ping(timeout_s):
+        pinged.append(timeout_s)
+        return []  # the answer came too late
+
+    pinged: list[float] = []
+    monkeypatch.setattr("ops.health.ping_workers", ping)
+    telemetry_store.beat("quick-1@here", [quick])
+    telemetry_store.beat("heavy@here", [heavy])
+    Sampler().tick()
+    body = client.get(reverse("healthz-deep")).json()
+    assert (body["status"], body["down"]) == ("ok", [])
+    assert body["checks"]["workers"] == {"ok": True, "detail": "heavy@here, quick-1@here"}
+    assert pinged == []
+
+
+@pytest.mark.django_db
+def test_with_no_beat_a_worker_that_answers_the_ping_is_up(client, monkeypatch, own_queues):
+    monkeypatch.setattr("ops.health.ping_workers", lambda timeout_s: ["old@here"])
+    body = client.get(reverse("healthz-deep")).json()
+    assert body["checks"]["workers"] == {"ok": True, "detail": "old@here"}
+
+
+@pytest.mark.django_db
 def test_a_full_redis_is_named_full_not_the_workers(client, monkeypatch, settings, tmp_path):
     """The fault bench's finding 5: a Redis full of keys without a TTL stops the workers
     (their acknowledgements and beats are refused); the check said "down: workers" and
