@@ -4,8 +4,9 @@ and from one that does not answer. Real Redis servers of the test's own."""
 from __future__ import annotations
 
 import pytest
+import redis
 
-from labs.runs.redis_memory import refusal
+from labs.runs.redis_memory import PROBE_BYTES, refusal
 from tests.redis_helpers import RedisServer, fill_without_ttl
 
 pytestmark = pytest.mark.redis
@@ -24,6 +25,27 @@ def test_a_redis_full_of_keys_without_a_ttl_refuses_and_says_so(tmp_path):
         assert refusal(server.client(), PROBE) is None  # not full yet
         fill_without_ttl(server)
         said = refusal(server.client(), PROBE)
+        assert said is not None and "maxmemory" in said
+    finally:
+        server.kill()
+
+
+def test_a_redis_that_takes_a_small_write_but_not_a_large_one_is_full(tmp_path):
+    """Filled with keys without a TTL until a 256 KB one is refused, as the fault bench
+    fills it: a small write still fits under maxmemory, yet the site's writes fail as the
+    room runs out. Said full (a one-byte probe said otherwise: finding 5 in the bench)."""
+    server = RedisServer(
+        tmp_path / "redis", "--maxmemory", "8mb", "--maxmemory-policy", "volatile-ttl"
+    ).start()
+    try:
+        filler = server.client()
+        for i in range(1000):
+            try:
+                filler.set(f"filler:{i}", b"x" * PROBE_BYTES)
+            except redis.OutOfMemoryError:
+                break
+        filler.set("small", b"x")  # still fits
+        said = refusal(filler, PROBE)
         assert said is not None and "maxmemory" in said
     finally:
         server.kill()
