@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import redis
 
-from labs.runs.redis_memory import PROBE_BYTES, refusal
+from labs.runs.redis_memory import PROBE_BYTES, REFUSED_WITHIN_S, refusal
 from tests.redis_helpers import RedisServer, fill_without_ttl
 
 pytestmark = pytest.mark.redis
@@ -47,6 +47,31 @@ def test_a_redis_that_takes_a_small_write_but_not_a_large_one_is_full(tmp_path):
         filler.set("small", b"x")  # still fits
         said = refusal(filler, PROBE)
         assert said is not None and "maxmemory" in said
+    finally:
+        server.kill()
+
+
+def test_a_redis_hovering_at_its_limit_that_refused_writes_lately_is_full(tmp_path):
+    """As in the fault bench's fill: Redis takes one write and refuses the next, so a probe
+    that passes at one instant says nothing. Its own count of writes refused as full,
+    seen to rise, does; a minute later, with room for the probe, it is full no more."""
+    server = RedisServer(
+        tmp_path / "redis", "--maxmemory", "32mb", "--maxmemory-policy", "volatile-ttl"
+    ).start()
+    try:
+        client = server.client()
+        assert refusal(client, PROBE, now=1000.0) is None  # the first look notes the count
+        written = 0
+        while True:
+            try:
+                client.set(f"filler:{written}", b"x" * PROBE_BYTES)
+                written += 1
+            except redis.OutOfMemoryError:  # refused: Redis counts it
+                break
+        client.delete("filler:0", "filler:1")  # room again for a write or two, for now
+        said = refusal(client, PROBE, now=1010.0)
+        assert said is not None and "refused as over maxmemory" in said
+        assert refusal(client, PROBE, now=1010.0 + REFUSED_WITHIN_S + 1) is None
     finally:
         server.kill()
 
