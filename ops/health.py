@@ -135,14 +135,12 @@ def check_queues() -> Check:
 
 
 def deep_checks() -> list[Check]:
-    """Database, Redis, then the workers and queues (only when Redis answers and takes
-    writes: they are reached through it)."""
+    """Database, Redis, then the workers and queues (only when Redis answers: they are
+    reached through it; a full one still answers, and may or may not have stopped them)."""
     checks = [check_database(), check_redis()]
     redis_check = checks[-1]
-    if redis_check.ok:
+    if redis_check.ok or redis_check.detail.startswith(FULL):
         checks += [check_workers(), check_queues()]
-    elif redis_check.detail.startswith(FULL):
-        checks.append(Check("workers", False, "not asked: Redis, through which they work, is full"))
     else:
         checks.append(
             Check("workers", False, "not asked: Redis, through which they are reached, is down")
