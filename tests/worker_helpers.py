@@ -34,12 +34,19 @@ def new_queue_name(prefix: str = "e2e") -> str:
 
 
 def spawn_worker(
-    queue: str, log: Path, *, heavy: str | None = None, concurrency: int = 1, **env: str
+    queue: str,
+    log: Path,
+    *,
+    heavy: str | None = None,
+    concurrency: int = 1,
+    name: str = "",
+    **env: str,
 ) -> subprocess.Popen:
     """A real Celery worker in a process group of its own (so a test can kill it and its
     pool child at once), writing to `log`: on `queue` for quick and heavy runs alike, or,
     given a `heavy` queue, on both (`-Q quick,heavy`): each kind of run on its own queue,
-    as the site's quick and heavy workers take them."""
+    as the site's quick and heavy workers take them. Named `<queue>@<host>` unless `name`
+    (its part before the @) is given."""
     heavy = heavy or queue
     env = {**os.environ, "DATABASE_URL": database_url(), "LAB_QUEUE": queue,
            "LAB_HEAVY_QUEUE": heavy, **env}  # fmt: skip
@@ -47,7 +54,7 @@ def spawn_worker(
     with log.open("w") as out:
         return subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "school", "worker", "-Q", queues,
-             f"--concurrency={concurrency}", "--loglevel=INFO", "-n", f"{queue}@%h",
+             f"--concurrency={concurrency}", "--loglevel=INFO", "-n", f"{name or queue}@%h",
              "--without-gossip", "--without-mingle", "--without-heartbeat"],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
