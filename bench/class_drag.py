@@ -121,6 +121,7 @@ FIELD_ERROR = re.compile(r'<div class="error" id="[^"]*"[^>]*role="alert"[^>]*>(
 # The answers htmx swaps in on this site (templates/base.html's htmx-config, as
 # static/labs/outbox/answer.js's `shown`): a refusal in words lands and empties the holder.
 SWAPPED = re.compile(r"^(2..|3..|400|401|403|404|409|410|422|429|503)$")
+NUMBER = re.compile(r"(?<![A-Za-z])\d[\d,.]*")
 
 
 # ---- Pure helpers: the figures from the moves' times ----------------------------------
@@ -238,6 +239,7 @@ class Dragger:
         self.holder: tuple[int, str, Move, float] | None = None  # post, path, move, poll at
         self.timer: threading.Timer | None = None
         self.post_s: list[float] = []
+        self.stale = 0  # answers with a run that came back after a newer post went: dropped
         self.stopping = False
         self.queues: dict[str, queue.SimpleQueue] = {"usual": queue.SimpleQueue()}
         if not keys:
@@ -316,6 +318,8 @@ class Dragger:
                     move.run_id = match.group(1)
                 else:
                     move.refused = f"HTTP {status}: {why_refused(body)}"
+                if match and post != self.posted:
+                    self.stale += 1
                 if post == self.posted:  # only the newest post's answer lands
                     if match:
                         self._landed(post, move, f"/runs/{match.group(1)}/", body, answered)
@@ -545,7 +549,8 @@ def row_of(done: ClassRun, label: str, phase: str | None = None) -> Row:
             answered += 1
             latency.append(move.latency_s)
         elif move.refused:
-            refused[move.refused] += 1
+            status, _, words = move.refused.partition(": ")  # "wait about N s": one reason
+            refused[f"{status}: {NUMBER.sub('N', words)}"] += 1
         elif move.failed:
             failed[move.failed] += 1
         elif move is last[i]:
@@ -600,6 +605,7 @@ class Cpu:
     posts: int
     computed: int
     unseen: int  # computed runs that were no answered move's
+    stale: int  # answers dropped: a newer post of the student's had gone meanwhile
     machine_busy: float  # share of the machine's CPU, every process
     client_s: float  # this client's CPU seconds
     queued: list[float]  # computed runs' queue waits
@@ -628,7 +634,9 @@ class Cpu:
             [
                 f"\n{self.label} students over {self.wall_s:.1f} s: {self.posts} drafts posted, "
                 f"{self.computed} computed by a worker ({self.unseen} of them no answered "
-                f"move's run: superseded, or shown only through another's)",
+                f"move's run: superseded, or shown only through another's); {self.stale} "
+                "answers with a run came back after the student's next post had gone, and "
+                "were dropped (drafts.js lands only the newest post's)",
                 f"- the site's CPU: {100 * self.site_share:.0f}% of the {cores} cores; the "
                 f"machine {100 * self.machine_busy:.0f}% busy (every process: other work, and "
                 f"this client: {100 * self.client_s / (self.wall_s * cores):.0f}%)",
@@ -793,7 +801,8 @@ class Bench:
         shown = {m.run_id for d in draggers for m in d.moves if m.answered_at is not None}
         cpu = Cpu(
             str(count), done.ended - done.started, used, sum(len(d.post_s) for d in draggers),
-            computed_drafts(), len(ids - shown), busy, client_s, queued, ran,
+            computed_drafts(), len(ids - shown), sum(d.stale for d in draggers), busy,
+            client_s, queued, ran,
             [s for d in draggers for s in d.post_s],
         )  # fmt: skip
         return done, cpu
