@@ -272,7 +272,8 @@ def _answered_from_store(fields: dict[str, Any], stored: Run) -> Run:
     )
     if Run.stored_result.is_cached(stored):
         run.stored_result = stored.stored_result  # read with the look-up: not asked again
-    transaction.on_commit(lambda: succeeded.tell([run.pk]))
+    # Told as it is held, its result loaded: the challenges judge it without reading it back.
+    transaction.on_commit(lambda: succeeded.tell([run]))
     return run
 
 

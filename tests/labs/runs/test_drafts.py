@@ -278,11 +278,11 @@ def test_a_draft_the_store_answers_adds_nothing_so_asks_no_lane_no_caps(
 ):
     """A value already computed (a classmate's drag came to it first) is the drag's usual
     draft: the session, the user, the student's row locked, the older drafts, the store's
-    one look (the stored result's data read with it), the row; then the result seen and
-    the challenges told. Not the student's class (the run takes no share of the queue),
-    not the caps (it adds no run to them), not the stored result a second time for the
-    body, nor the challenges' credits (a moved value the challenges keep fixed meets none).
-    """
+    one look (the stored result's data read with it), the row; then the result seen. Not
+    the student's class (the run takes no share of the queue), not the caps (it adds no
+    run to them), not the stored result a second time for the body, not the run read back
+    for the challenges (they judge the run the post holds: `labs.runs.succeeded`), nor
+    their credits (a moved value the challenges keep fixed meets none)."""
     client.force_login(people.alice)
     first = made(move(per_worker=150))
     execute_run.apply(args=(str(first.pk),))
@@ -296,4 +296,4 @@ def test_a_draft_the_store_answers_adds_nothing_so_asks_no_lane_no_caps(
     assert not any("teaching_membership" in s for s in sql), sql
     assert not any(s.startswith("SELECT COUNT(*)") for s in sql), sql
     assert not any(s.startswith('SELECT "labs_storedresult"') for s in sql), sql
-    assert len(sql) == 10, sql
+    assert len(sql) == 9, sql
