@@ -14,9 +14,9 @@ presses Run on a quick lab (trapped-service, a seed of its own each time, so the
 store cannot answer) every 2 s and waits for the result, as its page does; the same
 presses with no experiment running, just before, are the baseline. Prints per channel:
 change → phone and → projector p50/p95/max (each published state against the moment each
-screen showed it, `class_latency`), the teacher's move → phone, the site's CPU by program,
-the bench's own CPU and event-loop lag, and the other class's Run → result against the
-baseline. Usage:
+screen showed it, `class_latency`), the teacher's move → phone, the site's CPU by role
+(`role_cpu`), the bench's own CPU and event-loop lag, and the other class's Run → result
+against the baseline. Usage:
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/classbench \\
         .venv/bin/python bench/class_experiment.py --phones 100 --seconds 60
@@ -50,7 +50,7 @@ from class_latency import PublishLog, Screen, delays, move_delays  # noqa: E402
 from class_report import report  # noqa: E402
 from machine import describe  # noqa: E402
 from other_class import other_class, presses_for, warm_up  # noqa: E402
-from site_cpu import cpu_by_program, per_second  # noqa: E402
+from role_cpu import RoleClock, per_second  # noqa: E402
 
 TEACHER = "bench-cx-teacher"
 OTHER_STUDENT = "bench-cx-other"
@@ -141,7 +141,8 @@ async def experiment(site: Site, channel: str, args, other: Student) -> dict[str
     pressing = asyncio.create_task(
         asyncio.to_thread(other_class, other, args.every, other_stop, other_timings)
     )
-    cpu_before, bench_before = cpu_by_program(site.sessions()), own_cpu_s()
+    # Read at the start and the end only: a poller's CPU would be the bench's own.
+    clock, bench_before = RoleClock(site.sessions(), every_s=None).start(), own_cpu_s()
     moves: list[tuple[float, str, Any]] = []
     spike = False
     while time.monotonic() + args.move_every < since + args.seconds:
@@ -152,7 +153,7 @@ async def experiment(site: Site, channel: str, args, other: Student) -> dict[str
         moves.append((pressed, "spike", 3 if spike else 1))
     await asyncio.sleep(max(0.0, since + args.seconds - time.monotonic()))
     upto = time.monotonic()
-    cpu = per_second(cpu_before, cpu_by_program(site.sessions()), upto - since)
+    cpu = per_second(clock.stop(), upto - since)
     bench_cpu = (own_cpu_s() - bench_before) / (upto - since)
     other_stop.set()
     await pressing

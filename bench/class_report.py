@@ -35,7 +35,7 @@ def report(rows: list, args) -> None:
             f"| {s3(r['move_phone'], 0.95)} | {s3(r['projector'], 0.95)} "
             f"| {s3(r['charts'], 0.95)} |"
         )
-    print("\nCPU seconds per second over the measured window, by program of the site:")
+    print("\nCPU seconds per second over the measured window, by role (bench/role_cpu.py):")
     programs = sorted({name for row in rows for name in row[2]["cpu"]})
     columns = " | ".join(programs)
     print(

@@ -1,9 +1,9 @@
 """Where a computed draft spends its CPU, in one process: the post, the task, the answer.
 
 One student moves drain's `per_worker` to values nobody has run (so every draft is
-computed), and the script plays what a draft costs the web and the worker, each step timed
-by `time.process_time` (CPU of this process, whatever else the machine runs) with its
-database queries counted:
+computed; `--lab trapped-service`: each draft with a seed nobody has run), and the script
+plays what a draft costs the web and the worker, each step timed by `time.process_time`
+(CPU of this process, whatever else the machine runs) with its database queries counted:
 
 - **post**: the Django test client's htmx POST of the form to `/labs/drain/draft/`, with
   an `Idempotency-Key` as the page sends it (form, caps, the result store, the run's row,
@@ -95,12 +95,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database-url", default=f"sqlite:///{ROOT / 'var' / 'drafts.sqlite3'}")
     parser.add_argument("--drafts", type=int, default=60)
+    parser.add_argument(
+        "--lab",
+        choices=("drain", "trapped-service"),
+        default="drain",
+        help="drain: a new per_worker each draft; trapped-service: a new seed each draft",
+    )
     parser.add_argument("--profile", type=int, default=0, help="top-N functions per step")
     parser.add_argument("--sql", action="store_true", help="the last draft's queries")
     parser.add_argument(
         "--stored", action="store_true", help="drafts the result store answers (module doc)"
     )
     args = parser.parse_args()
+    if args.stored and args.lab != "drain":
+        parser.error("--stored drags drain's per_worker: use it with --lab drain")
     os.environ["DATABASE_URL"] = args.database_url
 
     import django
@@ -121,7 +129,7 @@ def main() -> None:
     user, _ = get_user_model().objects.get_or_create(username="draft-profile")
     client = Client()
     client.force_login(user)
-    client.get("/labs/drain/")
+    client.get(f"/labs/{args.lab}/")
     base = int(time.time()) % 10_000 * 10  # values nobody has run: every draft computed
     stored = 20  # --stored: the values the class's drag passes, computed once
     if args.stored:
@@ -147,13 +155,16 @@ def main() -> None:
         if i == warm:  # the first drafts warm imports, templates and connections
             steps = Steps(profile=bool(args.profile))
             per = defaultdict(list)
-        value = 1 + base + (i % stored if args.stored else i)
-        form = lab_form("drain", None) | {"per_worker": str(value)}
+        if args.lab == "drain":
+            value = 1 + base + (i % stored if args.stored else i)
+            form = lab_form("drain", None) | {"per_worker": str(value)}
+        else:  # a lab that draws random numbers: a seed nobody has run
+            form = lab_form(args.lab, 1 + base + i)
         before = len(steps.cpu["task"])
         response = steps.timed(
             "post",
             client.post,
-            "/labs/drain/draft/",
+            f"/labs/{args.lab}/draft/",
             form,
             HTTP_HX_REQUEST="true",
             HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
@@ -179,7 +190,7 @@ def main() -> None:
     engine = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
     print(f"{describe()}; {engine}; tree {ROOT}")
     kind = "store-answered" if args.stored else "computed"
-    print(f"drain, {args.drafts} {kind} drafts; per draft:\n")
+    print(f"{args.lab}, {args.drafts} {kind} drafts; per draft:\n")
     print("| step | CPU ms, median | queries |\n| --- | ---: | ---: |")
     total_cpu = total_q = 0.0
     for step in ("post", "task"):

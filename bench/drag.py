@@ -3,7 +3,8 @@
 Starts the site as production runs it (`bench/burst.py`'s `Site`: gunicorn, the workers,
 the sweeper) on a database of the bench's own, unless `--url` names one running. Each
 student is a scripted client that drags as drafts.js does (static/labs/drafts.js): a hand
-moves drain's `per_worker` to and fro for `--seconds` (a new value every 50 ms), a poster
+moves a slider of `--lab` (`DRAGGED`: drain's `per_worker`, trapped-service's `spike_rps`)
+to and fro for `--seconds` (a new value every 50 ms, from 100 to 300), a poster
 sends the newest value at most every 220 ms and never two at once (each post with an
 `Idempotency-Key`, as the page's outbox sends it), polls a queued body as the page does,
 and counts a redraw for every finished body that comes while the hand is down; at the
@@ -23,9 +24,13 @@ Redis: `bench/role_cpu.py`), per draft posted
 and per draft a worker computed (a run that leads: not answered from the result store nor
 waiting on an identical run). Students dragging the same slider share results, so most of
 their drafts are answered by the store; `--unshared` gives each student values of their
-own (another `fixed_workers`, and the drag's number in `per_worker`), so nearly every draft
-is computed. Before the rows, the site's CPU while nobody drags (`--idle-seconds`), a cost
-of the time, which a slow drag spreads over fewer drafts. `--py-spy DIR` samples every
+own (`own_form`: on drain another `fixed_workers`, on trapped-service a seed of their own;
+and the drag's number added to the dragged value), so nearly every draft is computed:
+
+    .venv/bin/python bench/drag.py --own-postgres --lab trapped-service --unshared
+
+Before the rows, the site's CPU while nobody drags (`--idle-seconds`), a cost of the time,
+which a slow drag spreads over fewer drafts. `--py-spy DIR` samples every
 process of the site during the class's drags (`bench/pyspy.py`) and prints where the CPU
 went. `--release-at-once`: the release posts its value at once, even with a post in
 flight (whose answer is then dropped), as drafts.js does since issue 40 (before, the
@@ -65,6 +70,24 @@ from bench.role_cpu import RoleClock, own_postgres, own_redis, split_table  # no
 PACE_S = 0.22  # drafts.js's PACE_MS
 HAND_S = 0.05  # the hand's values come this often
 
+# The slider a drag moves on each lab, and the values each student's first draft (made
+# before anything is measured) starts from, away from the dragged ones (100 to 311). Both
+# stay on the quick queue: trapped-service's cost bound with `spike_rps` 500 is 0.27 s of
+# a worker (labs/sim/capstone/cost.py), under LAB_HEAVY_FROM_S.
+DRAGGED = {"drain": ("per_worker", 1000), "trapped-service": ("spike_rps", 400)}
+OWN_SEED = 1000  # trapped-service, `--unshared`: student i's seed is OWN_SEED + i
+
+
+def own_form(lab: str, i: int, unshared: bool) -> dict[str, str]:
+    """Student i's form: the lesson's values, or with `unshared` a key of the student's own
+    (drain has no randomness: another `fixed_workers`, unused by its backlog rule; a lab
+    that draws random numbers: a seed of the student's own)."""
+    if not unshared:
+        return lab_form(lab, None)
+    if lab == "drain":
+        return lab_form(lab, None) | {"fixed_workers": str(10 + i)}
+    return lab_form(lab, OWN_SEED + i)
+
 
 def drag_once(
     student: Student,
@@ -73,6 +96,7 @@ def drag_once(
     seed: int,
     offset: int = 0,
     at_once: bool = False,
+    lab: str = "drain",
 ):
     """One drag; (redraws while the hand was down, seconds held, release → final chart,
     drafts posted). `offset` is added to every value the hand passes (below 10).
@@ -82,6 +106,7 @@ def drag_once(
     lock = threading.Lock()
     released: dict[str, float | bool] = {}
     held = time.perf_counter()
+    param = DRAGGED[lab][0]
 
     def hand() -> None:
         step = 0
@@ -101,8 +126,8 @@ def drag_once(
     def finished(value: int) -> bool:
         """Post `value`; True once its body is finished (polled as the page polls it)."""
         _status, _, body = student.request(
-            "/labs/drain/draft/",
-            form | {"per_worker": str(value)},
+            f"/labs/{lab}/draft/",
+            form | {param: str(value)},
             htmx=True,
             headers={"Idempotency-Key": str(uuid.uuid4())},  # as the page's outbox sends it
         )
@@ -146,17 +171,19 @@ def drag_once(
     return redraws, seconds, done - state["released"], posts
 
 
-def signed_in(base: str, names: list[str]) -> list[Student]:
+def signed_in(base: str, names: list[str], lab: str = "drain", first: int = 0) -> list[Student]:
     """The class, signed in and on the lab's page, each with a draft made (before anything
     is measured: a login's password hash alone is tens of ms of CPU, and every web process
-    and worker is then past its first requests' imports and templates)."""
+    and worker is then past its first requests' imports and templates). `first`: the
+    number of the first (students signed in later join a class signed in before)."""
     students = [Student(base, name) for name in names]
+    param, warm = DRAGGED[lab]
 
     def one(i: int, student: Student) -> None:
         student.log_in()
-        student.request("/labs/drain/")
-        form = lab_form("drain", None) | {"per_worker": str(1000 + i)}
-        student.request("/labs/drain/draft/", form, htmx=True)
+        student.request(f"/labs/{lab}/")
+        form = lab_form(lab, None) | {param: str(warm + first + i)}
+        student.request(f"/labs/{lab}/draft/", form, htmx=True)
 
     threads = [threading.Thread(target=one, args=(i, s)) for i, s in enumerate(students)]
     for thread in threads:
@@ -172,6 +199,7 @@ def class_drags(
     drags: int,
     unshared: bool = False,
     at_once: bool = False,
+    lab: str = "drain",
 ) -> dict:
     rates: list[float] = []
     finals: list[float] = []
@@ -180,14 +208,12 @@ def class_drags(
     barrier = threading.Barrier(len(students))
 
     def one(i: int, student: Student) -> None:
-        form = lab_form("drain", None)
-        if unshared:  # a key of the student's own: another fixed_workers (unused by backlog)
-            form["fixed_workers"] = str(10 + i)
+        form = own_form(lab, i, unshared)
         barrier.wait()
         for k in range(drags):
             offset = k if unshared else 0
             redraws, held, final_s, sent = drag_once(
-                student, form, seconds, i * 31 + k, offset, at_once
+                student, form, seconds, i * 31 + k, offset, at_once, lab
             )
             with lock:
                 rates.append(redraws / held)
@@ -237,6 +263,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database-url", default=f"sqlite:///{ROOT / 'var' / 'bench.sqlite3'}")
     parser.add_argument("--url", help="a site already running (else one is started)")
+    parser.add_argument("--lab", choices=sorted(DRAGGED), default="drain", help="the lab dragged")
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=2.0, help="how long a drag holds")
     parser.add_argument("--drags", type=int, default=5, help="drags per student")
@@ -275,13 +302,17 @@ def run(args: argparse.Namespace, trees: dict[str, int]) -> None:
         subprocess.run([sys.executable, "-m", "labs.sim.capstone.build"], cwd=ROOT, check=False)
     django.setup()
     print(describe())
+    print(
+        f"{args.lab}, dragging {DRAGGED[args.lab][0]}; "
+        + ("values of each student's own (--unshared)" if args.unshared else "shared values")
+    )
     site = None if args.url else Site(args.database_url, args.web_workers)
     try:
         if site:
             site.__enter__()
         base = args.url or site.url  # type: ignore[union-attr]
         names = make_students(args.students)
-        students = signed_in(base, names)
+        students = signed_in(base, names, args.lab)
         database = urllib.parse.urlsplit(args.database_url).path.lstrip("/")
         if site and args.idle_seconds:
             print(idle_line(site.sessions(), database, trees, args.idle_seconds))
@@ -302,7 +333,12 @@ def run(args: argparse.Namespace, trees: dict[str, int]) -> None:
                         pyspy.recording(site.sessions(), Path(args.py_spy), "drag", args.py_spy_bin)
                     )
                 out = class_drags(
-                    students[:count], args.seconds, args.drags, args.unshared, args.release_at_once
+                    students[:count],
+                    args.seconds,
+                    args.drags,
+                    args.unshared,
+                    args.release_at_once,
+                    args.lab,
                 )
             used = clock.stop()
             r, f = out["rates"], out["finals"]

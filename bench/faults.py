@@ -67,6 +67,7 @@ class Outcome:
     writes_missing: list[str] = field(default_factory=list)
     served: Counter = field(default_factory=Counter)  # (status, kind, intended) -> count
     texts: dict[tuple[int, str, bool], str] = field(default_factory=dict)
+    said: Counter = field(default_factory=Counter)  # (status, kind, gist of its words) -> count
     stray: list[str] = field(default_factory=list)  # when each unintended 5xx came
     no_answer: Counter = field(default_factory=Counter)  # kind -> count
     recovery: dict[str, float | None] = field(default_factory=dict)
@@ -166,10 +167,27 @@ def run_fault(load: Load, fault: Fault) -> Outcome:
             )
             outcome.served[(answer.status, answer.kind, intended)] += 1
             outcome.texts.setdefault((answer.status, answer.kind, intended), answer.text)
+            outcome.said[(answer.status, answer.kind, gist(answer.text))] += 1
             if not intended:
                 at = answer.at - window.applied
                 outcome.stray.append(f"{answer.status} {answer.kind} at {at:+.1f} s")
     return outcome
+
+
+# What a 5xx said, told apart by a phrase of it (the first that is in its words).
+GISTS = (
+    "short of memory",
+    "No lab runner is up",
+    '"down": ["redis"',  # deep (its detail, "full" or not, is past the words kept)
+    "does not answer",
+    "Something went wrong",
+    "The site is restarting",
+    "Bad Gateway",
+)
+
+
+def gist(text: str) -> str:
+    return next((phrase for phrase in GISTS if phrase in text), "other")
 
 
 def report(outcome: Outcome) -> None:
@@ -182,6 +200,9 @@ def report(outcome: Outcome) -> None:
         print(f"- **acknowledged write missing**: {problem}")
     for (status, kind, intended), text in sorted(outcome.texts.items()):
         print(f"- {status} on {kind}{'' if intended else ' (not intended)'}: “{text}”")
+    if outcome.said:
+        said = ", ".join(f"{n} × {s} {k} “{g}”" for (s, k, g), n in sorted(outcome.said.items()))
+        print(f"- every 5xx by what it said: {said}")
     if outcome.stray:
         print(f"- not intended, from the fault's start: {', '.join(outcome.stray[:12])}")
     if outcome.no_answer:

@@ -1,13 +1,18 @@
-"""CPU seconds a site spends over a bench's run, by role: web, workers, PostgreSQL, Redis.
+"""CPU seconds a site spends over a bench's run, by role: web, stream, workers, PostgreSQL,
+Redis, nginx, sweeper. The one reader of `/proc/<pid>/stat` for the benches that split a
+site's CPU: bench/drag.py (per draft, `split_table`) and bench/class_experiment.py (seconds
+a second, `per_second`).
 
 `RoleClock(sessions, database, trees)` reads `/proc/<pid>/stat` (user + system time, every
 thread) of:
 
-- the site's own processes (the process sessions the bench started: nginx, gunicorn, the
-  Celery workers and their pool children, the sweeper), by role, every 0.2 s: a process
-  that ends during the run keeps what it had used by its last reading, one that starts
-  counts from zero (their own time only: a child that ended would otherwise be counted
-  twice, as itself and in its parent's);
+- the site's own processes (the process sessions the bench started: nginx, gunicorn,
+  uvicorn, the Celery workers and their pool children, the sweeper), by role, every 0.2 s
+  (`every_s`): a process that ends during the run keeps what it had used by its last
+  reading, one that starts counts from zero (their own time only: a child that ended would
+  otherwise be counted twice, as itself and in its parent's). `every_s=None` reads at
+  `start()` and `stop()` only, for a bench whose own CPU is among its figures: a process
+  that ends between the two is then not counted;
 - a server of the bench's own, whole (`trees`: its first process and every process under
   it, the children that ended included, through their parents' `cutime`): a PostgreSQL
   cluster (`own_postgres`: every backend, however short-lived, and the WAL writer,
@@ -35,7 +40,9 @@ from pathlib import Path
 
 TICK_S = 1 / os.sysconf("SC_CLK_TCK")
 EVERY_S = 0.2
-ROLES = ("web", "quick worker", "heavy worker", "PostgreSQL", "Redis", "nginx", "sweeper")
+ROLES = (
+    "web", "stream", "quick worker", "heavy worker", "PostgreSQL", "Redis", "nginx", "sweeper"
+)  # fmt: skip
 
 
 def role_of(cmdline: str, database: str | None) -> str:
@@ -45,6 +52,8 @@ def role_of(cmdline: str, database: str | None) -> str:
         return "PostgreSQL" if database and f" {database} " in cmdline else ""
     if "gunicorn" in cmdline:
         return "web"
+    if "uvicorn" in cmdline:
+        return "stream"  # the class experiment's live streams (`./dev program stream`)
     if "celery" in cmdline and " worker" in cmdline:
         return "heavy worker" if "heavy" in cmdline else "quick worker"
     if "nginx" in cmdline:
@@ -92,8 +101,10 @@ class RoleClock:
         sessions: set[str],
         database: str | None = None,
         trees: dict[str, int] | None = None,
+        every_s: float | None = EVERY_S,
     ) -> None:
         self.sessions, self.database, self.trees = sessions, database, trees or {}
+        self.every_s = every_s
         self._first: dict[int, float] = {}
         self._last: dict[int, tuple[str, float]] = {}
         self._trees_first: dict[str, float] = {}
@@ -101,22 +112,25 @@ class RoleClock:
         self._thread = threading.Thread(target=self._poll, daemon=True)
 
     def _read(self, started: bool) -> None:
+        # Outside the sessions only a shared server's backends count, told apart by their
+        # process title: else no other process's command line is read.
+        backends = bool(self.database) and "PostgreSQL" not in self.trees
         for stat in Path("/proc").glob("[0-9]*/stat"):
             pid = int(stat.parent.name)
             try:
                 _parent, session, cpu_s, _children = _stat(stat.read_text())
                 if pid in self._last:
                     who = self._last[pid][0]
-                else:
+                elif session in self.sessions or backends:
                     cmdline = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ")
                     text = cmdline.decode(errors="replace").strip()
-                    backend = text.startswith("postgres:") and "PostgreSQL" not in self.trees
-                    if session in self.sessions or backend:
-                        who = role_of(text, self.database)
-                    else:
+                    if session not in self.sessions and not text.startswith("postgres:"):
                         continue
+                    who = role_of(text, self.database)
                     if not who:
                         continue
+                else:
+                    continue
             except (OSError, IndexError, ValueError):
                 continue  # ended meanwhile
             if pid not in self._first:
@@ -124,19 +138,22 @@ class RoleClock:
             self._last[pid] = (who, cpu_s)
 
     def _poll(self) -> None:
-        while not self._stop.wait(EVERY_S):
+        assert self.every_s is not None
+        while not self._stop.wait(self.every_s):
             self._read(started=True)
 
     def start(self) -> RoleClock:
         self._trees_first = {who: tree_cpu_s(root) for who, root in self.trees.items()}
         self._read(started=False)
-        self._thread.start()
+        if self.every_s is not None:
+            self._thread.start()
         return self
 
     def stop(self) -> dict[str, float]:
         """Seconds of CPU by role since `start()`."""
         self._stop.set()
-        self._thread.join()
+        if self._thread.is_alive():
+            self._thread.join()
         self._read(started=True)
         used: Counter[str] = Counter()
         for pid, (who, cpu_s) in self._last.items():
@@ -144,6 +161,11 @@ class RoleClock:
         for who, root in self.trees.items():
             used[who] += max(0.0, tree_cpu_s(root) - self._trees_first[who])
         return dict(used)
+
+
+def per_second(used: dict[str, float], wall_s: float) -> dict[str, float]:
+    """CPU seconds a second of wall time, by role (a `RoleClock`'s `stop()` over `wall_s`)."""
+    return {who: seconds / wall_s for who, seconds in sorted(used.items())}
 
 
 def split_table(used: dict[str, float], drafts: int, computed: int) -> str:

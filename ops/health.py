@@ -17,7 +17,7 @@ import redis
 from django.conf import settings
 from django.db import connection
 
-from labs.runs import redis_clients, telemetry_store
+from labs.runs import redis_clients, redis_memory, telemetry_store
 from labs.runs.admission import admit_oldest_s
 from labs.runs.fair_share import shares
 from school.celery import app as celery_app
@@ -43,11 +43,23 @@ def check_database() -> Check:
 
 
 def check_redis(url: str | None = None) -> Check:
+    """Redis answers a PING, and takes writes: a full one (`labs.runs.redis_memory`) stops
+    the workers too, and is named as the cause."""
+    client = redis_clients.health(url)
     try:
-        redis_clients.health(url).ping()
+        client.ping()
     except redis.RedisError as error:
         return Check("redis", False, f"{type(error).__name__}: {error}")
+    refused = redis_memory.refusal(client, telemetry_store.key("memory-probe"))
+    if refused is not None:
+        return Check("redis", False, f"{FULL}: {refused}")
     return Check("redis", True, "PONG")
+
+
+FULL = (
+    "full: it refuses writes (keys without a TTL fill its maxmemory), so the workers can "
+    "neither beat nor acknowledge a task; free its memory or raise maxmemory"
+)
 
 
 def ping_workers(timeout_s: float) -> list[str]:
@@ -56,13 +68,37 @@ def ping_workers(timeout_s: float) -> list[str]:
     return [name for reply in replies for name in reply]
 
 
+def beating_workers() -> list[str]:
+    """Names of the workers of the site's queues that beat within `ALIVE_FOR_S`."""
+    queues = [settings.LAB_QUEUE, settings.LAB_HEAVY_QUEUE]
+    alive = telemetry_store.workers_alive(queues)
+    return sorted({name for names in alive.values() for name in names})
+
+
 def check_workers() -> Check:
+    """Whether a worker is up: by the workers' beats (one read), else by a control ping.
+
+    A ping waits `HEALTH_TIMEOUT_S` (2 s) for a worker's answer, which a loaded machine
+    sometimes misses: it said "down: workers" with the workers up (the fault bench's
+    finding 6). A beat is written every second from a thread of each worker's own and
+    counts for `ALIVE_FOR_S` (3 s), so a worker that beats is up however slow its answers.
+    The ping is asked only when none beats (a worker of a version that does not, or
+    beats that cannot be written).
+    """
+    try:
+        names = beating_workers()
+    except redis.RedisError:
+        names = []
+    if names:
+        return Check("workers", True, ", ".join(names))
     try:
         names = ping_workers(settings.HEALTH_TIMEOUT_S)
     except Exception as error:  # kombu raises several kinds for a broker it cannot reach
         return Check("workers", False, f"{type(error).__name__}: {error}")
     if not names:
-        return Check("workers", False, "no Celery worker answered a ping: lab runs would wait")
+        return Check(
+            "workers", False, "no Celery worker beat or answered a ping: lab runs would wait"
+        )
     return Check("workers", True, ", ".join(names))
 
 
@@ -100,9 +136,10 @@ def check_queues() -> Check:
 
 def deep_checks() -> list[Check]:
     """Database, Redis, then the workers and queues (only when Redis answers: they are
-    reached through it)."""
+    reached through it; a full one still answers, and may or may not have stopped them)."""
     checks = [check_database(), check_redis()]
-    if checks[-1].ok:
+    redis_check = checks[-1]
+    if redis_check.ok or redis_check.detail.startswith(FULL):
         checks += [check_workers(), check_queues()]
     else:
         checks.append(

@@ -46,6 +46,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 
 from labs.runs import redis_clients, telemetry_store
 from labs.runs.models import Run
+from labs.runs.redis_memory import SHORT_OF_MEMORY_AT
 
 REQUESTS = Counter(
     "qlab_http_requests_total", "HTTP requests answered, by view", ["view", "method", "status"]
@@ -131,11 +132,6 @@ QUANTILES = {
     "run_s": ("qlab_run_seconds", "Run time (start to finish) over a window, by quantile"),
     "latency_s": ("qlab_run_latency_seconds", "Submit to finish over a window, by quantile"),
 }
-
-
-# Used memory at this share of maxmemory or more: "short of memory" (Redis evicts, or refuses
-# writes, from here on).
-SHORT_OF_MEMORY_AT = 0.95
 
 
 class RedisMemoryCollector:

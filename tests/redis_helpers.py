@@ -69,3 +69,20 @@ class RedisServer:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(timeout=10)
+
+
+def fill_without_ttl(server: RedisServer, value_bytes: int = 4096) -> int:
+    """Keys that never expire until the server refuses a write as over its maxmemory (what
+    another program sharing the Redis, or a huge backlog, does); how many were written.
+
+    Then its maxmemory is lowered a tenth below what it uses: at the very limit a freed
+    buffer would let the next small write through, and a test would depend on when."""
+    filler = server.client(0)
+    for written in range(1_000_000):
+        try:
+            filler.set(f"filler:{written}", b"x" * value_bytes)
+        except redis.OutOfMemoryError:
+            used = int(filler.info("memory")["used_memory"])
+            filler.config_set("maxmemory", used * 9 // 10)
+            return written
+    raise RuntimeError("Redis never refused a write: is its maxmemory set?")

@@ -64,7 +64,7 @@ DRAW_ONLY = "labs.charts"
 MODELS = ("labs.sim", "labs.experiments")
 # Views answer requests; the sweeper (its own loop) ends runs and deletes keys.
 VIEWS = re.compile(r"(^|\.)views($|\.)")
-SWEEPS = ("labs.runs.sweeps", "labs.runs.stale")
+SWEEPS = ("labs.runs.sweeps", "labs.runs.stale", "labs.runs.lost", "labs.runs.orphans")
 OURS = ("labs", "lessons", "teaching", "classlab", "accounts", "lti", "ops", "school")
 
 

@@ -28,6 +28,11 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def listening(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
 def fetch(url: str, **headers: str):
     """(status, headers, body) for any answer, 4xx and 5xx included."""
     request = urllib.request.Request(url, headers=headers)
@@ -195,3 +200,49 @@ def test_serve_keeps_no_control_socket_shared_with_other_sites():
     words = shlex.split(command)
     args = Config().parser().parse_args(words)
     assert args.control_socket_disable or args.control_socket
+
+
+@pytest.mark.nodb
+def test_while_gunicorn_is_down_nginx_answers_the_sites_own_page_in_marathi_and_english(
+    tmp_path,
+):
+    """While gunicorn restarts nginx answered its own bare English "502 Bad Gateway" (the
+    fault bench saw 13 of them in a 22 s restart). Now the proxy `./dev` writes answers a
+    502 or 504 with the site's own page, Marathi and English, that loads nothing. Here
+    gunicorn never starts: only the proxy runs (`./dev program proxy`)."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY"}}
+    env |= {"HOST": "127.0.0.1", "PORT": str(port), "VAR_DIR": str(tmp_path)}
+    log = (tmp_path / "proxy.log").open("w")
+    proxy = subprocess.Popen(
+        ["./dev", "program", "proxy"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not listening(port):
+            assert proxy.poll() is None, (tmp_path / "proxy.log").read_text()
+            assert time.monotonic() < deadline, "the proxy never listened"
+            time.sleep(0.2)
+        for method in ("GET", "POST"):  # a page, and a press of Run
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}/labs/drain/", method=method,
+                data=b"jobs=1" if method == "POST" else None,
+            )  # fmt: skip
+            with pytest.raises(urllib.error.HTTPError) as answer:
+                urllib.request.urlopen(request, timeout=30)
+            error = answer.value
+            page = error.read().decode()
+            assert error.code == 502, page
+            assert "साइट पुन्हा सुरू होत आहे" in page and "The site is restarting" in page
+            assert "तुमचे रन आणि सबमिशन सुरक्षित आहेत" in page and "Bad Gateway" not in page
+            assert error.headers["Content-Type"] == "text/html; charset=utf-8"
+            assert "default-src 'none'" in error.headers["Content-Security-Policy"]
+            # Nothing loaded: no stylesheet, script, font or image; its links reload itself.
+            assert re.findall(r'\b(?:src|href|url)\s*[=(]\s*"?([^"\s)]*)', page) == ["", ""]
+            assert "<link" not in page and "<script" not in page and "@import" not in page
+        conf = (tmp_path / "nginx" / "nginx.conf").read_text()
+        assert "error_page 502 504 /_unavailable.html;" in conf
+    finally:
+        stop(proxy)
+        log.close()

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.core.management import call_command
+from django.core.management.commands.makemessages import BuildFile
 from django.test import override_settings
 from django.urls import reverse
 from django.utils import translation
@@ -53,22 +54,39 @@ def fresh_catalogue(tmp_path_factory, monkeypatch_module) -> Path:
     """
     gettext_tool("xgettext")
     # makemessages walks the current directory and writes into any `locale/` folder it
-    # finds there, so it walks a folder of links to the sources that has no `locale/` of
-    # its own but the copy: the real catalogue is never touched.
+    # finds there, and beside every template it reads (`page.html.py`, `OFL.txt.py`: the
+    # text it hands to xgettext). So it walks a copy of the sources, never links to them:
+    # through a link those files would appear in the worktree for a moment, where another
+    # test's collectstatic found one and then lost it (FileNotFoundError, a busy machine).
     sources = tmp_path_factory.mktemp("sources")
     for entry in BASE.iterdir():
-        if entry.name not in SKIPPED_BY_MAKEMESSAGES and not entry.name.startswith("."):
-            (sources / entry.name).symlink_to(entry)
+        if entry.name in SKIPPED_BY_MAKEMESSAGES or entry.name.startswith("."):
+            continue
+        if entry.is_dir():
+            shutil.copytree(entry, sources / entry.name, ignore=NOT_SOURCES)
+        else:
+            shutil.copy(entry, sources / entry.name)
     locale = sources / "locale"
     copy = locale / "mr" / "LC_MESSAGES" / "django.po"
     copy.parent.mkdir(parents=True)
     shutil.copy(MARATHI, copy)
     monkeypatch_module.chdir(sources)
+    preprocess = BuildFile.preprocess
+
+    def noted(build: BuildFile) -> None:
+        if build.is_templatized:  # a template: its text is written to `<name>.py` beside it
+            WORK_FILES.append(Path(build.work_path).resolve())
+        preprocess(build)
+
+    monkeypatch_module.setattr(BuildFile, "preprocess", noted)
     with override_settings(LOCALE_PATHS=[locale]):
-        call_command(
-            "makemessages", locale=["mr"], verbosity=0, symlinks=True, ignore_patterns=["*/locale"]
-        )
+        call_command("makemessages", locale=["mr"], verbosity=0, ignore_patterns=["*/locale"])
     return copy
+
+
+# Where makemessages wrote the text it gave xgettext (filled by `fresh_catalogue`).
+WORK_FILES: list[Path] = []
+NOT_SOURCES = shutil.ignore_patterns("__pycache__", "*.pyc", "*.so")
 
 
 # The catalogue itself, and folders with no source of ours (makemessages would walk them).
@@ -79,6 +97,12 @@ SKIPPED_BY_MAKEMESSAGES = {"locale", "var", "node_modules", "bench", "docs"}
 def monkeypatch_module():
     with pytest.MonkeyPatch.context() as patch:
         yield patch
+
+
+def test_extracting_the_strings_writes_nothing_into_the_worktree(fresh_catalogue):
+    assert WORK_FILES, "no template was read: the extraction walked nothing"
+    inside = [path for path in WORK_FILES if path.is_relative_to(BASE.resolve())]
+    assert not inside, f"makemessages wrote into the worktree: {inside[:3]}"
 
 
 def test_every_string_in_the_code_has_its_marathi(fresh_catalogue):

@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -32,18 +33,42 @@ def new_queue_name(prefix: str = "e2e") -> str:
     return f"{prefix}-{uuid.uuid4().hex[:8]}"
 
 
-def spawn_worker(queue: str, log: Path, *, concurrency: int = 1, **env: str) -> subprocess.Popen:
-    """A real Celery worker on `queue`, for quick and heavy runs alike, in a process group of
-    its own (so a test can kill it and its pool child at once), writing to `log`."""
+def spawn_worker(
+    queue: str,
+    log: Path,
+    *,
+    heavy: str | None = None,
+    concurrency: int = 1,
+    name: str = "",
+    **env: str,
+) -> subprocess.Popen:
+    """A real Celery worker in a process group of its own (so a test can kill it and its
+    pool child at once), writing to `log`: on `queue` for quick and heavy runs alike, or,
+    given a `heavy` queue, on both (`-Q quick,heavy`): each kind of run on its own queue,
+    as the site's quick and heavy workers take them. Named `<queue>@<host>` unless `name`
+    (its part before the @) is given."""
+    heavy = heavy or queue
     env = {**os.environ, "DATABASE_URL": database_url(), "LAB_QUEUE": queue,
-           "LAB_HEAVY_QUEUE": queue, **env}  # fmt: skip
+           "LAB_HEAVY_QUEUE": heavy, **env}  # fmt: skip
+    queues = queue if heavy == queue else f"{queue},{heavy}"
     with log.open("w") as out:
         return subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "school", "worker", "-Q", queue,
-             f"--concurrency={concurrency}", "--loglevel=INFO", "-n", f"{queue}@%h",
+            [sys.executable, "-m", "celery", "-A", "school", "worker", "-Q", queues,
+             f"--concurrency={concurrency}", "--loglevel=INFO", "-n", f"{name or queue}@%h",
              "--without-gossip", "--without-mingle", "--without-heartbeat"],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
+
+
+def wait_ready(proc: subprocess.Popen, log: Path, most_s: float = 180) -> None:
+    """Wait until the worker says it is ready (it consumes its queues from then on), so a
+    test's first runs are taken at once, not left queued while it starts (a slow start on a
+    loaded machine); fail with its log if it ends or is not ready within `most_s`."""
+    deadline = time.monotonic() + most_s
+    while " ready." not in log.read_text():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"the Celery worker did not start:\n{log.read_text()[-3000:]}")
+        time.sleep(0.1)
 
 
 def stop_worker(proc: subprocess.Popen) -> None:

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from labs.runs import telemetry_store
+from labs.runs import failures, redis_clients, redis_memory, telemetry_store
 from labs.runs.fair_share import Share, is_own
 from labs.runs.models import Run
 
@@ -111,7 +111,9 @@ def runners_refusal(queue: str, share: Share | None = None) -> str | None:
     the queue, a new run would only wait (and, past `LAB_QUEUE_TIMEOUT_S`, fail). Read from
     the sampler's snapshot (a second old at most), so a press costs one Redis GET. With no
     snapshot (no sampler running, e.g. a laptop without the sweeper) nothing is known of
-    the queue and the run is admitted: the queue timeout still ends it.
+    the queue and the run is admitted: the queue timeout still ends it. No worker alive
+    while the broker's Redis refuses writes as full is said as a full Redis, not as
+    runners that need starting (`broker_full`: the workers stop because of it).
 
     On a queue shared by lanes (`share`: the quick queue, `labs.runs.fair_share`) the age
     is judged twice: the front's (the oldest run sent at level 0, which every lane's next
@@ -124,6 +126,9 @@ def runners_refusal(queue: str, share: Share | None = None) -> str | None:
     if figures is None:
         return own_lane_refusal(queue, share)
     if not figures.get("workers"):
+        if broker_full():
+            # The workers stopped because Redis is full: no teacher can start them.
+            return failures.said("redis_full", {}, "")
         return _(
             "No lab runner is up for this kind of run, so it was not started: it would only "
             "wait. Tell your teacher that the lab runners need starting; runs already "
@@ -141,6 +146,12 @@ def runners_refusal(queue: str, share: Share | None = None) -> str | None:
             "started. Press Run again in a little while."
         ) % {"s": max(1, round(wait_s))}
     return own_lane_refusal(queue, share)
+
+
+def broker_full() -> bool:
+    """Whether the broker's Redis refuses writes as full (`labs.runs.redis_memory`)."""
+    probe = telemetry_store.key("memory-probe")
+    return redis_memory.refusal(redis_clients.broker(), probe) is not None
 
 
 def own_lane_refusal(queue: str, share: Share | None) -> str | None:

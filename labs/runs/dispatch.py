@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import logging
+import os
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import redis
+from celery import Task
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -292,24 +295,68 @@ def enqueue(run: Run, lab: Lab) -> None:
     transaction.on_commit(lambda: publish(run, lab))
 
 
+class ChannelLost(Exception):
+    """kombu sent on a channel it had closed itself, twice over (see `send`)."""
+
+
+# What a publish raises when the broker cannot take the message.
+BROKER_ERRORS = (OperationalError, redis.RedisError, OSError, ChannelLost)
+
+
+def send(task: Task, **options: Any) -> None:
+    """`task.apply_async(**options)`, once more on a connection of its own if kombu sent on
+    a channel it had closed.
+
+    When Redis refuses writes (full), declaring the queue can fail in a way kombu recovers
+    from by closing the pooled connection's channel and declaring on a new one, while the
+    message then goes to the channel taken before, now without a connection:
+    `AttributeError: 'NoneType' object has no attribute 'client'`, a 500 on Run (the fault
+    bench's finding 4). It is raised before anything is written, so sending once more
+    cannot make a second message. Raised again, it is `ChannelLost`, a broker failure.
+    """
+    try:
+        task.apply_async(**options)
+        return
+    except AttributeError as exc:
+        if not raised_in_kombu(exc):
+            raise
+        logger.warning("kombu sent on a closed channel (%s): once more on a new connection", exc)
+    try:
+        with task.app.connection_for_write() as connection:
+            task.apply_async(**{**options, "connection": connection})  # Celery's own option
+    except AttributeError as exc:
+        if not raised_in_kombu(exc):
+            raise
+        raise ChannelLost(str(exc)) from exc
+
+
+def raised_in_kombu(exc: BaseException) -> bool:
+    """Whether `exc` was raised by kombu's own code (not by ours, nor Celery's)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    return bool(frames) and f"{os.sep}kombu{os.sep}" in frames[-1].filename
+
+
 def publish(run: Run, lab: Lab) -> bool:
     """Send `run`'s task to its queue now, at its priority (`labs.runs.fair_share`); if the
     broker refuses, fail the run saying so."""
     limit_s = lab.time_limit_for(run.params)
     try:
-        execute_run.apply_async(
+        send(
+            execute_run,
             args=(str(run.pk),),
             queue=run.queue or settings.LAB_QUEUE,
             priority=run.priority,
             soft_time_limit=limit_s,
             time_limit=hard_limit_for(limit_s),
         )
-    except (OperationalError, redis.RedisError, OSError) as exc:
+    except BROKER_ERRORS as exc:
         logger.warning("could not enqueue run %s at %s: %s", run.pk, broker_address(), exc)
         # Redis at maxmemory refuses writes: say so, not "offline". redis-py words it
         # "command not allowed when used memory > 'maxmemory'" (without the reply's "OOM"),
-        # and kombu passes that text on inside its OperationalError.
+        # and kombu passes that text on inside its OperationalError. A channel lost twice
+        # says nothing of why: Redis is asked (a full one is why, as a rule).
         full = isinstance(exc, redis.exceptions.OutOfMemoryError) or "maxmemory" in str(exc)
+        full = full or (isinstance(exc, ChannelLost) and admission.broker_full())
         code = "redis_full" if full else "offline"
         Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(
             status=Run.Status.FAILED,
@@ -350,10 +397,8 @@ def start_drain(run: Run) -> bool:
 
     def publish() -> None:
         try:
-            drain_retained_queue.apply_async(
-                args=(str(run.pk), token), queue=settings.LAB_HEAVY_QUEUE
-            )
-        except (OperationalError, redis.RedisError, OSError) as exc:
+            send(drain_retained_queue, args=(str(run.pk), token), queue=settings.LAB_HEAVY_QUEUE)
+        except BROKER_ERRORS as exc:
             logger.warning("could not enqueue the drain of run %s: %s", run.pk, exc)
             retained_queue.release_drain(run.pk, token)
 

@@ -12,6 +12,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
+from collections.abc import Callable
+from typing import Any
 
 import redis
 from celery.signals import worker_ready, worker_shutdown
@@ -20,12 +23,24 @@ from labs.runs import telemetry_store
 
 logger = logging.getLogger(__name__)
 
+# When this process started, as near as its own code can tell: a worker imports its tasks,
+# and with them this module, before it takes its first message (Celery's loader imports
+# them as the worker is set up, before it consumes).
+STARTED_AT = time.time()
+
 
 class Heartbeat:
     """Beats for `worker` on `queues` from a thread of its own until stopped."""
 
-    def __init__(self, worker: str, queues: list[str]) -> None:
-        self.worker, self.queues = worker, queues
+    def __init__(
+        self,
+        worker: str,
+        queues: list[str],
+        started: float | None = None,
+        holding: Callable[[], list[str] | None] = lambda: None,
+    ) -> None:
+        self.worker, self.queues, self.holding = worker, queues, holding
+        self.started = STARTED_AT if started is None else started
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._beat, daemon=True, name="heartbeat")
 
@@ -44,7 +59,9 @@ class Heartbeat:
         failing = False
         while True:
             try:
-                telemetry_store.beat(self.worker, self.queues)
+                telemetry_store.beat(
+                    self.worker, self.queues, started=self.started, holds=self.holding()
+                )
                 failing = False
             except redis.RedisError as exc:
                 if not failing:  # once per outage, not once a second
@@ -54,13 +71,31 @@ class Heartbeat:
                 return
 
 
+def held_tags(consumer: Any) -> list[str] | None:
+    """The delivery tags of the messages `consumer` (a Celery worker's) has taken and not
+    yet acknowledged: running, waiting for a pool process, or waiting out a countdown.
+
+    kombu keeps them in the task channel's QoS (`_delivered`, less the `_dirty` ones
+    acknowledged but not yet flushed), which is not a public attribute: when it cannot be
+    read (a kombu that keeps it elsewhere, the event loop changing it this instant), this
+    says None, and the sweeper judges by start times alone, which never errs the other way.
+    """
+    try:
+        qos = consumer.task_consumer.channel.qos
+        delivered, dirty = list(qos._delivered), set(qos._dirty)
+    except Exception:  # any failure to read it means the same: not known this beat
+        return None
+    return [str(tag) for tag in delivered if tag not in dirty]
+
+
 _running: list[Heartbeat] = []
 
 
 @worker_ready.connect
 def _start_beating(sender=None, **_kwargs) -> None:
     queues = sorted(sender.app.amqp.queues.consume_from)
-    _running.append(Heartbeat(sender.hostname, queues).start())
+    beat = Heartbeat(sender.hostname, queues, holding=lambda: held_tags(sender))
+    _running.append(beat.start())
 
 
 @worker_shutdown.connect

@@ -35,24 +35,36 @@ logger = logging.getLogger(__name__)
 
 GRACE_S = 3.0
 RECHECK_AFTER_S = 0.2
-SCAN_AT_MOST = 50_000  # messages read per look (lists and unacked together)
+SCAN_AT_MOST = 50_000  # messages read per look, in the lists and in unacked each
 _RUN_ID = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 def ids_in_messages(queues: set[str]) -> set[str]:
     """Every run id (any UUID) found in the messages of `queues` and in `unacked`."""
+    return ids_in_lists(queues) | set(deliveries())
+
+
+def ids_in_lists(queues: set[str]) -> set[str]:
+    """Every run id (any UUID) found in the messages waiting in `queues`' lists."""
     r = redis_clients.sweeper_broker()
     found: set[str] = set()
-    read = 0
     for queue in sorted(queues):
         for suffix in PRIORITY_SUFFIXES:
             for raw in r.lrange(queue + suffix, 0, SCAN_AT_MOST):
                 found.update(m.decode() for m in _RUN_ID.findall(raw))
-                read += 1
-    for _tag, raw in r.hscan_iter("unacked", count=1000):
-        found.update(m.decode() for m in _RUN_ID.findall(raw))
-        read += 1
-        if read > SCAN_AT_MOST:
+    return found
+
+
+def deliveries() -> dict[str, list[str]]:
+    """The messages handed to a worker and not yet acknowledged (kombu's `unacked` hash),
+    by run id (any UUID in a message): each one's delivery tags."""
+    found: dict[str, list[str]] = {}
+    for read, (tag, raw) in enumerate(
+        redis_clients.sweeper_broker().hscan_iter("unacked", count=1000)
+    ):
+        for match in set(_RUN_ID.findall(raw)):
+            found.setdefault(match.decode(), []).append(tag.decode())
+        if read >= SCAN_AT_MOST:
             break
     return found
 

@@ -148,6 +148,7 @@ class SweepReport:
     stale: int = 0  # a dead worker's runs that had their tries, failed
     resent: int = 0
     lost: int = 0
+    orphaned: int = 0  # runs whose message only a dead worker took, sent again
     compacted: int = 0
     retained_dropped: int = 0
     drafts: int = 0
@@ -161,11 +162,13 @@ def sweep_once(*, prune_too: bool = False, now=None) -> SweepReport:
     """One pass of every sweep; the loop calls it every `LAB_SWEEP_EVERY_S`."""
     from labs.runs.drafts import prune_drafts
     from labs.runs.lost import resend_lost
+    from labs.runs.orphans import resend_orphans
     from labs.runs.retained_caps import enforce_retained_caps
 
     report = SweepReport(expired=expire_queued(now), compacted=compact_finished())
     report.requeued, report.stale = resend_stale(now)
     report.resent, report.lost = resend_lost(now)
+    report.orphaned = resend_orphans(now)
     report.retained_dropped = enforce_retained_caps(now=now)
     # Every pass, not hourly: a class dragging sliders makes drafts by the thousand.
     report.drafts = prune_drafts(now)

@@ -20,6 +20,12 @@ Keys (all under `TELEMETRY_PREFIX`):
 - `<p>:totals`: counters since the sampler started counting (a hash), for Prometheus.
 - `<p>:workers:<queue>`: the workers consuming `queue` (a sorted set: name -> last beat).
   No TTL.
+- `<p>:started:<queue>`: when each of those workers started (a sorted set: name -> its
+  process's start, on its own clock), for the sweep of runs a dead worker took
+  (`labs.runs.orphans`). No TTL; it keeps only the names still in the set above.
+- `<p>:holds:<worker>`: the deliveries the worker held at its last beat (JSON: its clock
+  `t` and kombu's delivery `tags`), for the same sweep. A TTL (`HOLDS_TTL_S`): evicted or
+  expired, the sweep judges by start times alone, never wrongly.
 - `<p>:leader`: which sampler process writes (the others wait their turn).
 """
 
@@ -27,6 +33,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import redis
@@ -40,6 +47,7 @@ HISTORY_S = 3600
 BEAT_EVERY_S = 1.0
 ALIVE_FOR_S = 3.0
 WORKERS_TTL_S = 60
+HOLDS_TTL_S = 60
 TOTALS_TTL_S = 30 * 86400
 
 
@@ -99,15 +107,30 @@ def totals() -> dict[str, int]:
     return {name.decode(): int(value) for name, value in raw.items()}
 
 
-def beat(worker: str, queues: list[str], now: float | None = None) -> None:
-    """A worker says it is alive and consuming `queues`."""
+def beat(
+    worker: str,
+    queues: list[str],
+    now: float | None = None,
+    started: float | None = None,
+    holds: list[str] | None = None,
+) -> None:
+    """A worker says it is alive and consuming `queues`; given them, since when (`started`)
+    and which deliveries it holds now (`holds`: kombu's delivery tags)."""
     now = time.time() if now is None else now
     pipe = client().pipeline(transaction=False)
+    if holds is not None:
+        said = json.dumps({"t": now, "tags": holds}, separators=(",", ":"))
+        pipe.set(key("holds", worker), said, ex=HOLDS_TTL_S)
     for queue in queues:
         name = key("workers", queue)
         pipe.zadd(name, {worker: now})
         pipe.zremrangebyscore(name, "-inf", now - WORKERS_TTL_S)
         pipe.persist(name)  # a key an older version gave a TTL: eviction-proof from now
+        if started is not None:
+            since = key("started", queue)
+            pipe.zadd(since, {worker: started})
+            # Only the names still beating above: a worker gone for good leaves nothing.
+            pipe.zinterstore(since, {since: 1, name: 0})
     pipe.execute()
 
 
@@ -116,6 +139,8 @@ def gone(worker: str, queues: list[str]) -> None:
     pipe = client().pipeline(transaction=False)
     for queue in queues:
         pipe.zrem(key("workers", queue), worker)
+        pipe.zrem(key("started", queue), worker)
+    pipe.delete(key("holds", worker))
     pipe.execute()
 
 
@@ -127,3 +152,36 @@ def workers_alive(queues: list[str], now: float | None = None) -> dict[str, list
         pipe.zrangebyscore(key("workers", queue), now - ALIVE_FOR_S, "+inf")
     found = pipe.execute()
     return {q: sorted(n.decode() for n in names) for q, names in zip(queues, found, strict=True)}
+
+
+@dataclass(frozen=True)
+class LiveWorker:
+    """A worker that beat for a queue within `ALIVE_FOR_S`: when it started, and the
+    deliveries it held when it last said (`holds_at`, its clock; None: it does not say)."""
+
+    name: str
+    started: float | None
+    holds_at: float | None = None
+    holds: frozenset[str] = frozenset()
+
+
+def live_workers(queue: str, now: float | None = None) -> list[LiveWorker]:
+    """The workers that beat for `queue` within `ALIVE_FOR_S`, with what they said of
+    themselves."""
+    now = time.time() if now is None else now
+    pipe = client().pipeline(transaction=False)
+    pipe.zrangebyscore(key("workers", queue), now - ALIVE_FOR_S, "+inf")
+    pipe.zrange(key("started", queue), 0, -1, withscores=True)
+    alive, starts = pipe.execute()
+    names = sorted(name.decode() for name in alive)
+    if not names:
+        return []
+    since = {name.decode(): float(at) for name, at in starts}
+    said = client().mget([key("holds", name) for name in names])
+    found = []
+    for name, raw in zip(names, said, strict=True):
+        holds = json.loads(raw) if raw else {}
+        found.append(
+            LiveWorker(name, since.get(name), holds.get("t"), frozenset(holds.get("tags", ())))
+        )
+    return found

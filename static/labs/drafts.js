@@ -7,10 +7,12 @@
 // part, deletes a student's draft still queued when a newer one comes: labs.runs.drafts).
 // When the hand lets go (the `change` of a slider a pointer held), its value goes at once,
 // past the pace and beside a post in flight, on the panel's second hidden element (kept for
-// the release, so nothing is aborted: htmx logs an abort as an error); only the newest
-// post's answer lands, an older one that comes after it is dropped (issue 40: the release
-// no longer waits out the answer in flight, bench/drag.py --release-at-once). The last value
-// is always the last one sent. The hidden .auto-run elements do the posts; the answer is a
+// the release, so nothing is aborted: htmx logs an abort as an error); an answer lands if it
+// is newer than the last one taken, so an older answer that comes after a newer one is
+// dropped (issue 40: the release no longer waits out the answer in flight, bench/drag.py
+// --release-at-once), and one that comes first still shows: on a loaded site, where each
+// answer comes after the next post went, "only the newest lands" showed nothing until the
+// hand stopped (bench/class_drag.py). The last value is always the last one sent. The hidden .auto-run elements do the posts; the answer is a
 // draft run's body, swapped into the hidden .incoming holder, and every field's message
 // slot, swapped in place out of band (a refused value says why beside its field and nothing
 // runs). A queued body polls itself there; once it is finished it lands: it takes the place
@@ -19,9 +21,14 @@
 // its headline from the two runs' words (data-facts, written by the server). The first
 // change with no guess given waits for the guess or an explicit skip (predict.js's
 // labPredict.mayGo). Run never aborts a draft in flight either: its answer is dropped.
+// A post that gets no answer, or has no link to go on, is taken by the outbox (outbox.js),
+// which says so (`outbox:kept`): a draft is a view, not a record, so its panel is free at
+// once. The next value is posted as usual and takes the kept one's place; the outbox keeps
+// only the newest, sends it when the link is back, and lands its answer only while it is
+// the panel's newest post (`data-draft-post`), so the chart ends on the slider's value.
 (function () {
   var PACE_MS = 220; // during a drag, one post per this long (and one at a time)
-  var sent = {}, facts = {}, lastAt = {}, timers = {}, posted = {};
+  var sent = {}, facts = {}, lastAt = {}, timers = {}, posted = {}, taken = {};
   var held = null; // the slider a pointer holds: its `change` is the hand letting go
 
   // Which element posts now: "usual" when it is free, "release" when the hand let go with
@@ -33,6 +40,12 @@
     return null;
   }
   window.labDraftLane = lane;
+  // Whether post number `post`'s answer may take the holder, the newest taken being `taken`
+  // (0: none yet). Pure, for tests/js/labs/drafts.test.js.
+  function takes(post, taken) {
+    return post > taken;
+  }
+  window.labDraftTakes = takes;
   function poster(panel, which) {
     return panel.querySelector(which === "release" ? ".auto-run.at-release" : ".auto-run:not(.at-release)");
   }
@@ -89,6 +102,7 @@
     lastAt[panel.id] = Date.now();
     posted[panel.id] = (posted[panel.id] || 0) + 1;
     elt.dataset.post = posted[panel.id]; // its answer lands only if no newer post went
+    panel.dataset.draftPost = posted[panel.id]; // the same for a kept one's (outbox.js)
     elt.dataset.flying = "1";
     status(panel, true);
     window.htmx.trigger(elt, "lab:changed");
@@ -256,6 +270,27 @@
     if (!event.detail.successful && !event.detail.xhr.status) status(panel, false);
     changed(panel);
   });
+  // The outbox took a post htmx will not answer (outbox.js). A draft's panel goes on at
+  // once: the value that waited for this answer goes now, or the next move's. If the
+  // browser would not store it, the values are posted again next time. A Run kept with no
+  // link: the value waiting for the pace is not posted after it.
+  document.addEventListener("outbox:kept", function (event) {
+    var elt = event.target;
+    var panel = panelOf(elt);
+    if (!panel) return;
+    if (elt.matches("form.lab-form")) {
+      clearTimeout(timers[panel.id]);
+      return;
+    }
+    if (!elt.matches(".auto-run")) return;
+    delete elt.dataset.flying;
+    status(panel, false);
+    if (!event.detail || !event.detail.kept) {
+      delete sent[panel.id];
+      return;
+    }
+    changed(panel);
+  });
   // Run wins over a draft still in flight: the draft's answer is dropped, not landed on the
   // new panel (and not aborted: an abort is no error, and htmx would log it as one).
   document.addEventListener("htmx:beforeRequest", function (event) {
@@ -266,15 +301,19 @@
     clearTimeout(timers[panel.id]);
     panel.dataset.ran = "1";
   });
-  // An answer lands only if its post was the newest (the release's may come first).
+  // An answer takes the holder only if its post is newer than the last one taken (the
+  // release's may come first; then the older one is dropped, and a queued body an older
+  // answer left there polling is replaced by the newer one).
   // htmx fires beforeSwap on the target (the holder): the poster is the request's element.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var config = event.detail.requestConfig;
     var elt = config && config.elt;
     if (!elt || !elt.matches || !elt.matches(".auto-run")) return;
     var panel = panelOf(elt);
+    var post = Number(elt.dataset.post);
     if (!elt.isConnected || !panel || panel.dataset.ran) event.detail.shouldSwap = false;
-    else if (Number(elt.dataset.post) !== posted[panel.id]) event.detail.shouldSwap = false;
+    else if (!takes(post, taken[panel.id] || 0)) event.detail.shouldSwap = false;
+    else taken[panel.id] = post;
   });
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll(".lab-panel[data-auto-run]").forEach(ready);

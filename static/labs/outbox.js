@@ -11,12 +11,20 @@
 //   (outbox/backoff.js) until the site answers; the answer lands where htmx would have put
 //   it if that part of the page is still there. A hand-in form (form[data-outbox]) submitted
 //   with no link is kept the same way; online it goes as a plain form, its key in a field.
+//   The element htmx will not answer hears `outbox:kept` (drafts.js frees its panel).
+// - A slider's draft is a view, not a record: only the newest value of a panel is kept, for
+//   the page that made it. A newer value takes its place (kept too with no link, posted by
+//   htmx with the link up) and one on its way is stopped: on a slow school link its answer
+//   would only delay the newer one's. A kept draft's answer lands only if it is still the
+//   newest value the panel posted and Run has not gone since (drafts.js marks the panel);
+//   else it is dropped, unsaid: no banner, no error. So when the link is back the chart
+//   shows the slider's value, and no older value lands over a newer one.
 // - #outbox-status (templates/base.html) says so, in the page's language: kept, and sent.
 // - The service worker is registered here too (outbox/service_worker.js).
 import { fullJitter } from "./outbox/backoff.js";
 import { outcomeOf, shown } from "./outbox/answer.js";
 import { newKey } from "./outbox/key.js";
-import { Outbox, localStore } from "./outbox/queue.js";
+import { Outbox, isNewest, localStore } from "./outbox/queue.js";
 import { forgetPages, registerWorker } from "./outbox/service_worker.js";
 
 const HEADER = "Idempotency-Key";
@@ -26,10 +34,15 @@ const KEYED = KEPT + ", form[data-autosave], [data-outbox]";
 
 const note = document.getElementById("outbox-status");
 const user = note ? note.dataset.user || "" : "";
-const box = new Outbox(localStore(window.localStorage, "outbox:v1"));
+// This page as shown: the drafts it keeps are its own (a reloaded page has another).
+const VIEW = newKey();
+const box = new Outbox(localStore(window.localStorage, "outbox:v1"), { view: VIEW });
 const tried = new WeakMap(); // element -> {body, key} of its last request not yet answered
+const postOf = new WeakMap(); // a draft's request (htmx's config) -> its post number (drafts.js)
+const stoppers = new Map(); // key -> the AbortController of a kept draft on its way
 let timer = null;
 let hideTimer = null;
+let saying = null; // what the note says now
 
 // htmx_errors.js's waits (an analysis saved again, a poller asked again): full jitter too,
 // under its own ceiling of 8 s (a run page waiting a minute to poll would look stuck).
@@ -41,7 +54,26 @@ function say(kind) {
   note.textContent = note.dataset[kind];
   note.classList.toggle("back", kind === "sent");
   note.hidden = false;
+  saying = kind;
   if (kind === "sent") hideTimer = setTimeout(() => { note.hidden = true; }, 8000);
+}
+
+// "Kept on this phone" no longer holds once nothing is (a kept draft gave way to a newer value).
+function keptNoMore() {
+  if (!note || saying !== "kept" || box.list(user).length) return;
+  note.hidden = true;
+  saying = null;
+}
+
+// The drafts kept for the panel behind `tag` give way to a newer value; one on its way stops.
+function dropDrafts(tag) {
+  for (const key of box.drop(tag)) stoppers.get(key)?.abort();
+}
+
+// The last value a draft's panel posted (drafts.js), or null once Run has taken the panel.
+function newestPost(target) {
+  const panel = target && target.closest(".lab-panel");
+  return panel && !panel.dataset.ran ? panel.dataset.draftPost : null;
 }
 
 function encoded(formData) {
@@ -67,36 +99,44 @@ function schedule() {
 
 async function send(item) {
   if (navigator.onLine === false) return "retry";
-  let response;
+  const stop = item.view ? new AbortController() : null; // a draft may give way on its way
+  if (stop) stoppers.set(item.key, stop);
   try {
-    response = await fetch(item.url, {
-      method: "POST",
-      body: item.body,
-      credentials: "same-origin",
-      headers: {
-        ...item.headers,
-        "Content-Type": "application/x-www-form-urlencoded;charset=UTF-8",
-        "X-CSRFToken": csrfToken() || item.headers["X-CSRFToken"] || "",
-        [HEADER]: item.key,
-      },
-    });
-  } catch {
-    return "retry";
+    let response;
+    try {
+      response = await fetch(item.url, {
+        method: "POST",
+        body: item.body,
+        credentials: "same-origin",
+        signal: stop ? stop.signal : undefined,
+        headers: {
+          ...item.headers,
+          "Content-Type": "application/x-www-form-urlencoded;charset=UTF-8",
+          "X-CSRFToken": csrfToken() || item.headers["X-CSRFToken"] || "",
+          [HEADER]: item.key,
+        },
+      });
+    } catch {
+      return "retry";
+    }
+    const header = (name) => response.headers.get(name);
+    if (outcomeOf(response.status, header) === "retry") return "retry";
+    await land(item, response);
+    return "sent";
+  } finally {
+    if (stop) stoppers.delete(item.key);
   }
-  const header = (name) => response.headers.get(name);
-  if (outcomeOf(response.status, header) === "retry") return "retry";
-  await land(item, response);
-  return "sent";
 }
 
 // The answer goes where htmx would have put it, if that part of the page is still here.
 async function land(item, response) {
   const text = await response.text();
+  const target = item.target && document.querySelector(item.target);
+  if (!isNewest(item, VIEW, newestPost(target))) return; // a newer value, or Run, went since
   if (response.headers.get("HX-Redirect") && location.pathname === item.page) {
     location.assign(response.headers.get("HX-Redirect"));
     return;
   }
-  const target = item.target && document.querySelector(item.target);
   if (!target || !text || !shown(response.status) || !window.htmx) return;
   if (target.id && target.id.startsWith("incoming-")) {
     const status = target.closest(".lab-panel")?.querySelector(".draft-status");
@@ -106,16 +146,24 @@ async function land(item, response) {
 }
 
 async function flush() {
-  const outcomes = await box.flush(user, send);
+  // A draft that gave way on its way is no news: neither sent nor kept.
+  const outcomes = (await box.flush(user, send)).filter(([, outcome]) => outcome !== "dropped");
   if (outcomes.some(([, outcome]) => outcome === "sent") && !box.list(user).length) say("sent");
   else if (outcomes.length) say("kept");
+  else keptNoMore();
   schedule();
 }
 
 function keep(elt, config, key, body) {
   const draft = elt.closest(".auto-run");
+  const post = draft ? postOf.get(config) : undefined;
+  // A draft that got no answer after a newer value went (on the release's element, or on
+  // its own once htmx let it go): not wanted, and its panel already goes on.
+  if (draft && post !== draft.closest(".lab-panel")?.dataset.draftPost) return;
   const target = config.target;
   const swapper = elt.closest("[hx-swap]");
+  const replaces = draft ? "draft " + config.path : null;
+  if (replaces) dropDrafts(replaces);
   const kept = box.add({
     key,
     user,
@@ -129,8 +177,11 @@ function keep(elt, config, key, body) {
       "HX-Current-URL": location.href,
       ...(target && target.id ? { "HX-Target": target.id } : {}),
     },
-    replaces: draft ? "draft " + config.path : null,
+    replaces,
+    ...(draft ? { view: VIEW, post } : {}),
   });
+  // htmx will not answer this element: a draft's panel takes the next value (drafts.js).
+  elt.dispatchEvent(new CustomEvent("outbox:kept", { bubbles: true, detail: { kept } }));
   if (!kept) return;
   if (draft) {
     const status = draft.closest(".lab-panel")?.querySelector(".draft-status");
@@ -150,9 +201,15 @@ document.addEventListener("htmx:configRequest", (event) => {
   const key = last && last.body === body ? last.key : newKey();
   detail.headers[HEADER] = key;
   tried.set(elt, { body, key });
+  const draft = elt.closest(".auto-run");
+  if (draft) postOf.set(detail, draft.dataset.post);
   if (navigator.onLine === false && elt.closest(KEPT)) {
     event.preventDefault();
     keep(elt, detail, key, body);
+  } else if (draft) {
+    // A newer value goes with the link up: the one kept for this panel is not wanted.
+    dropDrafts("draft " + detail.path);
+    keptNoMore();
   }
 });
 
@@ -209,6 +266,7 @@ window.addEventListener("offline", () => {
   if (box.list(user).length) say("kept");
 });
 
+box.dropOtherViews(); // drafts a page before this one kept: that page is gone
 if (navigator.onLine === false) say(box.list(user).length ? "kept" : "copy");
 else if (box.list(user).length) say("kept");
 schedule();

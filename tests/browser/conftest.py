@@ -15,7 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.worker_helpers import forget_queue, new_queue_name, spawn_worker, stop_worker
+from tests.worker_helpers import (
+    forget_queue,
+    new_queue_name,
+    spawn_worker,
+    stop_worker,
+    wait_ready,
+)
 
 HERE = Path(__file__).parent
 WIDE, PHONE = 1280, 390
@@ -52,21 +58,31 @@ def chromium() -> Iterator[object]:
         browser.close()
 
 
-@pytest.fixture(scope="session")
-def lab_worker(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[str]:
-    """One real Celery worker for the whole browser session, on a queue of its own; the
-    live server (a thread of this process) sends runs to it."""
-    from django.test.utils import override_settings
+@dataclass(frozen=True)
+class LabWorker:
+    """The browser session's Celery worker: the two queues it consumes and its log."""
 
-    queue = new_queue_name("browser")
+    quick: str
+    heavy: str
+    log: Path
+
+
+@pytest.fixture(scope="session")
+def lab_worker(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[LabWorker]:
+    """One real Celery worker for the whole browser session, on a quick and a heavy queue of
+    its own, as the site's workers take LAB_QUEUE and LAB_HEAVY_QUEUE. The settings name
+    them only while a browser test runs (`site`): named here, for the session, they would
+    stay in this process (an xdist worker) for every test that comes after."""
+    quick = new_queue_name("browser")
+    heavy = f"{quick}-heavy"
     log = tmp_path_factory.mktemp("worker") / "worker.log"
     with django_db_blocker.unblock():
-        proc = spawn_worker(queue, log)
-    # A press waits for its quick run as in production (labs.runs.ended): a real worker is here.
-    with override_settings(LAB_QUEUE=queue, LAB_HEAVY_QUEUE=queue, LAB_PRESS_WAIT_S=0.6):
-        yield log
+        proc = spawn_worker(quick, log, heavy=heavy)
+    wait_ready(proc, log)
+    yield LabWorker(quick, heavy, log)
     stop_worker(proc)
-    forget_queue(queue)
+    forget_queue(quick)
+    forget_queue(heavy)
 
 
 @dataclass
@@ -190,9 +206,16 @@ def orm_beside_playwright(monkeypatch) -> None:
 def site(
     orm_beside_playwright, live_server, chromium, lab_worker, transactional_db
 ) -> Iterator[Site]:
-    s = Site(url=live_server.url, chromium=chromium, worker_log=lab_worker)
-    yield s
-    s.close()
+    """The live server (a thread of this process) sends this test's runs to the session's
+    worker; a press waits for its quick run as in production (labs.runs.ended)."""
+    from django.test.utils import override_settings
+
+    with override_settings(
+        LAB_QUEUE=lab_worker.quick, LAB_HEAVY_QUEUE=lab_worker.heavy, LAB_PRESS_WAIT_S=0.6
+    ):
+        s = Site(url=live_server.url, chromium=chromium, worker_log=lab_worker.log)
+        yield s
+        s.close()
 
 
 def shot(page, name: str) -> None:

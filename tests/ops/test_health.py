@@ -87,6 +87,66 @@ def test_the_deep_check_names_the_workers_when_none_answers(client, monkeypatch)
 
 
 @pytest.mark.django_db
+def test_a_worker_that_beats_is_up_though_it_missed_the_ping(client, monkeypatch, own_queues):
+    """The fault bench's finding 6: on a loaded machine a worker sometimes misses the
+    ping's 2 s, and the deep check said "down: workers" with the workers up. Its beats
+    (written every second from a thread of its own) say it is up; no ping is waited for."""
+    quick, heavy = own_queues
+
+    def ping(timeout_s):
+        pinged.append(timeout_s)
+        return []  # the answer came too late
+
+    pinged: list[float] = []
+    monkeypatch.setattr("ops.health.ping_workers", ping)
+    telemetry_store.beat("quick-1@here", [quick])
+    telemetry_store.beat("heavy@here", [heavy])
+    Sampler().tick()
+    body = client.get(reverse("healthz-deep")).json()
+    assert (body["status"], body["down"]) == ("ok", [])
+    assert body["checks"]["workers"] == {"ok": True, "detail": "heavy@here, quick-1@here"}
+    assert pinged == []
+
+
+@pytest.mark.django_db
+def test_with_no_beat_a_worker_that_answers_the_ping_is_up(client, monkeypatch, own_queues):
+    monkeypatch.setattr("ops.health.ping_workers", lambda timeout_s: ["old@here"])
+    body = client.get(reverse("healthz-deep")).json()
+    assert body["checks"]["workers"] == {"ok": True, "detail": "old@here"}
+
+
+@pytest.mark.django_db
+def test_a_full_redis_is_named_full_and_the_workers_judged_by_their_beats(
+    client, monkeypatch, settings, tmp_path, own_queues
+):
+    """The fault bench's finding 5: a Redis full of keys without a TTL stops the workers
+    (their acknowledgements and beats are refused); the check said "down: workers" and
+    Redis "PONG". Now Redis is named, full; the workers are judged as ever (here they
+    beat: a Redis hovering at its limit does not always stop them)."""
+    from labs.runs import redis_clients
+    from tests.redis_helpers import RedisServer, fill_without_ttl
+
+    quick, heavy = own_queues
+    server = RedisServer(
+        tmp_path / "redis", "--maxmemory", "3mb", "--maxmemory-policy", "volatile-ttl"
+    ).start()
+    settings.REDIS_URL = server.url(0)
+    redis_clients.forget()
+    monkeypatch.setattr("ops.health.ping_workers", lambda timeout_s: [])
+    try:
+        fill_without_ttl(server)
+        telemetry_store.beat("w@here", [quick, heavy])  # the telemetry's Redis has room
+        Sampler().tick()
+        body = client.get(reverse("healthz-deep")).json()
+    finally:
+        redis_clients.forget()
+        server.kill()
+    assert (body["status"], body["down"]) == ("down", ["redis"])
+    assert body["checks"]["redis"]["detail"].startswith("full: it refuses writes")
+    assert body["checks"]["workers"] == {"ok": True, "detail": "w@here"}
+
+
+@pytest.mark.django_db
 def test_the_deep_check_is_ok_when_everything_answers(client, monkeypatch, own_queues):
     monkeypatch.setattr("ops.health.ping_workers", lambda timeout_s: ["serve-1@here"])
     telemetry_store.beat("serve-1@here", list(own_queues))

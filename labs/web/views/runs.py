@@ -59,7 +59,13 @@ def run_detail(request: HtmxHttpRequest, run_id) -> HttpResponse:
     (`labs.web.fragment_cache`); an experiment's carries its live queue panel and is
     rendered each time.
     """
-    run = visible_run(request, run_id)
+    if request.htmx:
+        try:
+            run = visible_run(request, run_id)
+        except Http404:
+            return poll_of_a_run_gone()
+    else:
+        run = visible_run(request, run_id)
     lab = get_lab(run.lab)
     if not request.htmx:
         return run_page(request, run)
@@ -77,6 +83,17 @@ def run_detail(request: HtmxHttpRequest, run_id) -> HttpResponse:
     if run.is_finished:
         response.status_code = HttpResponseStopPolling.status_code
     return response
+
+
+def poll_of_a_run_gone() -> HttpResponse:
+    """A page's poll of a run it may not see: stop polling, change nothing, log nothing.
+
+    A queued draft replaced by a newer value is deleted (`labs.runs.drafts`), and the page
+    that posted it may still poll it once before its newer answer lands: a 404 there was a
+    console error for a draft the student had already moved past. The answer is the same
+    for a run that never existed or is another person's, so it says no more than a 404.
+    """
+    return HttpResponse(status=HttpResponseStopPolling.status_code, headers={"HX-Reswap": "none"})
 
 
 def visible_run(request: HtmxHttpRequest, run_id) -> Run:

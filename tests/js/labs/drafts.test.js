@@ -96,3 +96,27 @@ describe("Which element posts", () => {
     expect(lane(true, true, false)).toBe(null);
   });
 });
+
+describe("Which answer takes the holder", () => {
+  const takes = loaded().labDraftTakes;
+
+  // Answers in the order they come; how many land, the newest taken kept as drafts.js does.
+  function landed(order) {
+    let taken = 0;
+    return order.filter((post) => {
+      if (!takes(post, taken)) return false;
+      taken = post;
+      return true;
+    });
+  }
+
+  it("shows each answer on a loaded site, where every answer comes after the next post went", () => {
+    // posts 1..6 on two elements; answer k comes once post k + 1 has gone
+    expect(landed([1, 2, 3, 4, 5, 6])).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it("drops an older answer that comes after a newer one, and ends on the newest", () => {
+    expect(landed([2, 1])).toEqual([2]);
+    expect(landed([1, 3, 2, 5, 4])).toEqual([1, 3, 5]);
+  });
+});

@@ -13,12 +13,13 @@ from django.utils import timezone
 
 from labs.catalogue.entries import get_lab
 from labs.interface.progress import SilentProgress
-from labs.runs import telemetry_store
+from labs.runs import redis_clients, telemetry_store
 from labs.runs.execution import run_lab
 from labs.runs.models import Run
 from labs.runs.telemetry import Sampler
 from tests.base import make_user
 from tests.labs.web.test_views import GOOD
+from tests.redis_helpers import RedisServer, fill_without_ttl
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db]
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -50,6 +51,46 @@ def test_the_refusal_is_said_in_marathi(client, own_queues, published, settings)
     page = press(client, lang="mr").content.decode()
     assert "या प्रकारच्या रनसाठी लॅब चालवणारा एकही worker चालू नाही" in page
     assert "No lab runner" not in page
+
+
+@pytest.fixture
+def full_broker(tmp_path, settings):
+    """The broker on a Redis of the test's own, full of keys without a TTL: it refuses
+    writes (the telemetry stays on the shared Redis)."""
+    server = RedisServer(
+        tmp_path / "redis", "--maxmemory", "3mb", "--maxmemory-policy", "volatile-ttl"
+    ).start()
+    settings.CELERY_BROKER_URL = server.url(0)
+    redis_clients.forget()
+    try:
+        fill_without_ttl(server)
+        yield server
+    finally:
+        redis_clients.forget()
+        server.kill()
+
+
+@pytest.mark.parametrize(
+    ("lang", "said", "not_said"),
+    [
+        ("en", "The site is short of memory (its Redis is full)", "No lab runner"),
+        ("mr", "साइटची memory कमी पडली आहे (तिचा Redis भरला आहे)", "workers सुरू करायला हवेत"),
+    ],
+)
+def test_with_no_worker_alive_because_redis_is_full_the_refusal_says_it_is_full(
+    client, own_queues, published, settings, full_broker, lang, said, not_said
+):
+    """The fault bench's finding 5: a Redis full of keys without a TTL stops the workers
+    (their acknowledgements and beats are refused), and students were told that the lab
+    runners needed starting, which no teacher can fix."""
+    client.force_login(make_user("alice"))
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    Sampler().tick()  # no worker beats for either queue
+    response = press(client, lang=lang)
+    page = response.content.decode()
+    assert response.status_code == 503
+    assert said in page and not_said not in page
+    assert not Run.objects.exists()
 
 
 def test_when_the_quick_queues_oldest_run_is_too_old_a_run_is_refused_saying_how_long(

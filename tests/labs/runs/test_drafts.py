@@ -235,11 +235,10 @@ def statements(seen) -> list[str]:
     return [q["sql"][:70] for q in seen]
 
 
-def test_a_draft_is_started_under_one_lock_in_a_few_queries(people, published, settings):
+def test_a_draft_is_started_under_one_lock_in_a_few_queries(people, published):
     """The student's row is locked once (it was locked twice, the second time inside a
     savepoint of its own), and the result store is asked once before the key's lock and
     once under it (each one query for the stored result and a computing twin alike)."""
-    settings.LAB_QUEUE, settings.LAB_HEAVY_QUEUE = "lock-quick", "lock-heavy"  # as the site's
     lab = get_lab("drain")
     params = lab.defaults() | {"per_worker": 150}
     with CaptureQueriesContext(connection) as seen:

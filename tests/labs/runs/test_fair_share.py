@@ -189,7 +189,7 @@ def test_a_class_pressing_while_another_press_is_under_way_takes_the_next_place(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_class_pressing_at_the_same_instant_takes_one_place_each(monkeypatch, settings):
+def test_a_class_pressing_at_the_same_instant_takes_one_place_each(monkeypatch):
     """Eight students of one class press at once, each on a database connection of their
     own (PostgreSQL: truly at once). Counted from the database alone, several would see none
     of the others' runs (not committed yet) and all be sent first; counting the presses
@@ -200,9 +200,6 @@ def test_a_class_pressing_at_the_same_instant_takes_one_place_each(monkeypatch, 
 
     monkeypatch.setattr("labs.runs.dispatch.execute_run.apply_async", lambda **kwargs: None)
     monkeypatch.setattr("labs.runs.dispatch.check_broker", lambda: None)
-    # Two queues, as the site has (the share is off on one): under pytest-xdist the browser
-    # tests' worker may have named one queue for both in this process.
-    settings.LAB_QUEUE, settings.LAB_HEAVY_QUEUE = "flood-quick", "flood-heavy"
     classroom = Classroom.objects.create(name="Flood", teacher=make_user("tara", teacher=True))
     students = students_of(classroom, 8, "a")
     barrier = threading.Barrier(len(students))

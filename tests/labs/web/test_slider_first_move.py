@@ -87,9 +87,6 @@ def _the_sites_own_bounds(settings):
     which first move needs Run is then the same on every machine."""
     settings.LAB_RUN_BUDGET_S = 10
     settings.LAB_HEAVY_FROM_S = 1
-    # Two queues, as the site has: under pytest-xdist a worker's live server may have
-    # named one queue for both, and then every run would count as a draft's.
-    settings.LAB_QUEUE, settings.LAB_HEAVY_QUEUE = "first-move-quick", "first-move-heavy"
 
 
 def _first_moves(lab, name):

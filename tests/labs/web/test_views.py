@@ -144,6 +144,20 @@ def test_it_hides_a_run_from_another_student(client, people):
     assert client.get(reverse("run-json", args=[run.id])).status_code == 404
 
 
+def test_a_poll_of_a_run_gone_or_not_theirs_stops_quietly_and_a_visit_is_still_404(client, people):
+    """A replaced draft is deleted while its page may poll it once more: no 404 to log."""
+    theirs = make_run(people.alice)
+    gone = make_run(people.bob)
+    gone_url = gone.get_absolute_url()
+    gone.delete()
+    client.force_login(people.bob)
+    for url in (gone_url, theirs.get_absolute_url()):
+        polled = client.get(url, HTTP_HX_REQUEST="true")
+        assert (polled.status_code, polled.content) == (286, b"")
+        assert polled["HX-Reswap"] == "none"
+        assert client.get(url).status_code == 404
+
+
 def test_it_keeps_polling_a_queued_run_and_stops_with_286_when_done(client, people):
     from labs.catalogue.entries import get_lab
     from labs.interface.progress import SilentProgress

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 
-import { Outbox, localStore } from "../../../../static/labs/outbox/queue.js";
+import { Outbox, isNewest, localStore } from "../../../../static/labs/outbox/queue.js";
 import { outcomeOf, shown } from "../../../../static/labs/outbox/answer.js";
 import { newKey } from "../../../../static/labs/outbox/key.js";
 
@@ -98,14 +98,56 @@ describe("the outbox", () => {
     expect(box.list().map((item) => item.key)).toEqual(["run", "m3"]);
   });
 
-  it("does not drop a move that is on its way when a newer one is kept", async () => {
+  it("keeps only the newest move, even when the older one is on its way", async () => {
     const tag = "draft /labs/drain/draft/";
     box.add(action("m1", { replaces: tag }));
-    await box.flush("7", async () => {
+    const outcomes = await box.flush("7", async () => {
       box.add(action("m2", { replaces: tag })); // moved again while m1 was being sent
+      return "retry"; // the page stopped m1 (no answer): it is not sent again
+    });
+    expect(outcomes).toEqual([["m1", "dropped"]]);
+    expect(box.list().map((item) => item.key)).toEqual(["m2"]);
+    expect(box.list()[0].attempts).toBe(0);
+  });
+
+  it("forgets a panel's kept move when a newer value goes with the link up, and only it", () => {
+    const tag = "draft /labs/drain/draft/";
+    box.add(action("run"));
+    box.add(action("m1", { replaces: tag }));
+    box.add(action("other", { replaces: "draft /labs/fanout/draft/" }));
+    expect(box.drop(tag)).toEqual(["m1"]);
+    expect(box.list().map((item) => item.key)).toEqual(["run", "other"]);
+    expect(box.drop(tag)).toEqual([]);
+  });
+
+  it("does not send again a move that gave way on its way; one answered was still sent", async () => {
+    const tag = "draft /labs/drain/draft/";
+    box.add(action("m1", { replaces: tag }));
+    const outcomes = await box.flush("7", async () => {
+      box.drop(tag); // a newer value went with the link up while m1 was being sent
       return "retry";
     });
-    expect(box.list().map((item) => item.key)).toEqual(["m1", "m2"]);
+    expect(outcomes).toEqual([["m1", "dropped"]]);
+    expect(box.list()).toEqual([]);
+    box.add(action("m2", { replaces: tag }));
+    expect(await box.flush("7", async () => { box.drop(tag); return "sent"; })).toEqual([["m2", "sent"]]);
+  });
+
+  it("sends only its own page's drafts: another page's are dropped unsent, every Run is sent", async () => {
+    const tag = "draft /labs/drain/draft/";
+    const before = new Outbox(localStore(storage, "outbox:v1"), { now: () => clock, view: "page-1" });
+    before.add(action("old-move", { replaces: tag, view: "page-1", post: "3" }));
+    before.add(action("run"));
+    // The page was reloaded: a new page, the same storage.
+    const now = new Outbox(localStore(storage, "outbox:v1"), { now: () => clock, view: "page-2" });
+    now.add(action("new-move", { replaces: "draft /labs/fanout/draft/", view: "page-2", post: "1" }));
+    const seen = [];
+    await now.flush("7", async (item) => { seen.push(item.key); return "sent"; });
+    expect(seen).toEqual(["run", "new-move"]);
+    expect(now.list()).toEqual([]);
+    // An outbox that names no page drops nothing.
+    box.add(action("move", { replaces: tag, view: "page-1" }));
+    expect(box.dropOtherViews()).toBe(0);
   });
 
   it("sends an action only for the account that made it (a shared phone)", async () => {
@@ -142,6 +184,26 @@ describe("the outbox", () => {
     const full = { getItem: () => null, setItem: () => { throw new Error("QuotaExceededError"); } };
     const refused = new Outbox(localStore(full, "outbox:v1"), { now: () => 0 });
     expect(refused.add(action("k1"))).toBe(false);
+  });
+});
+
+describe("a kept draft's answer", () => {
+  const draft = { key: "k", replaces: "draft /labs/drain/draft/", view: "page-2", post: "4" };
+
+  it("lands while its draft is the newest value its page posted", () => {
+    expect(isNewest(draft, "page-2", "4")).toBe(true);
+    expect(isNewest(draft, "page-2", 4)).toBe(true); // drafts.js's number, or the attribute
+  });
+
+  it("is dropped once a newer value went, Run took the panel, or the page is another", () => {
+    expect(isNewest(draft, "page-2", "5")).toBe(false);
+    expect(isNewest(draft, "page-2", null)).toBe(false); // Run went, or a new panel
+    expect(isNewest(draft, "page-2", undefined)).toBe(false);
+    expect(isNewest(draft, "page-3", "4")).toBe(false); // reloaded since
+  });
+
+  it("does not hold back a Run's answer", () => {
+    expect(isNewest({ key: "run" }, "page-2", null)).toBe(true);
   });
 });
 
