@@ -11,6 +11,11 @@ plays what a draft costs the web and the worker, each step timed by `time.proces
 - **task**: the Celery task's body (`execute_run`), run in this process where the post
   publishes it (so the post finds its run finished, as it does when a worker is quick).
 
+`--stored`: the drafts of a class dragging one slider instead, nearly all answered by the
+result store: the values are computed once first (not measured), then posted again, by
+another student (as a classmate's drag comes to them), so each post is a store-answered
+draft (no task).
+
 PostgreSQL's and Redis's own CPU are not in it (bench/drag.py measures every role), nor
 gunicorn's or Celery's own machinery. Usage (REDIS_URL and CACHE_REDIS_URL as for the site):
 
@@ -98,7 +103,12 @@ def main() -> None:
     )
     parser.add_argument("--profile", type=int, default=0, help="top-N functions per step")
     parser.add_argument("--sql", action="store_true", help="the last draft's queries")
+    parser.add_argument(
+        "--stored", action="store_true", help="drafts the result store answers (module doc)"
+    )
     args = parser.parse_args()
+    if args.stored and args.lab != "drain":
+        parser.error("--stored drags drain's per_worker: use it with --lab drain")
     os.environ["DATABASE_URL"] = args.database_url
 
     import django
@@ -120,6 +130,16 @@ def main() -> None:
     client = Client()
     client.force_login(user)
     client.get(f"/labs/{args.lab}/")
+    base = int(time.time()) % 10_000 * 10  # values nobody has run: every draft computed
+    stored = 20  # --stored: the values the class's drag passes, computed once
+    if args.stored:
+        first = Client()
+        classmate, _ = get_user_model().objects.get_or_create(username="draft-profile-2")
+        first.force_login(classmate)
+        dispatch.publish = lambda run, lab: tasks.execute_run(str(run.pk)) == "succeeded"
+        for i in range(stored):
+            form = lab_form("drain", None) | {"per_worker": str(1 + base + i)}
+            first.post("/labs/drain/draft/", form, HTTP_HX_REQUEST="true")
     steps = Steps(profile=bool(args.profile))
 
     def run_at_once(run, lab) -> bool:
@@ -129,7 +149,6 @@ def main() -> None:
         return True
 
     dispatch.publish = run_at_once
-    base = int(time.time()) % 10_000 * 10  # values nobody has run: every draft computed
     warm = 5
     per = defaultdict(list)
     for i in range(args.drafts + warm):
@@ -137,7 +156,8 @@ def main() -> None:
             steps = Steps(profile=bool(args.profile))
             per = defaultdict(list)
         if args.lab == "drain":
-            form = lab_form("drain", None) | {"per_worker": str(1 + base + i)}
+            value = 1 + base + (i % stored if args.stored else i)
+            form = lab_form("drain", None) | {"per_worker": str(value)}
         else:  # a lab that draws random numbers: a seed nobody has run
             form = lab_form(args.lab, 1 + base + i)
         before = len(steps.cpu["task"])
@@ -152,22 +172,25 @@ def main() -> None:
         body = response.content.decode()
         if response.status_code != 200 or "status-succeeded" not in body:
             raise SystemExit(f"draft {i}: HTTP {response.status_code} {body[:300]!r}")
-        if len(steps.cpu["task"]) != before + 1:
+        if len(steps.cpu["task"]) != before + (0 if args.stored else 1):
             raise SystemExit(f"draft {i}: computed {len(steps.cpu['task']) - before} times")
         per["bytes"].append(len(response.content))
-    Run.objects.filter(owner=user).delete()
+    Run.objects.filter(owner__username__startswith="draft-profile").delete()
 
     def figure(step: str) -> tuple[float, float]:
         """Per draft: median CPU ms (the outer step without its inner ones), mean queries."""
         cpu, queries = steps.cpu[step], steps.queries[step]
-        if step == "post":  # entries alternate: the post's whole, minus its task
+        if not cpu:
+            return 0.0, 0.0
+        if step == "post" and not args.stored:  # alternate: the post's whole, minus its task
             cpu = [a + b for a, b in zip(cpu[1::2], cpu[0::2], strict=True)]
             queries = [a + b for a, b in zip(queries[1::2], queries[0::2], strict=True)]
         return statistics.median(cpu) * 1000, statistics.mean(queries)
 
     engine = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
     print(f"{describe()}; {engine}; tree {ROOT}")
-    print(f"{args.lab}, {args.drafts} computed drafts; per draft:\n")
+    kind = "store-answered" if args.stored else "computed"
+    print(f"{args.lab}, {args.drafts} {kind} drafts; per draft:\n")
     print("| step | CPU ms, median | queries |\n| --- | ---: | ---: |")
     total_cpu = total_q = 0.0
     for step in ("post", "task"):
@@ -177,11 +200,11 @@ def main() -> None:
     print(f"| **both** | {total_cpu:.1f} | {total_q:.1f} |")
     print(f"\nthe post's answer: {statistics.median(per['bytes']):.0f} bytes")
     if args.sql:
-        for step in ("post", "task"):  # the post's include its task's
+        for step in ("post", "task") if not args.stored else ("post",):  # with its task's
             print(f"\n#### {step}: the last draft's queries\n")
             print("\n".join(f"    {sql}" for sql in steps.last_sql[step]))
     if args.profile:
-        for step in ("post", "task"):
+        for step in ("post", "task") if not args.stored else ("post",):
             print(f"\n#### {step}: top {args.profile} by own time\n")
             stats = pstats.Stats(steps.profiles[step])
             stats.sort_stats(os.environ.get("SORT", "tottime")).print_stats(

@@ -251,6 +251,15 @@ def own_postgres() -> Iterator[tuple[str, int]]:
     try:
         _wait_for_port(port)
         postmaster = int((data / "postmaster.pid").read_text().split()[0])
+        # The port answers before the cluster accepts connections ("the database system is
+        # starting up"), for seconds on a loaded machine: ask until it does.
+        for _ in range(600):
+            ready = subprocess.run(
+                [_pg_program("pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(port)], check=False
+            )
+            if ready.returncode == 0:
+                break
+            time.sleep(0.1)
         subprocess.run(
             ["psql", "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "-qc",
              "CREATE DATABASE bench"],

@@ -44,24 +44,38 @@ def kept_drafts(run_ids: Sequence[Any]) -> list[Any]:
 
 
 def credited(run_ids: Sequence[Any]) -> list[tuple[Any, bool]]:
-    """(run id, whether it was a draft) of each credit made for these runs (module doc)."""
-    labs = sorted({c.lab for c in CHALLENGES})
-    rows = (
-        Run.objects.filter(Q(pk__in=run_ids) | Q(same_as__in=run_ids))
-        .filter(status=Run.Status.SUCCEEDED, lab__in=labs)
-        .order_by("created_at")
-        .values("owner_id", "draft", *FIELDS)[:RUNS_READ]
-    )
+    """(run id, whether it was a draft) of each credit made for these runs (module doc).
+
+    Each is a run's id, read here with the runs that followed it, or a run answered from
+    the store as its POST holds it (`labs.runs.succeeded`): judged as it is, unread.
+    """
+    in_hand = [r for r in run_ids if isinstance(r, Run)]
+    ids = [r for r in run_ids if not isinstance(r, Run)]
+    rows = [(r.owner_id, r.draft, _shown(r)) for r in in_hand if r.status == Run.Status.SUCCEEDED]
+    if ids:
+        labs = sorted({c.lab for c in CHALLENGES})
+        read = (
+            Run.objects.filter(Q(pk__in=ids) | Q(same_as__in=ids))
+            .filter(status=Run.Status.SUCCEEDED, lab__in=labs)
+            .order_by("created_at")
+            .values("owner_id", "draft", *FIELDS)[:RUNS_READ]
+        )
+        rows += [(row["owner_id"], row["draft"], shown_row(row)) for row in read]
     made = []
-    for row in rows:
-        run = shown_row(row)
+    for owner_id, draft, run in rows:
         for challenge in CHALLENGES:
             if challenge.lab != run["lab"]:
                 continue
             met = attempt(challenge, run["id"], run["params"], run["summary"]).met
-            if met and credit(row["owner_id"], challenge.slug, run["id"], draft=row["draft"]):
-                made.append((run["id"], row["draft"]))
+            if met and credit(owner_id, challenge.slug, run["id"], draft=draft):
+                made.append((run["id"], draft))
     return made
+
+
+def _shown(run: Run) -> dict[str, Any]:
+    """A run in hand as the challenges read a row (`challenge_runs.shown_row`)."""
+    summary = (run.result or {}).get("summary") or {}
+    return {"id": run.pk, "lab": run.lab, "params": run.params or {}, "summary": summary}
 
 
 def credit(student_id: Any, slug: str, run_id: Any, *, draft: bool) -> int:

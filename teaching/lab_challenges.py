@@ -104,10 +104,12 @@ def distances(run: Run) -> list[Distance]:
     if not chosen or run.status != Run.Status.SUCCEEDED:
         return []
     summary = (run.result or {}).get("summary") or {}
-    credits = credits_of(run)
+    tries = [(c, attempt(c, run.pk, run.params or {}, summary)) for c in chosen]
+    # Only a met challenge can have been credited to this run: most drafts of a drag meet
+    # none, and their bodies then ask nothing about credits.
+    credits = credits_of(run) if any(tried.met for _c, tried in tries) else {}
     out = []
-    for c in chosen:
-        tried = attempt(c, run.pk, run.params or {}, summary)
+    for c, tried in tries:
         credit = credits.get(c.slug)
         kept = tried.met and credit is not None and credit.met_by == run.pk and credit.kept
         gaps = [] if tried.met else near_miss_words(c, tried)

@@ -181,10 +181,14 @@ def share_of(
     user, lab: Lab, params_of_runs: list[dict[str, Any]], keys: list[str], known: Known
 ) -> fair_share.Share:
     """The user's share of the quick queue when a run will take a quick worker (their
-    lane's backlog counted); otherwise their lane alone (nothing there to share)."""
-    if settings.LAB_QUEUE in queues_needed(lab, params_of_runs, keys, known):
+    lane's backlog counted); their lane alone when one takes a heavy worker (nothing there
+    to share); no lane when none takes a worker (answered from the store, or following an
+    identical run): such a run is never counted in a lane's backlog, so its lane is not
+    looked up (a query a store-answered draft made for nothing)."""
+    needed = queues_needed(lab, params_of_runs, keys, known)
+    if settings.LAB_QUEUE in needed:
         return fair_share.share_for(user, settings.LAB_QUEUE)
-    return fair_share.Share(fair_share.lane_of(user))
+    return fair_share.Share(fair_share.lane_of(user) if needed else "")
 
 
 def refuse_without_runners(
@@ -208,7 +212,12 @@ def refuse_without_runners(
 
 
 def refuse_over_caps(user, lab: Lab, *, computing: int) -> None:
-    """Refuse (429) when `computing` more runs would take `user` past their caps."""
+    """Refuse (429) when `computing` more runs would take `user` past their caps.
+
+    With none (every run answered from the store) nothing is added, so nothing is counted.
+    """
+    if not computing:
+        return
     try:
         admission.check_caps(
             user, adding=computing, experiments=computing if lab.kind == "experiment" else 0
@@ -264,7 +273,10 @@ def _answered_from_store(fields: dict[str, Any], stored: Run) -> Run:
         started_at=now,
         finished_at=now,
     )
-    transaction.on_commit(lambda: succeeded.tell([run.pk]))
+    if Run.stored_result.is_cached(stored):
+        run.stored_result = stored.stored_result  # read with the look-up: not asked again
+    # Told as it is held, its result loaded: the challenges judge it without reading it back.
+    transaction.on_commit(lambda: succeeded.tell([run]))
     return run
 
 

@@ -170,7 +170,8 @@ class Run(models.Model):
     # a teacher counts these apart from runs made where nobody asked (`labs.runs.predictions`).
     prediction_skipped = models.BooleanField(default=False)
     # Whose share of the quick queue the run takes (`labs.runs.fair_share`): its class
-    # ("class:12"), or its owner for a student in none ("user:7").
+    # ("class:12"), or its owner for a student in none ("user:7"); "" for a run that takes
+    # no worker (answered from the result store, or waiting on an identical run).
     lane = models.CharField(max_length=32, blank=True, default="")
     # The broker priority its message is sent with (0 is taken first, 9 last): how many of
     # its lane's runs were already waiting when it was pressed, so one class's flood waits

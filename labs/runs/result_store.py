@@ -153,11 +153,14 @@ def stored_or_twin(key: str):
         return None, None
     # Among these statuses only a succeeded run has ended: ordered by the end first
     # (nulls last), the stored result comes before any twin, the earliest of each first.
+    # The stored result's data comes in the same query: the run answered from it shows it
+    # at once (a draft's body), which took a query of its own.
     found = (
         Run.objects.filter(status__in=LOOKED_AT, result_key=key, same_as__isnull=True)
         .exclude(draft=True, status=Run.Status.QUEUED)
         .order_by(F("finished_at").asc(nulls_last=True), "created_at")
-        .only(*RESULT_FIELDS)
+        .select_related("stored_result")
+        .only(*RESULT_FIELDS, "stored_result__data")
         .first()
     )
     if found is None:

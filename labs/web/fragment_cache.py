@@ -61,6 +61,11 @@ def key(run_pk, language: str) -> str:
     return f"run-body:{render_version()}:{run_pk}:{language}"
 
 
+def draft_body_key(run, language: str) -> str:
+    """The body that the drafts of one result answered at once share (views.runs)."""
+    return f"run-draft-body:{render_version()}:{run.result_key}:{language}"
+
+
 def charts_key(run, language: str) -> str:
     """A result's tables and charts: one per result-store key (else per run)."""
     result = run.result_key or f"run-{run.pk}"

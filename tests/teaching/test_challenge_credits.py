@@ -21,6 +21,7 @@ from teaching.challenge_runs import challenges_met
 from teaching.gradebook import cache as gradebook_cache
 from teaching.models import ChallengeCredit
 from teaching.unit_challenges import get_challenge
+from tests.labs.runs.test_run_caps import defaults_form
 
 HX = {"HTTP_HX_REQUEST": "true"}
 KEPT = "Challenge met: kept in your runs."
@@ -120,3 +121,25 @@ def test_the_press_waiting_on_a_draft_kept_for_a_challenge_shows_it_kept(people,
         execute_run.apply(args=(str(draft.pk),))
     assert not ended.as_it_ends(passing).draft
     assert ended.as_it_ends(missing).draft
+
+
+def test_a_draft_the_store_answers_is_judged_as_its_post_holds_it(
+    client, people, published, django_capture_on_commit_callbacks
+):
+    """A classmate's drag computed these values first: the student's own move to them is
+    answered from the store, and credited and kept from the run the post holds, without
+    reading it back."""
+    data = defaults_form("drain") | {"per_waiting": "50"}
+    client.force_login(people.bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("lab-draft", args=["drain"]), data, **HX)
+    done = finish(Run.objects.get(owner=people.bob))
+    client.force_login(people.alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(reverse("lab-draft", args=["drain"]), data, **HX)
+    mine = Run.objects.get(owner=people.alice)
+    assert mine.same_as_id == done.pk and not mine.draft  # kept: it met the challenge
+    credit = ChallengeCredit.objects.get(student=people.alice)
+    assert (credit.challenge, credit.met_by, credit.kept) == ("drain-by-five", mine.pk, True)
+    assert "status-succeeded" in answer.content.decode()
+    assert KEPT in client.get(mine.get_absolute_url(), **HX).content.decode()

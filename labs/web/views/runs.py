@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import uuid
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -117,9 +119,12 @@ def finished_fragment(request: HtmxHttpRequest, run: Run, lab) -> str:
     Shown to its owner, it is a result seen for these values (labs.runs.predictions).
 
     A draft's body is shown once (in the answer to its post, or to the one poll that finds
-    it finished), so only its charts are kept, by result (another student's drag, or this
-    one's, may come back to the same values): keeping the whole body cost a draft a Redis
-    read and three writes that nothing read back.
+    it finished), so it is not kept by run: keeping it cost a draft a Redis read and three
+    writes that nothing read back. Its charts are kept by result (another student's drag,
+    or this one's, may come back to the same values), and so is the whole body of a draft
+    answered at once (`shared_by_result`): a class dragging one slider makes such a draft
+    at nearly every move, and each differs from its result's others only by its id and by
+    how it stands against the challenges (filled in for each: whether this run was kept).
     """
     record_shown(request.user, run)
 
@@ -131,19 +136,58 @@ def finished_fragment(request: HtmxHttpRequest, run: Run, lab) -> str:
         view = RunView(status=run.status, figures=figures, tables=tables)
         return render_to_string("labs/run.html#run-charts", {"view": view})
 
-    def render() -> str:
-        view = present_run(run, lab, charts=False)
-        if run.status == Run.Status.SUCCEEDED and run.result:
+    def render(shown: Run = run, challenges_slot: str = "") -> str:
+        view = present_run(shown, lab, charts=False)
+        if shown.status == Run.Status.SUCCEEDED and shown.result:
             charts_html = fragment_cache.cached_html(
-                fragment_cache.charts_key(run, language), render_charts, draft_of=draft_of
+                fragment_cache.charts_key(shown, language), render_charts, draft_of=draft_of
             )
             view.charts_html = mark_safe(charts_html)  # noqa: S308 - our own template's output
-        context = {"run": run, "lab": lab, "view": view, "panel": None}
+        context = {
+            "run": shown,
+            "lab": lab,
+            "view": view,
+            "panel": None,
+            "challenges_slot": mark_safe(challenges_slot),  # noqa: S308 - a comment of ours
+        }
         return render_to_string("labs/run.html#run-body", context, request=request)
 
+    if run.draft and shared_by_result(run):
+        shared = fragment_cache.cached_html(
+            fragment_cache.draft_body_key(run, language),
+            lambda: render(stand_in(run), CHALLENGES_SLOT),
+            draft_of=draft_of,
+        )
+        challenges = render_to_string("labs/run.html#run-challenges", {"run": run})
+        return shared.replace(STAND_IN_ID, str(run.pk)).replace(CHALLENGES_SLOT, challenges)
     if run.draft:
         return render()
     return fragment_cache.cached_html(fragment_cache.key(run.pk, language), render)
+
+
+# The id a shared draft body is rendered with, then replaced by each draft's own (a run's
+# id is a random UUID: never this one), and where each draft's challenges go.
+STAND_IN_ID = "00000000-0000-4000-8000-00000000d4af"
+CHALLENGES_SLOT = "<!-- this draft against the challenges -->"
+
+
+def shared_by_result(run: Run) -> bool:
+    """Whether a draft's body is its result's other drafts' but for its id and challenges:
+    it succeeded at once, answered from the store or with an identical run (the page then
+    says so, and shows no time of its own), so the result key names all that it shows."""
+    return (
+        run.status == Run.Status.SUCCEEDED
+        and bool(run.result_key)
+        and run.same_as_id is not None
+        and not run.duration
+    )
+
+
+def stand_in(run: Run) -> Run:
+    """`run` under the stand-in id: what every draft of its result shows but its id."""
+    shown = copy.copy(run)
+    shown.id = uuid.UUID(STAND_IN_ID)
+    return shown
 
 
 @login_required

@@ -258,8 +258,8 @@ def test_a_drafts_polls_ask_only_what_they_show(client, people, published, move,
     """A queued draft's poll: the session, the user, the run, the site's waiting runs (the
     poll's pace) and the runs ahead of it; never whose turn it waits for (only experiments
     take turns). The poll that finds it finished: its result once (not its own result first,
-    which a stored result's run has none of), the result seen, the challenges; never the
-    predictions (a draft has none)."""
+    which a stored result's run has none of), the result seen; never the predictions (a
+    draft has none), nor the challenges' credits (it meets none: `distances`)."""
     client.force_login(people.alice)
     draft = made(move(per_worker=150))
     path = reverse("run-detail", args=[draft.pk])
@@ -269,4 +269,30 @@ def test_a_drafts_polls_ask_only_what_they_show(client, people, published, move,
     execute_run.apply(args=(str(draft.pk),))
     with CaptureQueriesContext(connection) as seen:
         assert client.get(path, **HX).status_code == 286
-    assert len(seen.captured_queries) == 6, statements(seen.captured_queries)
+    assert len(seen.captured_queries) == 5, statements(seen.captured_queries)
+
+
+def test_a_draft_the_store_answers_adds_nothing_so_asks_no_lane_no_caps(
+    client, people, published, move
+):
+    """A value already computed (a classmate's drag came to it first) is the drag's usual
+    draft: the session, the user, the student's row locked, the older drafts, the store's
+    one look (the stored result's data read with it), the row; then the result seen. Not
+    the student's class (the run takes no share of the queue), not the caps (it adds no
+    run to them), not the stored result a second time for the body, not the run read back
+    for the challenges (they judge the run the post holds: `labs.runs.succeeded`), nor
+    their credits (a moved value the challenges keep fixed meets none)."""
+    client.force_login(people.alice)
+    first = made(move(per_worker=150))
+    execute_run.apply(args=(str(first.pk),))
+    with CaptureQueriesContext(connection) as seen:
+        answer = move(per_worker=150)
+    sql = [q["sql"] for q in seen.captured_queries]
+    shown = made(answer)
+    assert shown.status == Run.Status.SUCCEEDED and shown.same_as_id == first.pk
+    assert shown.lane == ""  # it waits in no lane
+    assert "status-succeeded" in answer.content.decode()
+    assert not any("teaching_membership" in s for s in sql), sql
+    assert not any(s.startswith("SELECT COUNT(*)") for s in sql), sql
+    assert not any(s.startswith('SELECT "labs_storedresult"') for s in sql), sql
+    assert len(sql) == 9, sql

@@ -239,3 +239,55 @@ def test_all_drafts_together_keep_a_bounded_number_of_cached_pages(
         for run in runs:
             assert poll(client, run).status_code == 286
     assert live_draft_pages(mine + theirs) <= 6
+
+
+@pytest.mark.redis
+def test_drafts_answered_at_once_share_one_render_of_their_body(
+    client, people, published, fresh_render_version, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A class dragging one slider: every draft of a value after the first is answered from
+    the store, and its body is its result's shared one with its own id and its own stand
+    against the challenges (one that met a challenge says it was kept; another, not)."""
+    from labs.runs.models import Run
+    from labs.runs.tasks import execute_run
+    from labs.web.views import runs as run_views
+    from tests.labs.runs.test_run_caps import defaults_form
+
+    presented = []
+    present = run_views.present_run
+    monkeypatch.setattr(
+        run_views,
+        "present_run",
+        lambda run, *a, **k: presented.append(run) or present(run, *a, **k),
+    )
+    data = defaults_form("drain") | {"per_waiting": "50"}  # meets a challenge (drain-by-five)
+
+    def move(person):
+        client.force_login(person)
+        with django_capture_on_commit_callbacks(execute=True):
+            answer = client.post(reverse("lab-draft", args=["drain"]), data, **HX)
+        assert answer.status_code == 200
+        return answer.content.decode()
+
+    move(people.bob)
+    execute_run.apply(args=(str(Run.objects.get(owner=people.bob).pk),))
+    first = move(people.alice)
+    second = move(people.alice)
+    assert len(presented) == 1  # alice's first: rendered; her second: the shared body
+    ids = re.findall(r'id="run-([0-9a-f-]{36})"', first + second)
+    mine = list(Run.objects.filter(owner=people.alice).order_by("created_at"))
+    assert ids == [str(mine[0].pk), str(mine[1].pk)]
+    assert run_views.STAND_IN_ID not in first + second
+    assert run_views.CHALLENGES_SLOT not in first + second
+    for body, run in zip((first, second), mine, strict=True):
+        assert body.count(str(run.pk)) >= 4  # the body, its keep link, permalink, challenges
+        assert f'aria-labelledby="run-challenges-{run.pk}"' in body
+    assert "Same result as an earlier run" in second and "status-succeeded" in second
+    # The very body a draft rendered for itself has, byte for byte but its id.
+    monkeypatch.setattr(run_views, "shared_by_result", lambda run: False)
+    third = move(people.alice)
+    uuid_shape = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+    assert re.sub(uuid_shape, "ID", third) == re.sub(uuid_shape, "ID", second)
+    # Kept for the challenge (credited as the first one's post ended): said on its poll.
+    assert "Challenge met: kept in your runs." in poll(client, mine[0]).content.decode()
+    assert "Challenge met: kept in your runs." not in second

@@ -120,6 +120,36 @@ def test_a_replay_past_the_bodys_time_says_so_and_still_acts_once(alice_in, peop
     assert Run.objects.count() == 1
 
 
+def test_an_answer_is_remembered_in_one_round_trip_to_redis(people, monkeypatch, settings):
+    """Every slider move's draft is remembered: its body and its summary go together."""
+    import redis
+    from django.core.cache import cache
+    from django.http import HttpResponse
+
+    from labs.web.idempotency import remember, replay
+
+    sent = []
+    send = redis.connection.AbstractConnection.send_packed_command
+
+    def counted(self, command, *args, **kwargs):
+        sent.append(command)
+        return send(self, command, *args, **kwargs)
+
+    monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counted)
+    name = f"idem:{people.alice.pk}:/labs/drain/draft/{key()}"
+    answer = HttpResponse(b"<div>the draft's body</div>", status=200)
+    remember(name, answer)
+    assert len(sent) == 1
+    monkeypatch.undo()
+    kept = cache.get(name)
+    assert kept == {"status": 200, "headers": {"Content-Type": answer["Content-Type"]}}
+    assert replay(name, kept).content == answer.content
+    client = cache._cache.get_client()
+    ttl = {part: client.ttl(cache.make_key(name + part)) for part in ("", ":body")}
+    assert settings.IDEMPOTENCY_BODY_TTL_S - 5 < ttl[":body"] <= settings.IDEMPOTENCY_BODY_TTL_S
+    assert settings.IDEMPOTENCY_TTL_S - 5 < ttl[""] <= settings.IDEMPOTENCY_TTL_S
+
+
 # A hand-in --------------------------------------------------------------------------------
 
 

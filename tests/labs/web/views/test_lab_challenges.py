@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from labs.text import num
 from labs.web import fragment_cache
+from teaching.lab_challenges import distances
 from tests.base import finished_run
 
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -93,6 +94,20 @@ def test_a_run_that_meets_a_challenge_says_met(client, people):
     met = shown[shown.index('data-challenge="drain-by-five"') :]
     assert met.startswith('data-challenge="drain-by-five"')
     assert '<span class="badge succeeded">met</span>' in met.split("</li>")[0]
+
+
+def test_only_a_run_that_meets_a_challenge_asks_whether_it_was_credited(
+    people, django_assert_num_queries
+):
+    """A drag's drafts mostly meet no challenge (a moved value the challenge keeps fixed):
+    their bodies say how far each was from the run's own figures and ask nothing about
+    credits; a run that meets one asks once (was it this run that earned it?)."""
+    missed = finished_run(people.alice, per_waiting=50, per_worker=150)
+    with django_assert_num_queries(0):
+        assert not any(d.met for d in distances(missed))
+    met = finished_run(people.alice, per_waiting=50)
+    with django_assert_num_queries(1):
+        assert any(d.met for d in distances(met))
 
 
 def test_the_card_and_the_distance_read_in_marathi(client, people):
