@@ -74,7 +74,6 @@ import os
 import queue
 import random
 import re
-import subprocess
 import sys
 import threading
 import time
@@ -108,7 +107,7 @@ from bench.drag import (  # noqa: E402
     settle,
     signed_in,
 )
-from bench.machine import describe  # noqa: E402
+from bench.machine import describe, django_for_bench  # noqa: E402
 from bench.role_cpu import RoleClock, own_postgres, own_redis, split_table  # noqa: E402
 
 GOAL_S = 1.0  # the issue's: every move answered within a second
@@ -809,14 +808,7 @@ class Bench:
 
 
 def run(args: argparse.Namespace, trees: dict[str, int]) -> None:
-    os.environ["DATABASE_URL"] = args.database_url
-    os.environ.setdefault("TELEMETRY_PREFIX", f"bench-telemetry-{uuid.uuid4().hex[:6]}")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "school.settings")
-    import django
-
-    if not args.url:
-        subprocess.run([sys.executable, "-m", "labs.sim.capstone.build"], cwd=ROOT, check=False)
-    django.setup()
+    django_for_bench(args.database_url, site_given=bool(args.url))
     print(describe())
     values = "the lesson's values (shared)" if args.shared else "values of each student's own"
     hand = "keys (one post at a time)" if args.keys else "a pointer let go (drafts.js)"

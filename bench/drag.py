@@ -42,7 +42,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import subprocess
 import sys
 import threading
 import time
@@ -64,7 +63,7 @@ from bench.burst import (  # noqa: E402
     next_delay_s,
     percentile,
 )
-from bench.machine import describe  # noqa: E402
+from bench.machine import describe, django_for_bench  # noqa: E402
 from bench.role_cpu import RoleClock, own_postgres, own_redis, split_table  # noqa: E402
 
 PACE_S = 0.22  # drafts.js's PACE_MS
@@ -293,14 +292,7 @@ def main() -> None:
 
 
 def run(args: argparse.Namespace, trees: dict[str, int]) -> None:
-    os.environ["DATABASE_URL"] = args.database_url
-    os.environ.setdefault("TELEMETRY_PREFIX", f"bench-telemetry-{uuid.uuid4().hex[:6]}")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "school.settings")
-    import django
-
-    if not args.url:
-        subprocess.run([sys.executable, "-m", "labs.sim.capstone.build"], cwd=ROOT, check=False)
-    django.setup()
+    django_for_bench(args.database_url, site_given=bool(args.url))
     print(describe())
     print(
         f"{args.lab}, dragging {DRAGGED[args.lab][0]}; "

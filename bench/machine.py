@@ -24,3 +24,20 @@ def describe() -> str:
         f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC; nproc {nproc}, {cpu}; "
         f"Python {platform.python_version()}; load average {os.getloadavg()[0]:.1f}"
     )
+
+
+def django_for_bench(database_url: str, *, site_given: bool) -> None:
+    """Django set up in the bench's own process, on the site's database, telemetry under a
+    prefix of the bench's own; the compiled capstone loop built first when the bench starts
+    the site itself (a site given by `--url` was built by whoever started it)."""
+    import sys
+
+    os.environ["DATABASE_URL"] = database_url
+    os.environ.setdefault("TELEMETRY_PREFIX", f"bench-telemetry-{os.urandom(3).hex()}")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "school.settings")
+    import django
+
+    if not site_given:
+        root = Path(__file__).resolve().parent.parent
+        subprocess.run([sys.executable, "-m", "labs.sim.capstone.build"], cwd=root, check=False)
+    django.setup()
