@@ -1,7 +1,11 @@
-"""A Redis server of a test's own, on a port of 6400–6409: started as `./dev` starts the
-site's (no persistence), stopped the hard way (`SHUTDOWN NOSAVE`) and started again, and
+"""A Redis server of a test's own, on a port the kernel hands out: started as `./dev` starts
+the site's (no persistence), stopped the hard way (`SHUTDOWN NOSAVE`) and started again, and
 always killed after. For the tests that need a real restart or a real full memory without
-touching the shared Redis on 6379."""
+touching the shared Redis on 6379.
+
+Parallel test processes each start their own: a start counts only when the server that
+answers on the port is the process this object started (its `process_id`), so two tests
+can never share one server (CI once saw a test talk to another's server, then lose it)."""
 
 from __future__ import annotations
 
@@ -14,15 +18,15 @@ from pathlib import Path
 
 import redis
 
-PORTS = range(6400, 6410)
+START_TRIES = 5
 
 
 def free_port() -> int:
-    for port in PORTS:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) != 0:
-                return port
-    raise RuntimeError(f"no free port for a test Redis in {PORTS.start}-{PORTS.stop - 1}")
+    """A port nothing listens on now; another process may still take it before Redis binds
+    it, which `RedisServer.start` notices and retries."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 class RedisServer:
@@ -41,6 +45,20 @@ class RedisServer:
         return redis.Redis.from_url(self.url(db), socket_connect_timeout=1, socket_timeout=5)
 
     def start(self) -> RedisServer:
+        """Started on `self.port` if it is still free there (a restart keeps the port its
+        clients know); the first start moves to a new port if another process took it."""
+        restart = self.proc is not None
+        for _ in range(START_TRIES):
+            if self._start_once():
+                return self
+            self.kill()
+            if restart:
+                break  # its clients know this port: say so rather than move
+            self.port = free_port()
+        log = (self.workdir / "redis.log").read_text()[-2000:]
+        raise RuntimeError(f"redis-server did not start on a port of its own:\n{log}")
+
+    def _start_once(self) -> bool:
         binary = shutil.which("redis-server") or "/usr/bin/redis-server"
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.proc = subprocess.Popen(
@@ -49,14 +67,14 @@ class RedisServer:
             stdout=(self.workdir / "redis.log").open("a"), stderr=subprocess.STDOUT,
         )  # fmt: skip
         deadline = time.monotonic() + 10
-        while True:
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                return False  # it exited: most likely the port was taken
             with contextlib.suppress(redis.RedisError):
-                if self.client().ping():
-                    return self
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                log = (self.workdir / "redis.log").read_text()[-2000:]
-                raise RuntimeError(f"redis-server on {self.port} did not start:\n{log}")
+                answering = int(self.client().info("server")["process_id"])
+                return answering == self.proc.pid  # else another's server holds the port
             time.sleep(0.05)
+        return False
 
     def shutdown_nosave(self) -> None:
         """What `redis-cli shutdown nosave` does: stop at once, writing nothing."""
