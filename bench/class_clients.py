@@ -52,33 +52,76 @@ async def follow(
     stop: asyncio.Event,
     on_state: Callable[[dict[str, Any]], None] = lambda state: None,
 ) -> None:
-    """Follow the shared state as live.js does, noting each new state on `screen`."""
+    """Follow the shared state as live.js does, noting each new state on `screen`: the
+    stream, or state.json once a second where the stream is refused (or not asked for)."""
 
-    def take(text: str) -> None:
+    def take(text: str) -> dict[str, Any]:
         screen.shown.append((time.monotonic(), canonical(text)))
-        on_state(json.loads(text))
+        state = json.loads(text)
+        on_state(state)
+        return state
 
-    if channel == "polling":
-        last = ""
-        while not stop.is_set():
-            try:
-                answer = await browser.get(f"/x/{code}/state.json")
-            except httpx.HTTPError:
-                answer = None
-            if answer is not None and answer.status_code == 200:
-                screen.ready = min(screen.ready, time.monotonic())
-                if answer.text != last:  # live.js: nothing changed, nothing redrawn
-                    last = answer.text
-                    take(answer.text)
-            await asyncio.sleep(POLL_EVERY_S)
+    if channel == "sse" and await stream(browser, code, screen, stop, take):
         return
-    async with browser.http.stream("GET", f"/x/{code}/stream/", timeout=None) as answer:
-        screen.ready = time.monotonic()
-        async for line in answer.aiter_lines():
-            if stop.is_set():
-                return
-            if line.startswith("data: "):
-                take(line[6:])
+    await poll(browser, code, screen, stop, take)
+
+
+async def poll(
+    browser: Browser,
+    code: str,
+    screen: Screen,
+    stop: asyncio.Event,
+    take: Callable[[str], dict[str, Any]],
+) -> None:
+    """live.js's `poll`: state.json once a second, a state taken only when it changed."""
+    last = ""
+    while not stop.is_set():
+        try:
+            answer = await browser.get(f"/x/{code}/state.json")
+        except httpx.HTTPError:
+            answer = None
+        if answer is not None and answer.status_code == 200:
+            screen.ready = min(screen.ready, time.monotonic())
+            if answer.text != last:  # live.js: nothing changed, nothing redrawn
+                last = answer.text
+                take(answer.text)
+        await asyncio.sleep(POLL_EVERY_S)
+
+
+async def stream(
+    browser: Browser,
+    code: str,
+    screen: Screen,
+    stop: asyncio.Event,
+    take: Callable[[str], dict[str, Any]],
+) -> bool:
+    """live.js's EventSource: True once the experiment ended (or `stop`); False if the
+    stream was refused (any answer but a 200 event stream: an EventSource closes, and
+    live.js polls). A stream cut off is opened again after the `retry:` it gave, as an
+    EventSource does; each refusal and reopening is noted on `screen`. The screen follows
+    from the first stream that answers, not from the request: a refused one follows nothing.
+    """
+    retry_s = 3.0  # an EventSource's own until the stream says
+    while not stop.is_set():
+        try:
+            async with browser.http.stream("GET", f"/x/{code}/stream/", timeout=None) as answer:
+                kind = answer.headers.get("content-type", "")
+                if answer.status_code != 200 or not kind.startswith("text/event-stream"):
+                    screen.refused.append(answer.status_code)
+                    return False
+                screen.ready = min(screen.ready, time.monotonic())
+                async for line in answer.aiter_lines():
+                    if stop.is_set():
+                        return True
+                    if line.startswith("retry: "):
+                        retry_s = int(line[7:]) / 1000
+                    elif line.startswith("data: ") and take(line[6:]).get("status") == "ended":
+                        return True  # live.js closes the stream
+        except httpx.HTTPError:
+            pass  # cut off: an EventSource connects again by itself
+        screen.reopened += 1
+        await asyncio.sleep(retry_s)
+    return True
 
 
 class Phone(Browser):

@@ -11,24 +11,31 @@ drain, which has no randomness; each student's values never repeat), as issue 40
 reviewer measured it. `--shared` gives every student the lesson's values instead (then
 most moves are answered by the result store).
 
-A move is a hand letting go of the slider, and it is posted and polled as
-`static/labs/drafts.js` posts it (`Dragger`): the value goes at once on the panel's usual
+A move is a hand letting go of the slider, and it is posted, taken and polled as
+`static/labs/drafts.js` does it (`Dragger`): the value goes at once on the panel's usual
 poster, or, with that post in flight, on its second poster kept for the release; with both
 in flight the newest value goes when an answer comes, and values passed over meanwhile are
-never sent. Only the newest post's answer lands; a queued body lands and polls itself as
-its `hx-trigger` says until it is finished, unless a newer answer takes its place. Each
-post carries an `Idempotency-Key`, as the page's outbox sends it. `--keys` moves the slider
-with the keyboard instead: one post in flight at a time and drafts.js's pace. Each
-student's posts and polls go on kept-alive connections (one per poster and one for the
-polls, as a browser keeps a few), from threads of this process, on the same machine.
+never sent. An answer takes the results' holder only if its post is newer than the last
+one taken (drafts.js's `takes`): one that comes after a newer post's answer is dropped, and
+one that comes first still shows. A finished body lands; a queued one polls itself there
+as its `hx-trigger` says until it is finished, unless a newer answer takes its place or the
+poll finds its draft deleted (the site deletes a student's queued draft when a newer one
+comes: the poll's 286 swaps nothing, and the body polls no more). Each post carries an
+`Idempotency-Key`, as the page's outbox sends it. `--keys` moves the slider with the
+keyboard instead: one post in flight at a time and drafts.js's pace. Each student's posts
+and polls go on kept-alive connections (one per poster and one for the polls, as a browser
+keeps a few), from threads of this process, on the same machine.
 
 Per class size (`--students 30,50,60,80,100`, each run after the other, the runs and the
 result store cleared between them), as Markdown:
 
 - **moves**: answered (the move's own chart landed), superseded by the same student's next
-  move (never sent, or sent but its answer not shown: a newer one landed first), refused
-  (the answer was no run: its HTTP status and the message the student reads), failed,
-  and left unanswered when the class stopped (the last move, after `--grace` seconds);
+  move (never sent, or sent but its answer never shown: it came after a newer post's answer,
+  a newer answer took its queued body's place, or its queued draft was deleted for a newer
+  one), refused (the answer was no run: its HTTP status and the message the student reads),
+  failed (its run failed, with the words its body shows, or a poll was refused), and left
+  unanswered when the class stopped (the last move, after `--grace` seconds); below them,
+  the runs the site itself failed (the database's, by error), whatever the pages saw;
 - **move → chart**, p50/p95/max over the answered moves (superseded ones are skipped
   there, and counted apart), and every move's wait for a chart at least as new (its own,
   or a later move's), whose p95 counts the superseded moves' waits too;
@@ -120,6 +127,8 @@ FIELD_ERROR = re.compile(r'<div class="error" id="[^"]*"[^>]*role="alert"[^>]*>(
 # The answers htmx swaps in on this site (templates/base.html's htmx-config, as
 # static/labs/outbox/answer.js's `shown`): a refusal in words lands and empties the holder.
 SWAPPED = re.compile(r"^(2..|3..|400|401|403|404|409|410|422|429|503)$")
+RUN_ERROR = re.compile(r'<p class="error" role="alert">([^<]*)</p>')  # a failed run's words
+RUN_STATUS = re.compile(r'class="run-body status-(\w+)')
 NUMBER = re.compile(r"(?<![A-Za-z])\d[\d,.]*")
 
 
@@ -194,6 +203,12 @@ def lane(usual_flying: bool, release_flying: bool, let_go: bool) -> str | None:
     return None
 
 
+def takes(post: int, taken: int) -> bool:
+    """drafts.js's `takes`: whether post number `post`'s answer may take the holder, the
+    newest taken being `taken` (0: none yet)."""
+    return post > taken
+
+
 # ---- One student -------------------------------------------------------------------------
 
 
@@ -208,7 +223,7 @@ class Move:
     run_id: str = ""
     answered_at: float | None = None  # its own finished chart landed
     refused: str = ""  # the answer was no run: why
-    failed: str = ""  # its run failed, or a poll was refused
+    failed: str = ""  # its run failed (the words it shows), or a poll was refused
 
     @property
     def latency_s(self) -> float:
@@ -216,13 +231,14 @@ class Move:
 
 
 class Dragger:
-    """A student's page: the hand's moves posted and polled as drafts.js does them.
+    """A student's page: the hand's moves posted, taken and polled as drafts.js does them.
 
-    State under one condition (`self.cond`): which poster has a post in flight, the post
-    number of the newest post (`posted`: an answer lands only if it is the newest's), the
-    body in the results' holder that polls itself (`holder`), and the last value sent. The
-    two posters and the poller are threads of their own, each on its own kept-alive
-    connection; `move()` is called by the class's conductor.
+    State under one condition (`self.cond`): which poster has a post in flight, the number
+    of the last post (`posted`) and of the newest post whose answer took the holder
+    (`taken`: an answer takes it only if its post is newer, drafts.js's `takes`), the
+    queued body in the results' holder that polls itself (`holder`), and the last value
+    sent. The two posters and the poller are threads of their own, each on its own
+    kept-alive connection; `move()` is called by the class's conductor.
     """
 
     def __init__(self, student: Student, lab: str, form: dict[str, str], keys: bool) -> None:
@@ -235,10 +251,14 @@ class Dragger:
         self.sent: int | None = None
         self.last_at = 0.0
         self.posted = 0
+        self.taken = 0
         self.holder: tuple[int, str, Move, float] | None = None  # post, path, move, poll at
         self.timer: threading.Timer | None = None
         self.post_s: list[float] = []
-        self.stale = 0  # answers with a run that came back after a newer post went: dropped
+        # What became of the answers with a run that never landed (see `Cpu.paragraph`):
+        self.older = 0  # came after a newer post's answer was taken: not swapped
+        self.replaced = 0  # queued in the holder when a newer answer took its place
+        self.gone = 0  # queued, its draft deleted for a newer one: the poll's 286 swaps nothing
         self.stopping = False
         self.queues: dict[str, queue.SimpleQueue] = {"usual": queue.SimpleQueue()}
         if not keys:
@@ -291,8 +311,8 @@ class Dragger:
             self._changed()
 
     def _poster(self, which: str) -> None:
-        """One of the panel's hidden posters: posts what it is given, then lets the answer
-        land if it is the newest post's, then `changed` (drafts.js's afterRequest)."""
+        """One of the panel's hidden posters: posts what it is given, then the answer is
+        taken or dropped (`_answered`), then `changed` (drafts.js's afterRequest)."""
         while True:
             item = self.queues[which].get()
             if item is None:
@@ -317,19 +337,33 @@ class Dragger:
                     move.run_id = match.group(1)
                 else:
                     move.refused = f"HTTP {status}: {why_refused(body)}"
-                if match and post != self.posted:
-                    self.stale += 1
-                if post == self.posted:  # only the newest post's answer lands
-                    if match:
-                        self._landed(post, move, f"/runs/{match.group(1)}/", body, answered)
-                    elif SWAPPED.match(str(status)):
-                        self.holder = None  # the messages say why; nothing polls on
+                if status:  # htmx's beforeSwap comes for every answer, none for no answer
+                    self._answered(post, move, status, body, match, answered)
                 self._changed()
                 self.cond.notify_all()
 
-    def _landed(self, post: int, move: Move, path: str, body: str, at: float) -> None:
-        """A run's body landed in the holder (under `self.cond`): drawn if finished, else
-        it polls itself there."""
+    def _answered(
+        self, post: int, move: Move, status: int, body: str, match: re.Match | None, at: float
+    ) -> None:
+        """drafts.js's beforeSwap, then the swap into the holder (under `self.cond`): taken
+        only if its post is newer than the last one taken, swapped only as htmx swaps it."""
+        if not takes(post, self.taken):
+            if match:
+                self.older += 1
+            return
+        self.taken = post  # drafts.js marks it taken even where htmx then swaps nothing
+        if not SWAPPED.match(str(status)):
+            return  # a 5xx: nothing swapped, the holder keeps what it had
+        if self.holder is not None:
+            self.replaced += 1  # the queued body there is gone, and its polls with it
+        self.holder = None
+        if match:
+            self._settled(post, move, f"/runs/{match.group(1)}/", body, at)
+        # else: refused in words, the holder emptied; the field messages say why
+
+    def _settled(self, post: int, move: Move, path: str, body: str, at: float) -> None:
+        """A run's body settled in the holder (under `self.cond`): landed if finished, else
+        it polls itself there (drafts.js's afterSettle)."""
         if f'hx-get="{path}"' in body:
             self.holder = (post, path, move, at + next_delay_s(body))
             return
@@ -337,11 +371,11 @@ class Dragger:
         if "status-succeeded" in body:
             move.answered_at = at
         else:
-            move.failed = "the run did not succeed"
+            move.failed = f"the run failed: {why_failed(body)}"
 
     def _poller(self) -> None:
-        """The queued body in the holder: `load delay:…` then a GET, until it is finished
-        or a newer answer took its place (then it never polls again)."""
+        """The queued body in the holder: `load delay:…` then a GET, until it is finished,
+        a newer answer takes its place, or the poll says its draft is gone."""
         while True:
             with self.cond:
                 while True:  # until the body in the holder is due (a newer one replaces it)
@@ -356,22 +390,31 @@ class Dragger:
                         break
                     self.cond.wait(left)
             try:
-                status, _, body = self.student.request(path, htmx=True)
+                status, headers, body = self.student.request(path, htmx=True)
             except (OSError, http.client.HTTPException) as exc:
-                status, body = 0, f"no answer ({exc.__class__.__name__})"
+                status, headers, body = 0, {}, f"no answer ({exc.__class__.__name__})"
             answered = time.perf_counter()
             with self.cond:
                 if self.holder is None or self.holder[0] != post:
-                    continue  # a newer answer landed while this poll was out: dropped
-                if status in (200, 286):
-                    self._landed(post, move, path, body, answered)
-                else:
-                    # A 404: the queued draft was deleted for a newer post of the student's
-                    # (labs.runs.drafts), superseded; else it failed. It polls no more.
-                    self.holder = None
-                    if post == self.posted:
-                        move.failed = f"poll HTTP {status}"
+                    continue  # a newer answer took the holder while this poll was out
+                self._polled(post, move, path, status, headers, body, answered)
                 self.cond.notify_all()
+
+    def _polled(
+        self, post: int, move: Move, path: str, status: int, headers: dict, body: str, at: float
+    ) -> None:
+        """A poll's answer for the body still in the holder (under `self.cond`)."""
+        if {k.lower(): v for k, v in headers.items()}.get("hx-reswap") == "none":
+            # The draft was deleted while queued, for a newer post of the student's
+            # (labs.runs.drafts): the 286 swaps nothing and the body polls no more. The
+            # move is superseded, not failed; the newer post's answer takes the holder.
+            self.holder = None
+            self.gone += 1
+        elif SWAPPED.match(str(status)) and RUN_ID.search(body):
+            self._settled(post, move, path, body, at)  # the body swaps itself (outerHTML)
+        else:
+            self.holder = None  # a refusal or a 5xx: it polls no more
+            move.failed = f"poll HTTP {status}"
 
     def idle(self) -> bool:
         with self.cond:
@@ -396,6 +439,15 @@ def why_refused(body: str) -> str:
     if not words:
         words = "; ".join(" ".join(m.split()) for m in FIELD_ERROR.findall(body) if m.strip())
     return words[:200] or " ".join(TAG.sub(" ", body).split())[:120]
+
+
+def why_failed(body: str) -> str:
+    """The words a failed run's body shows (its `error_text`), else its status."""
+    found = RUN_ERROR.search(body)
+    if found and found.group(1).strip():
+        return " ".join(found.group(1).split())[:200]
+    status = RUN_STATUS.search(body)
+    return f"status {status.group(1)}" if status else "no run body"
 
 
 # ---- A class -----------------------------------------------------------------------------
@@ -496,6 +548,17 @@ def computed_times() -> tuple[set[str], list[float], list[float]]:
     return ids, queued, ran
 
 
+def failed_runs() -> Counter[str]:
+    """The bench students' runs that ended failed, by their error (English), from the
+    database: whether the site itself failed a run, whatever the pages saw."""
+    from labs.runs.models import Run
+
+    rows = Run.objects.filter(
+        owner__username__startswith="bench-", status=Run.Status.FAILED
+    ).values_list("error_code", "error")
+    return Counter(f"{code or 'no code'}: {' '.join(error.split())[:160]}" for code, error in rows)
+
+
 # ---- Reporting ---------------------------------------------------------------------------
 
 
@@ -511,7 +574,7 @@ class Row:
     moves: int
     answered: int
     unsent: int  # superseded before it was sent
-    dropped: int  # sent, superseded: its answer not shown
+    overtaken: int  # sent, superseded: a newer answer came first, or took its queued place
     refused: Counter
     failed: Counter
     left: int  # the last move, unanswered when the class stopped
@@ -534,7 +597,7 @@ class Row:
 
 def row_of(done: ClassRun, label: str, phase: str | None = None) -> Row:
     longest: dict[int, float] = {}
-    answered, unsent, dropped, left = 0, 0, 0, 0
+    answered, unsent, overtaken, left = 0, 0, 0, 0
     latency: list[float] = []
     waits: list[float] = []
     refused: Counter[str] = Counter()
@@ -555,11 +618,11 @@ def row_of(done: ClassRun, label: str, phase: str | None = None) -> Row:
         elif move is last[i]:
             left += 1
         elif move.sent:
-            dropped += 1
+            overtaken += 1
         else:
             unsent += 1
     return Row(
-        label, len(moves), answered, unsent, dropped, refused, failed, left, latency, waits,
+        label, len(moves), answered, unsent, overtaken, refused, failed, left, latency, waits,
         sorted(longest.values()),
     )  # fmt: skip
 
@@ -576,7 +639,7 @@ LATENCY_HEAD = (
 def latency_line(row: Row) -> str:
     over = sum(1 for s in row.longest if s > GOAL_S)
     return (
-        f"| {row.label} | {row.moves} | {row.answered} | {row.unsent} / {row.dropped} "
+        f"| {row.label} | {row.moves} | {row.answered} | {row.unsent} / {row.overtaken} "
         f"| {sum(row.refused.values())} | {sum(row.failed.values())} | {row.left} "
         f"| {ms(percentile(row.latency, 50))} ms | {ms(percentile(row.latency, 95))} ms "
         f"| {ms(max(row.latency, default=float('nan')))} ms "
@@ -604,7 +667,10 @@ class Cpu:
     posts: int
     computed: int
     unseen: int  # computed runs that were no answered move's
-    stale: int  # answers dropped: a newer post of the student's had gone meanwhile
+    older: int  # answers with a run that came after a newer post's was taken: not swapped
+    replaced: int  # queued bodies a newer answer took the place of before they finished
+    gone: int  # queued bodies whose draft the site deleted for a newer post (poll: 286)
+    site_failed: Counter  # the runs the site failed meanwhile (the database's), by error
     machine_busy: float  # share of the machine's CPU, every process
     client_s: float  # this client's CPU seconds
     queued: list[float]  # computed runs' queue waits
@@ -627,15 +693,29 @@ class Cpu:
             return "a queue (runs waited, cores to spare)"
         return "neither"
 
+    def failed_line(self) -> str:
+        """The bench students' failed runs, as the database holds them, by their error."""
+        if not self.site_failed:
+            return "none"
+        return (
+            f"{sum(self.site_failed.values())} ("
+            + "; ".join(f"{n}× {why}" for why, n in self.site_failed.most_common(5))
+            + ")"
+        )
+
     def paragraph(self) -> str:
         cores = os.cpu_count() or 1
         return "\n".join(
             [
                 f"\n{self.label} students over {self.wall_s:.1f} s: {self.posts} drafts posted, "
                 f"{self.computed} computed by a worker ({self.unseen} of them no answered "
-                f"move's run: superseded, or shown only through another's); {self.stale} "
-                "answers with a run came back after the student's next post had gone, and "
-                "were dropped (drafts.js lands only the newest post's)",
+                f"move's run: superseded, or shown only through another's); answers with a "
+                f"run not shown (drafts.js takes an answer only if its post is newer than the "
+                f"last one taken): {self.older} came after a newer post's answer, "
+                f"{self.replaced} were queued when a newer answer took their place, "
+                f"{self.gone} were queued drafts the site deleted for a newer post (their "
+                "poll: 286, nothing swapped)",
+                f"- runs the site failed: {self.failed_line()}",
                 f"- the site's CPU: {100 * self.site_share:.0f}% of the {cores} cores; the "
                 f"machine {100 * self.machine_busy:.0f}% busy (every process: other work, and "
                 f"this client: {100 * self.client_s / (self.wall_s * cores):.0f}%)",
@@ -800,8 +880,9 @@ class Bench:
         shown = {m.run_id for d in draggers for m in d.moves if m.answered_at is not None}
         cpu = Cpu(
             str(count), done.ended - done.started, used, sum(len(d.post_s) for d in draggers),
-            computed_drafts(), len(ids - shown), sum(d.stale for d in draggers), busy,
-            client_s, queued, ran,
+            computed_drafts(), len(ids - shown), sum(d.older for d in draggers),
+            sum(d.replaced for d in draggers), sum(d.gone for d in draggers), failed_runs(),
+            busy, client_s, queued, ran,
             [s for d in draggers for s in d.post_s],
         )  # fmt: skip
         return done, cpu

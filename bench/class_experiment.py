@@ -33,6 +33,7 @@ import sys
 import threading
 import time
 import uuid
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -178,6 +179,8 @@ async def experiment(site: Site, channel: str, args, other: Student) -> dict[str
         "joined_s": joined_s,
         "following": sum(1 for s in screens if s.ready < math.inf),
         "following_s": following_s,
+        "streams_refused": Counter(status for s in screens for status in s.refused),
+        "streams_reopened": sum(s.reopened for s in screens),
         "wall_s": upto - since,
     }
 

@@ -48,10 +48,13 @@ class PublishLog:
 
 @dataclass
 class Screen:
-    """What one screen showed: from when it followed, and each new state with its moment."""
+    """What one screen showed: from when it followed, and each new state with its moment;
+    and, over the stream, how often it was refused (the page then polls) or reopened."""
 
     ready: float = math.inf
     shown: list[tuple[float, str]] = field(default_factory=list)
+    refused: list[int] = field(default_factory=list)  # the stream's refusals, by HTTP status
+    reopened: int = 0  # streams cut off and opened again
 
 
 def delays(

@@ -82,3 +82,9 @@ def report(rows: list, args) -> None:
             f"failed; {args.phones} phones joined in {r['joined_s']:.1f} s; calls failed by "
             f"HTTP status (0: no answer): {dict(refused) or 'none'}"
         )
+        if channel == "sse":
+            print(
+                f"{channel}: streams refused by HTTP status (those pages polled state.json, "
+                f"as live.js does): {dict(r['streams_refused']) or 'none'}; streams cut off "
+                f"and opened again: {r['streams_reopened']}"
+            )

@@ -33,8 +33,16 @@ Before the rows, the site's CPU while nobody drags (`--idle-seconds`), a cost of
 which a slow drag spreads over fewer drafts. `--py-spy DIR` samples every
 process of the site during the class's drags (`bench/pyspy.py`) and prints where the CPU
 went. `--release-at-once`: the release posts its value at once, even with a post in
-flight (whose answer is then dropped), as drafts.js does since issue 40 (before, the
-release waited for the answer in flight, and for the pace).
+flight, as drafts.js does since issue 40 (before, the release waited for the answer in
+flight, and for the pace). The answer in flight still lands in the page if it comes before
+the release's (drafts.js takes an answer whose post is newer than the last one taken), and
+is dropped if it comes after; either way it is no redraw here (the hand has let go) and
+does not move the release → final chart time.
+
+Unlike drafts.js, this student posts its next value only once the last one's body is
+finished (drafts.js posts it when the post's answer comes, and a queued body polls itself
+meanwhile): on a site whose runs wait in a queue it posts fewer drafts a drag than a page
+does. `bench/class_drag.py`'s student does what drafts.js does.
 """
 
 from __future__ import annotations
@@ -100,7 +108,7 @@ def drag_once(
     """One drag; (redraws while the hand was down, seconds held, release → final chart,
     drafts posted). `offset` is added to every value the hand passes (below 10).
     `at_once`: the release posts its value at once, on a connection of its own, even with
-    a post in flight or the pace not yet run out (whose answer is then dropped)."""
+    a post in flight or the pace not yet run out (that post's answer is no redraw)."""
     state = {"value": 100 + offset, "released": 0.0, "final": None}
     lock = threading.Lock()
     released: dict[str, float | bool] = {}
