@@ -17,7 +17,10 @@ poster, or, with that post in flight, on its second poster kept for the release;
 in flight the newest value goes when an answer comes, and values passed over meanwhile are
 never sent. Only the newest post's answer lands; a queued body lands and polls itself as
 its `hx-trigger` says until it is finished, unless a newer answer takes its place. Each
-post carries an `Idempotency-Key`, as the page's outbox sends it. `--keys` moves the slider
+post carries an `Idempotency-Key`, as the page's outbox sends it, and its place in the
+page's order (`draft_page`, `draft_post`): a post the site answers "superseded" (204: a newer
+post of the page was taken first, `labs.runs.draft_order`) is dropped, and counted.
+`--keys` moves the slider
 with the keyboard instead: one post in flight at a time and drafts.js's pace. Each
 student's posts and polls go on kept-alive connections (one per poster and one for the
 polls, as a browser keeps a few), from threads of this process, on the same machine.
@@ -120,6 +123,7 @@ FIELD_ERROR = re.compile(r'<div class="error" id="[^"]*"[^>]*role="alert"[^>]*>(
 # The answers htmx swaps in on this site (templates/base.html's htmx-config, as
 # static/labs/outbox/answer.js's `shown`): a refusal in words lands and empties the holder.
 SWAPPED = re.compile(r"^(2..|3..|400|401|403|404|409|410|422|429|503)$")
+SUPERSEDED = 204  # a draft post older than one its page had taken (labs.web.views.drafts)
 NUMBER = re.compile(r"(?<![A-Za-z])\d[\d,.]*")
 
 
@@ -239,6 +243,8 @@ class Dragger:
         self.timer: threading.Timer | None = None
         self.post_s: list[float] = []
         self.stale = 0  # answers with a run that came back after a newer post went: dropped
+        self.page = uuid.uuid4().hex  # the page load's id, sent with each post (drafts.js)
+        self.superseded = 0  # posts the site answered "superseded": nothing computed
         self.stopping = False
         self.queues: dict[str, queue.SimpleQueue] = {"usual": queue.SimpleQueue()}
         if not keys:
@@ -300,9 +306,10 @@ class Dragger:
             post, move = item
             started = time.perf_counter()
             try:
+                place = {"draft_page": self.page, "draft_post": str(post)}
                 status, _, body = self.student.request(
                     f"/labs/{self.lab}/draft/",
-                    self.form | {self.param: str(move.value)},
+                    self.form | {self.param: str(move.value)} | place,
                     htmx=True,
                     headers={"Idempotency-Key": str(uuid.uuid4())},
                 )
@@ -315,6 +322,8 @@ class Dragger:
                 match = RUN_ID.search(body) if status == 200 else None
                 if match:
                     move.run_id = match.group(1)
+                elif status == SUPERSEDED:  # a newer post of this page got there first
+                    self.superseded += 1
                 else:
                     move.refused = f"HTTP {status}: {why_refused(body)}"
                 if match and post != self.posted:
@@ -605,6 +614,7 @@ class Cpu:
     computed: int
     unseen: int  # computed runs that were no answered move's
     stale: int  # answers dropped: a newer post of the student's had gone meanwhile
+    superseded: int  # posts the site answered "superseded": a newer one of the page came first
     machine_busy: float  # share of the machine's CPU, every process
     client_s: float  # this client's CPU seconds
     queued: list[float]  # computed runs' queue waits
@@ -635,7 +645,9 @@ class Cpu:
                 f"{self.computed} computed by a worker ({self.unseen} of them no answered "
                 f"move's run: superseded, or shown only through another's); {self.stale} "
                 "answers with a run came back after the student's next post had gone, and "
-                "were dropped (drafts.js lands only the newest post's)",
+                "were dropped (drafts.js lands only the newest post's); "
+                f"{self.superseded} posts reached the site after a newer one of their page "
+                "and were answered superseded (nothing computed)",
                 f"- the site's CPU: {100 * self.site_share:.0f}% of the {cores} cores; the "
                 f"machine {100 * self.machine_busy:.0f}% busy (every process: other work, and "
                 f"this client: {100 * self.client_s / (self.wall_s * cores):.0f}%)",
@@ -800,7 +812,8 @@ class Bench:
         shown = {m.run_id for d in draggers for m in d.moves if m.answered_at is not None}
         cpu = Cpu(
             str(count), done.ended - done.started, used, sum(len(d.post_s) for d in draggers),
-            computed_drafts(), len(ids - shown), sum(d.stale for d in draggers), busy,
+            computed_drafts(), len(ids - shown), sum(d.stale for d in draggers),
+            sum(d.superseded for d in draggers), busy,
             client_s, queued, ran,
             [s for d in draggers for s in d.post_s],
         )  # fmt: skip
