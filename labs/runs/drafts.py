@@ -68,9 +68,10 @@ def start_draft(
 def replace_if_newest(user, lab: Lab, order: draft_order.Order | None) -> int:
     """Take the post's number, then delete the student's drafts still waiting.
 
-    Done with the student's row locked, so two posts of one student take turns here: the
-    newer's number is taken first, or the older's drafts are deleted (and its own draft made)
-    before the newer's deletes them in turn. Either way the older never deletes the newer's.
+    Done with the student's row locked, so two posts of one student take turns here. If
+    the newer comes first, its number is taken and the older is superseded when its turn
+    comes; if the older comes first, it deletes and makes its draft and commits, and the
+    newer then deletes that one in turn. Either way the older never deletes the newer's.
     """
     if order is not None and not draft_order.take(user.pk, lab.slug, order):
         raise Superseded
