@@ -21,10 +21,12 @@ one that comes first still shows. A finished body lands; a queued one polls itse
 as its `hx-trigger` says until it is finished, unless a newer answer takes its place or the
 poll finds its draft deleted (the site deletes a student's queued draft when a newer one
 comes: the poll's 286 swaps nothing, and the body polls no more). Each post carries an
-`Idempotency-Key`, as the page's outbox sends it. `--keys` moves the slider with the
-keyboard instead: one post in flight at a time and drafts.js's pace. Each student's posts
-and polls go on kept-alive connections (one per poster and one for the polls, as a browser
-keeps a few), from threads of this process, on the same machine.
+`Idempotency-Key`, as the page's outbox sends it, and its place in the page's order
+(`draft_page`, `draft_post`): a post the site answers "superseded" (204: a newer post of
+the page was taken first, `labs.runs.draft_order`) is dropped, and counted. `--keys` moves
+the slider with the keyboard instead: one post in flight at a time and drafts.js's pace.
+Each student's posts and polls go on kept-alive connections (one per poster and one for the
+polls, as a browser keeps a few), from threads of this process, on the same machine.
 
 Per class size (`--students 30,50,60,80,100`, each run after the other, the runs and the
 result store cleared between them), as Markdown:
@@ -129,6 +131,7 @@ FIELD_ERROR = re.compile(r'<div class="error" id="[^"]*"[^>]*role="alert"[^>]*>(
 SWAPPED = re.compile(r"^(2..|3..|400|401|403|404|409|410|422|429|503)$")
 RUN_ERROR = re.compile(r'<p class="error" role="alert">([^<]*)</p>')  # a failed run's words
 RUN_STATUS = re.compile(r'class="run-body status-(\w+)')
+SUPERSEDED = 204  # a draft post older than one its page had taken (labs.web.views.drafts)
 NUMBER = re.compile(r"(?<![A-Za-z])\d[\d,.]*")
 
 
@@ -259,6 +262,8 @@ class Dragger:
         self.older = 0  # came after a newer post's answer was taken: not swapped
         self.replaced = 0  # queued in the holder when a newer answer took its place
         self.gone = 0  # queued, its draft deleted for a newer one: the poll's 286 swaps nothing
+        self.page = uuid.uuid4().hex  # the page load's id, sent with each post (drafts.js)
+        self.superseded = 0  # posts the site answered "superseded": nothing computed
         self.stopping = False
         self.queues: dict[str, queue.SimpleQueue] = {"usual": queue.SimpleQueue()}
         if not keys:
@@ -320,9 +325,10 @@ class Dragger:
             post, move = item
             started = time.perf_counter()
             try:
+                place = {"draft_page": self.page, "draft_post": str(post)}
                 status, _, body = self.student.request(
                     f"/labs/{self.lab}/draft/",
-                    self.form | {self.param: str(move.value)},
+                    self.form | {self.param: str(move.value)} | place,
                     htmx=True,
                     headers={"Idempotency-Key": str(uuid.uuid4())},
                 )
@@ -335,9 +341,13 @@ class Dragger:
                 match = RUN_ID.search(body) if status == 200 else None
                 if match:
                     move.run_id = match.group(1)
+                elif status == SUPERSEDED:  # a newer post of this page got there first
+                    self.superseded += 1
                 else:
                     move.refused = f"HTTP {status}: {why_refused(body)}"
-                if status:  # htmx's beforeSwap comes for every answer, none for no answer
+                # htmx's beforeSwap comes for every answer, none for no answer; drafts.js
+                # drops a superseded one there without taking it as the newest.
+                if status and status != SUPERSEDED:
                     self._answered(post, move, status, body, match, answered)
                 self._changed()
                 self.cond.notify_all()
@@ -670,6 +680,7 @@ class Cpu:
     older: int  # answers with a run that came after a newer post's was taken: not swapped
     replaced: int  # queued bodies a newer answer took the place of before they finished
     gone: int  # queued bodies whose draft the site deleted for a newer post (poll: 286)
+    superseded: int  # posts the site answered "superseded": a newer one of the page came first
     site_failed: Counter  # the runs the site failed meanwhile (the database's), by error
     machine_busy: float  # share of the machine's CPU, every process
     client_s: float  # this client's CPU seconds
@@ -714,7 +725,9 @@ class Cpu:
                 f"last one taken): {self.older} came after a newer post's answer, "
                 f"{self.replaced} were queued when a newer answer took their place, "
                 f"{self.gone} were queued drafts the site deleted for a newer post (their "
-                "poll: 286, nothing swapped)",
+                "poll: 286, nothing swapped); "
+                f"{self.superseded} posts reached the site after a newer one of their page "
+                "and were answered superseded (nothing computed)",
                 f"- runs the site failed: {self.failed_line()}",
                 f"- the site's CPU: {100 * self.site_share:.0f}% of the {cores} cores; the "
                 f"machine {100 * self.machine_busy:.0f}% busy (every process: other work, and "
@@ -881,7 +894,8 @@ class Bench:
         cpu = Cpu(
             str(count), done.ended - done.started, used, sum(len(d.post_s) for d in draggers),
             computed_drafts(), len(ids - shown), sum(d.older for d in draggers),
-            sum(d.replaced for d in draggers), sum(d.gone for d in draggers), failed_runs(),
+            sum(d.replaced for d in draggers), sum(d.gone for d in draggers),
+            sum(d.superseded for d in draggers), failed_runs(),
             busy, client_s, queued, ran,
             [s for d in draggers for s in d.post_s],
         )  # fmt: skip

@@ -130,11 +130,18 @@ def drag_once(
             released["ok"] = finished(state["final"])
             released["at"] = time.perf_counter()
 
+    page_id, posted = uuid.uuid4().hex, [0]  # this page load, and its posts so far
+
     def finished(value: int) -> bool:
-        """Post `value`; True once its body is finished (polled as the page polls it)."""
+        """Post `value` with its number on the page (drafts.js); True once its body is
+        finished (polled as the page polls it). A post the site answers "superseded" (a
+        newer one of the page got there first) shows nothing: False."""
+        with lock:
+            posted[0] += 1
+            place = {"draft_page": page_id, "draft_post": str(posted[0])}
         _status, _, body = student.request(
             f"/labs/{lab}/draft/",
-            form | {param: str(value)},
+            form | {param: str(value)} | place,
             htmx=True,
             headers={"Idempotency-Key": str(uuid.uuid4())},  # as the page's outbox sends it
         )

@@ -10,6 +10,9 @@ server's. What differs:
 - a student has at most one draft waiting for a worker: a new one deletes the older ones
   still queued (newest wins; a draft another run waits on is left to finish), so dragging
   a slider cannot fill the queue; drafts count against the caps like any run;
+- "newest" is the page's word, not the arrival's: a post carries its number on its page
+  (`draft_order`), and one older than a post already taken is `Superseded`: it deletes
+  nothing and starts nothing (on a loaded site the older of two posts can arrive second);
 - drafts are not in the student's history, and the sweeper deletes them
   `LAB_DRAFT_KEEP_MIN` after they were made (`prune_drafts`), unless kept: naming,
   comparing, downloading, handing in, re-running or pressing "Keep this run" makes one an
@@ -28,7 +31,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from labs.catalogue.lab import Lab
-from labs.runs import admission, references
+from labs.runs import admission, draft_order, references
 from labs.runs.dispatch import start_runs
 from labs.runs.models import Run
 
@@ -44,15 +47,35 @@ def allowed(lab: Lab, params: dict[str, Any]) -> bool:
     return lab.kind == "sim" and admission.queue_for(lab, params) == settings.LAB_QUEUE
 
 
-def start_draft(user, lab: Lab, params: dict[str, Any], seed: int) -> Run:
+class Superseded(Exception):
+    """The page had already posted a newer draft of this lab: this one is not wanted."""
+
+
+def start_draft(
+    user, lab: Lab, params: dict[str, Any], seed: int, order: draft_order.Order | None = None
+) -> Run:
     """Start a draft run, replacing the student's drafts still waiting for a worker.
 
-    Raises `dispatch.RunRefused` as Run does (caps, broker, budget). The older drafts go
-    in the same transaction as the new one is made, under the same lock of the student's
-    row, so a refused draft deletes nothing.
+    Raises `dispatch.RunRefused` as Run does (caps, broker, budget), and `Superseded` when
+    `order` (the post's place on its page; None from a page that sends none) is older than
+    a post already taken. The older drafts go in the same transaction as the new one is
+    made, under the same lock of the student's row, so a refused draft deletes nothing.
     """
-    replace = functools.partial(replace_waiting, user)
+    replace = functools.partial(replace_if_newest, user, lab, order)
     return start_runs(user, lab, [(params, seed)], draft=True, under_lock=replace)[0]
+
+
+def replace_if_newest(user, lab: Lab, order: draft_order.Order | None) -> int:
+    """Take the post's number, then delete the student's drafts still waiting.
+
+    Done with the student's row locked, so two posts of one student take turns here. If
+    the newer comes first, its number is taken and the older is superseded when its turn
+    comes; if the older comes first, it deletes and makes its draft and commits, and the
+    newer then deletes that one in turn. Either way the older never deletes the newer's.
+    """
+    if order is not None and not draft_order.take(user.pk, lab.slug, order):
+        raise Superseded
+    return replace_waiting(user)
 
 
 def replace_waiting(user) -> int:

@@ -50,8 +50,9 @@ KEY_SHAPE = re.compile(
 IN_FLIGHT_S = 120
 # Answers not remembered: "not now", so a retry should run again.
 NOT_NOW = frozenset({408, 425, 429, 502, 503, 504})
-# Headers an answer's meaning depends on (a redirect, htmx's instructions).
-KEPT_HEADERS = ("Location", "Content-Type", "Vary")
+# Headers an answer's meaning depends on (a redirect, htmx's instructions, a draft's
+# "superseded": labs.web.views.drafts).
+KEPT_HEADERS = ("Location", "Content-Type", "Vary", "Draft-Superseded")
 # The largest answer body kept, compressed: a lab's panel is ~10 KB so; more is not kept
 # (the replay then carries the status and headers, and no body).
 MAX_KEPT_BODY = 256 * 1024

@@ -26,10 +26,32 @@
 // once. The next value is posted as usual and takes the kept one's place; the outbox keeps
 // only the newest, sends it when the link is back, and lands its answer only while it is
 // the panel's newest post (`data-draft-post`), so the chart ends on the slider's value.
+// Each post carries its number and a random id of this page load (`draft_post`,
+// `draft_page`; an outbox's kept draft keeps them in its body), so the server can tell an
+// older post that arrives second (labs.runs.draft_order): it answers that one 204 with
+// `Draft-Superseded: true`, deleting and starting nothing, and the answer is dropped here
+// like an older one, unsaid; the newer post's answer brings the chart.
 (function () {
   var PACE_MS = 220; // during a drag, one post per this long (and one at a time)
   var sent = {}, facts = {}, lastAt = {}, timers = {}, posted = {}, taken = {};
   var held = null; // the slider a pointer holds: its `change` is the hand letting go
+  var page = null; // this page load's id, made at its first post
+
+  // A random id for this page load: 32 hex digits (getRandomValues works on plain http://,
+  // where randomUUID is missing). A reload makes a new one, so its numbers start again.
+  // Pure, for tests/js/labs/drafts.test.js.
+  function pageId(source) {
+    var bytes = new Uint8Array(16);
+    if (source && source.getRandomValues) source.getRandomValues(bytes);
+    else for (var i = 0; i < bytes.length; i += 1) bytes[i] = Math.floor(Math.random() * 256);
+    return Array.prototype.map.call(bytes, function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
+  }
+  window.labDraftPageId = pageId;
+  // The fields a post sends beside the form's values: its place in this page's order.
+  function order(pageOf, post) {
+    return { draft_page: pageOf, draft_post: String(post) };
+  }
+  window.labDraftOrder = order;
 
   // Which element posts now: "usual" when it is free, "release" when the hand let go with
   // the usual post in flight, else null (the value goes when a post's answer comes). Pure,
@@ -46,6 +68,17 @@
     return post > taken;
   }
   window.labDraftTakes = takes;
+  // What becomes of an answer: "take" it, "drop" it (older than the last taken), or it was
+  // "superseded" on the server (a newer post of this page got there first): dropped too,
+  // without counting as taken, as it brings nothing. Pure, for the tests.
+  function answer(post, taken, superseded) {
+    if (superseded) return "superseded";
+    return takes(post, taken) ? "take" : "drop";
+  }
+  window.labDraftAnswer = answer;
+  function supersededAnswer(xhr) {
+    return !!(xhr && xhr.getResponseHeader && xhr.getResponseHeader("Draft-Superseded") === "true");
+  }
   function poster(panel, which) {
     return panel.querySelector(which === "release" ? ".auto-run.at-release" : ".auto-run:not(.at-release)");
   }
@@ -102,6 +135,8 @@
     lastAt[panel.id] = Date.now();
     posted[panel.id] = (posted[panel.id] || 0) + 1;
     elt.dataset.post = posted[panel.id]; // its answer lands only if no newer post went
+    page = page || pageId(window.crypto);
+    elt.setAttribute("hx-vals", JSON.stringify(order(page, posted[panel.id]))); // sent with it
     panel.dataset.draftPost = posted[panel.id]; // the same for a kept one's (outbox.js)
     elt.dataset.flying = "1";
     status(panel, true);
@@ -305,15 +340,21 @@
   // release's may come first; then the older one is dropped, and a queued body an older
   // answer left there polling is replaced by the newer one).
   // htmx fires beforeSwap on the target (the holder): the poster is the request's element.
+  // A superseded answer (204, nothing in it) is never taken: its afterRequest frees the
+  // element and the next value goes, as for any answer.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var config = event.detail.requestConfig;
     var elt = config && config.elt;
     if (!elt || !elt.matches || !elt.matches(".auto-run")) return;
     var panel = panelOf(elt);
     var post = Number(elt.dataset.post);
-    if (!elt.isConnected || !panel || panel.dataset.ran) event.detail.shouldSwap = false;
-    else if (!takes(post, taken[panel.id] || 0)) event.detail.shouldSwap = false;
-    else taken[panel.id] = post;
+    if (!elt.isConnected || !panel || panel.dataset.ran) {
+      event.detail.shouldSwap = false;
+      return;
+    }
+    var what = answer(post, taken[panel.id] || 0, supersededAnswer(event.detail.xhr));
+    if (what === "take") taken[panel.id] = post;
+    else event.detail.shouldSwap = false;
   });
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll(".lab-panel[data-auto-run]").forEach(ready);

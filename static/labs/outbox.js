@@ -18,7 +18,9 @@
 //   would only delay the newer one's. A kept draft's answer lands only if it is still the
 //   newest value the panel posted and Run has not gone since (drafts.js marks the panel);
 //   else it is dropped, unsaid: no banner, no error. So when the link is back the chart
-//   shows the slider's value, and no older value lands over a newer one.
+//   shows the slider's value, and no older value lands over a newer one. Its body keeps the
+//   number and page id drafts.js gave it, so one that reaches the site after a newer post of
+//   its page is answered "superseded" (204, nothing to land) and deletes nothing there.
 // - #outbox-status (templates/base.html) says so, in the page's language: kept, and sent.
 // - The service worker is registered here too (outbox/service_worker.js).
 import { fullJitter } from "./outbox/backoff.js";

@@ -12,6 +12,7 @@ the service worker's copy; a page never seen shows the offline page.
 from __future__ import annotations
 
 import contextlib
+from urllib.parse import parse_qs
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -158,6 +159,11 @@ def test_a_slider_moved_with_no_link_goes_on_and_the_chart_ends_on_its_value(sit
     drafts = Run.objects.filter(draft=True).order_by("created_at")
     assert [run.params["per_worker"] for run in drafts] == [120, 130]  # 110 never went
     assert not [body for body in sent if "per_worker=110" in body], sent
+    # The kept draft went with the number its page gave it (its place in the page's order,
+    # labs.runs.draft_order), and the next post with the next number of the same page.
+    places = [(fields["draft_page"], fields["draft_post"]) for fields in map(parse_qs, sent)]
+    assert [number for _page, number in places] == [["2"], ["3"]], places
+    assert places[0][0] == places[1][0] and kept[0]["body"] == sent[0]
     assert not page.locator("#connection-status:not([hidden])").count()
     assert not site.seen.errors, "\n".join(site.seen.errors)
 

@@ -6,6 +6,10 @@ run's body, which the page lands in place of the one it shows (the charts redraw
 they are), and every field's message slot, swapped out of band: a refused value says why
 next to its field and nothing runs. Run itself (`pages.lab_detail`) is unchanged, and is
 all a page without JavaScript has.
+
+Each post carries its place on its page (`draft_page`, `draft_post`); a post older than one
+the server already took is answered "superseded": 204 and `Draft-Superseded: true`, no body,
+nothing deleted or started (`labs.runs.draft_order`), and the page drops it unsaid.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from labs.runs import drafts, ended
 from labs.runs.dispatch import RunRefused
 from labs.runs.execution import choose_seed
 from labs.runs.models import Run
+from labs.web.draft_order_form import DraftOrderForm
 from labs.web.forms import LabForm
 from labs.web.htmx import HtmxHttpRequest
 from labs.web.idempotency import idempotent
@@ -32,6 +37,9 @@ from labs.web.predict import keep_early
 from labs.web.presenters import present_run
 from labs.web.responses import login_needed
 from labs.web.views.runs import finished_fragment
+
+# The header of a superseded draft's answer (kept with it for a replay: labs.web.idempotency).
+SUPERSEDED = "Draft-Superseded"
 
 
 @require_POST
@@ -50,6 +58,9 @@ def lab_draft(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             status=409,
             content_type="text/plain; charset=utf-8",
         )
+    place = DraftOrderForm(request.POST)
+    if not place.is_valid():
+        return HttpResponse(place.reason(), status=400, content_type="text/plain; charset=utf-8")
     # A guess given at the first drag's ask goes with the draft it lets go: kept before the
     # draft starts, it counts as given before the draft's result (labs.runs.early_guesses).
     keep_early(request.user, lab, request.POST)
@@ -63,8 +74,10 @@ def lab_draft(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     else:
         try:
             run = drafts.start_draft(
-                request.user, lab, form.params(), choose_seed(lab, form.seed())
+                request.user, lab, form.params(), choose_seed(lab, form.seed()), place.order()
             )
+        except drafts.Superseded:
+            return superseded()
         except RunRefused as exc:
             form.add_error(None, exc.message)
             status = exc.status
@@ -78,6 +91,13 @@ def lab_draft(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             body = render_to_string("labs/run.html#run-body", context, request=request)
     context = {"lab": lab, "form": form, "body": mark_safe(body)}  # noqa: S308 - our template
     return render(request, "labs/draft.html", context, status=status)
+
+
+def superseded() -> HttpResponse:
+    """The answer to a post older than one already taken: nothing to show (drafts.js)."""
+    response = HttpResponse(status=204)
+    response[SUPERSEDED] = "true"
+    return response
 
 
 @login_required

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 // static/labs/drafts.js is a classic script: it is run here with a document that only
 // takes listeners, and its "What changed" words are read from the window it fills in.
@@ -118,5 +118,131 @@ describe("Which answer takes the holder", () => {
   it("drops an older answer that comes after a newer one, and ends on the newest", () => {
     expect(landed([2, 1])).toEqual([2]);
     expect(landed([1, 3, 2, 5, 4])).toEqual([1, 3, 5]);
+  });
+});
+
+describe("A post's place in the page's order", () => {
+  const window = loaded();
+  // What labs/web/draft_order_form.py accepts.
+  const PAGE_SHAPE = /^[A-Za-z0-9_-]{8,64}$/;
+
+  it("makes a page id the server reads, with or without crypto, a new one each page", () => {
+    const ids = [globalThis.crypto, { getRandomValues: (b) => globalThis.crypto.getRandomValues(b) }, undefined]
+      .map((source) => window.labDraftPageId(source));
+    for (const id of ids) expect(id).toMatch(PAGE_SHAPE);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("sends the page and the post's number as the form's two fields", () => {
+    expect(window.labDraftOrder("ab12cd34ef56", 7)).toEqual({ draft_page: "ab12cd34ef56", draft_post: "7" });
+  });
+
+  it("drops a superseded answer whatever its number, and never counts it as taken", () => {
+    const answer = window.labDraftAnswer;
+    for (const [post, taken] of [[1, 0], [5, 4], [2, 3]]) expect(answer(post, taken, true)).toBe("superseded");
+    expect(answer(5, 4, false)).toBe("take");
+    expect(answer(3, 4, false)).toBe("drop");
+  });
+});
+
+// A page as drafts.js sees it, no more: a panel with its two posters, its form and its
+// status note; listeners kept by type, so a test fires htmx's events at them in the order
+// a loaded site gives them.
+function fakePage() {
+  const listeners = {};
+  const document = { addEventListener: (type, fn) => (listeners[type] ||= []).push(fn) };
+  const fire = (type, event) => (listeners[type] || []).forEach((fn) => fn(event));
+  const node = (is, parent, finds = {}) => ({
+    is, parent, finds, dataset: {}, attributes: {}, isConnected: true, hidden: true,
+    matches(selector) { return is.includes(selector); },
+    closest(selector) { return this.matches(selector) ? this : parent ? parent.closest(selector) : null; },
+    querySelector(selector) { return finds[selector] || null; },
+    querySelectorAll() { return []; },
+    setAttribute(name, value) { this.attributes[name] = String(value); },
+  });
+  const panel = node([".lab-panel[data-auto-run]"], null);
+  panel.id = "lab-drain";
+  const form = node(["form.lab-form"], panel);
+  form.values = [["per_worker", "150"]];
+  const slider = node(["input[type=range]"], form);
+  const usual = node([".auto-run"], panel);
+  const release = node([".auto-run", ".auto-run.at-release"], panel);
+  const note = node([], panel);
+  Object.assign(panel.finds, {
+    ".auto-run:not(.at-release)": usual, ".auto-run.at-release": release,
+    "form.lab-form": form, ".draft-status": note,
+  });
+  // The form's values as FormData would give them (there is no DOM here).
+  class FormData {
+    constructor(f) { this.entries = f.values.slice(); }
+    delete(name) { this.entries = this.entries.filter(([n]) => n !== name); }
+    [Symbol.iterator]() { return this.entries[Symbol.iterator](); }
+  }
+  const triggered = [];
+  const vals = (elt) => (elt.attributes["hx-vals"] ? JSON.parse(elt.attributes["hx-vals"]) : {});
+  const window = { htmx: { trigger: (elt) => triggered.push({ elt, vals: vals(elt) }) } };
+  new Function("window", "document", "FormData", SOURCE)(window, document, FormData);
+  const move = (value, letGo) => {
+    form.values = [["per_worker", String(value)]];
+    if (letGo) fire("pointerdown", { target: slider });
+    fire(letGo ? "change" : "input", { type: letGo ? "change" : "input", target: slider });
+  };
+  const xhr = (status, superseded) => ({
+    status, getResponseHeader: (name) => (name === "Draft-Superseded" && superseded ? "true" : null),
+  });
+  // htmx's beforeSwap then afterRequest for the post `elt` made; whether it would swap.
+  const answer = (elt, status, superseded) => {
+    const detail = { requestConfig: { elt }, xhr: xhr(status, superseded), shouldSwap: status !== 204 };
+    fire("htmx:beforeSwap", { detail });
+    fire("htmx:afterRequest", { detail: { elt, xhr: detail.xhr, successful: true } });
+    return detail.shouldSwap;
+  };
+  return { panel, usual, release, note, triggered, move, answer };
+}
+
+describe("A superseded answer on the page", () => {
+  it("numbers every post with this page's id, the release's too", () => {
+    const page = fakePage();
+    page.move(160, false); // the usual element posts it
+    page.move(170, true); // let go beside it: the release's element
+    expect(page.triggered.map((t) => [t.elt, t.vals.draft_post])).toEqual([[page.usual, "1"], [page.release, "2"]]);
+    const [first, second] = page.triggered.map((t) => t.vals.draft_page);
+    expect(first).toMatch(/^[0-9a-f]{32}$/);
+    expect(second).toBe(first);
+  });
+
+  it("is dropped unsaid, frees its element for the next value, and leaves the newer to land", () => {
+    const errors = [];
+    const saved = console.error;
+    console.error = (...args) => errors.push(args);
+    try {
+      vi.useFakeTimers();
+      const page = fakePage();
+      page.move(160, false);
+      page.move(170, true);
+      // The server took post 2 first; post 1, arriving second, was superseded.
+      expect(page.answer(page.usual, 204, true)).toBe(false);
+      expect(page.usual.dataset.flying).toBeUndefined();
+      expect(page.note.hidden).toBe(false); // post 2 is still on its way
+      // The hand takes the slider again: its value goes on the freed element, at the pace.
+      page.move(180, false);
+      vi.advanceTimersByTime(220);
+      expect(page.triggered.at(-1).elt).toBe(page.usual);
+      expect(page.triggered.at(-1).vals.draft_post).toBe("3");
+      expect(page.answer(page.release, 200, false)).toBe(true);
+      expect(errors).toEqual([]);
+    } finally {
+      console.error = saved;
+      vi.useRealTimers();
+    }
+  });
+
+  it("never counts as taken, so an answer it overtook still lands", () => {
+    const page = fakePage();
+    page.move(160, false); // post 1
+    page.move(170, true); // post 2
+    // Post 2 came back superseded (a post after it was taken) before post 1's answer.
+    expect(page.answer(page.release, 204, true)).toBe(false);
+    expect(page.answer(page.usual, 200, false)).toBe(true);
   });
 });
