@@ -7,9 +7,10 @@ server's. What differs:
 
 - a draft is made only where the run would go to the quick queue (`instant`, `allowed`):
   real-queue experiments and heavy runs keep the Run button alone;
-- a student has at most one draft waiting for a worker: a new one deletes the older ones
-  still queued (newest wins; a draft another run waits on is left to finish), so dragging
-  a slider cannot fill the queue; drafts count against the caps like any run;
+- a student has at most one draft of a lab waiting for a worker: a new one deletes the
+  older ones of that lab still queued (newest wins; a draft another run waits on is left
+  to finish), so dragging a slider cannot fill the queue, and a second tab on another lab
+  keeps its own; drafts count against the caps like any run;
 - "newest" is the page's word, not the arrival's: a post carries its number on its page
   (`draft_order`), and one older than a post already taken is `Superseded`: it deletes
   nothing and starts nothing (on a loaded site the older of two posts can arrive second);
@@ -75,11 +76,14 @@ def replace_if_newest(user, lab: Lab, order: draft_order.Order | None) -> int:
     """
     if order is not None and not draft_order.take(user.pk, lab.slug, order):
         raise Superseded
-    return replace_waiting(user)
+    return replace_waiting(user, lab.slug)
 
 
-def replace_waiting(user) -> int:
-    """Delete the user's drafts still queued that no other run waits on.
+def replace_waiting(user, lab_slug: str) -> int:
+    """Delete the user's drafts of this lab still queued that no other run waits on.
+
+    Of this lab only: a student with two labs open in two tabs has a draft waiting for
+    each, and one tab's move must not leave the other's chart unanswered.
 
     One conditional DELETE, its condition checked by the database as it deletes: a draft
     a worker claims meanwhile is running, not queued, and stays (it counts against the
@@ -90,7 +94,7 @@ def replace_waiting(user) -> int:
     Nothing else points at a queued draft, so there is nothing to cascade.
     """
     followed = Run.objects.filter(same_as=OuterRef("pk"))
-    waiting = Run.objects.filter(owner=user, draft=True, status=Run.Status.QUEUED)
+    waiting = Run.objects.filter(owner=user, lab=lab_slug, draft=True, status=Run.Status.QUEUED)
     ids = list(waiting.filter(~Exists(followed)).values_list("pk", flat=True)[:20])
     if not ids:
         return 0

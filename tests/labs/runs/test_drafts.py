@@ -225,9 +225,22 @@ def test_replacing_leaves_other_students_and_running_drafts_alone(people):
         owner=people.alice, lab="drain", params={}, seed=1, draft=True, status="running"
     )
     queued = Run.objects.create(owner=people.alice, lab="drain", params={}, seed=2, draft=True)
-    assert drafts.replace_waiting(people.alice) == 1
+    assert drafts.replace_waiting(people.alice, "drain") == 1
     assert set(Run.objects.values_list("pk", flat=True)) == {bobs.pk, running.pk}
     assert not Run.objects.filter(pk=queued.pk).exists()
+
+
+def test_a_draft_on_one_lab_leaves_the_same_students_draft_of_another_lab_waiting(
+    people, published
+):
+    """Two labs open in two tabs: a move in one must not delete the other's queued draft
+    (its page would poll a deleted run and never show the chart it asked for)."""
+    other = Run.objects.create(
+        owner=people.alice, lab="trapped-service", params={}, seed=1, draft=True
+    )
+    drain = get_lab("drain")
+    drafts.start_draft(people.alice, drain, drain.defaults(), 7)
+    assert Run.objects.filter(pk=other.pk, status="queued").exists()
 
 
 def statements(seen) -> list[str]:
