@@ -1,8 +1,8 @@
 """A Redis full of data without a TTL stops no worker: once it has room, the same worker
 process takes runs again, and no run is lost.
 
-A Redis server of the test's own, 16 MB under `volatile-ttl` as `./dev` starts the site's,
-is the broker and the telemetry of a real worker. The worker takes a run and holds it (its
+A Redis server of the test's own (16 MB, `volatile-ttl` as `./dev` starts the site's) is
+the broker and the telemetry of a real worker. The worker takes a run and holds it (its
 one pool process stopped), a second run waits in the queue behind, and the server is filled
 with keys that never expire until it refuses writes. The pool process then runs the first
 run, and Redis refuses its acknowledgement: Celery stopped the worker there ("Unrecoverable
