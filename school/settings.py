@@ -256,6 +256,15 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A Redis full of data without a TTL refuses the workers' writes (an acknowledgement, a
+# reconnection's lock): Celery then stopped the worker, and runs waited for someone to start
+# it again. Reconnect instead, and wait the refusal out (labs.runs.worker_consumer).
+CELERY_BROKER_CHANNEL_ERROR_RETRY = True
+CELERY_WORKER_CONSUMER = "labs.runs.worker_consumer:Consumer"
+# A run going when the worker reconnects goes on and saves its result (Celery 6 would kill
+# it by default); its message, if handed out again, finds the run claimed and never runs it
+# twice (labs.runs.tasks).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 # Celery closes a worker's database connection before and after every task unless this is
 # set (then only every this many tasks): labs.runs.task_connections closes it by Django's
 # rule instead (CONN_MAX_AGE), so a quick run no longer opens a connection of its own.

@@ -113,7 +113,7 @@ def runners_refusal(queue: str, share: Share | None = None) -> str | None:
     snapshot (no sampler running, e.g. a laptop without the sweeper) nothing is known of
     the queue and the run is admitted: the queue timeout still ends it. No worker alive
     while the broker's Redis refuses writes as full is said as a full Redis, not as
-    runners that need starting (`broker_full`: the workers stop because of it).
+    runners that need starting (`broker_full`: the workers wait for room because of it).
 
     On a queue shared by lanes (`share`: the quick queue, `labs.runs.fair_share`) the age
     is judged twice: the front's (the oldest run sent at level 0, which every lane's next
@@ -127,7 +127,7 @@ def runners_refusal(queue: str, share: Share | None = None) -> str | None:
         return own_lane_refusal(queue, share)
     if not figures.get("workers"):
         if broker_full():
-            # The workers stopped because Redis is full: no teacher can start them.
+            # The workers wait because Redis is full: no teacher can start them.
             return failures.said("redis_full", {}, "")
         return _(
             "No lab runner is up for this kind of run, so it was not started: it would only "

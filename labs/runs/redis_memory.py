@@ -3,11 +3,12 @@
 At `maxmemory` Redis evicts what its policy allows (under `./dev`'s `volatile-ttl`, keys
 with a TTL, the nearest their end first) and refuses a write only once nothing of that is
 left: another program filling it with keys that never expire, or a huge backlog (queued
-messages have no TTL). Then the workers stop too: kombu acknowledges a task in a MULTI
-that Redis refuses whole, the worker exits ("Unrecoverable error: OutOfMemoryError"), and
-no beat can be written. Admission then saw no worker alive and told students that the lab
-runners needed starting, and `/healthz/deep` said "workers" (the fault bench's finding 5):
-true, but the cause was a full Redis, which no teacher can start.
+messages have no TTL). Then the workers cannot work either: Redis refuses their
+acknowledgements (a MULTI, refused whole) and their beats; they wait for room
+(`labs.runs.worker_consumer`; they used to exit, "Unrecoverable error: OutOfMemoryError").
+Admission then saw no worker alive and told students that the lab runners needed
+starting, and `/healthz/deep` said "workers" (the fault bench's finding 5): true, but the
+cause was a full Redis, which no teacher can start.
 
 Such a Redis is full in effect before every write fails: it hovers at its limit, taking
 one write and refusing the next (the fault bench counted 126 to 378 of the site's writes
