@@ -42,7 +42,7 @@ from classlab.forms import (
 )
 from classlab.jobs import Jobs
 from classlab.models import Experiment, Participant
-from classlab.storm import Storm
+from classlab.storm import Busy, Storm
 from labs.roles import is_teacher
 from labs.runs.redis_clients import experiments
 from labs.web.htmx import SignedInRequest
@@ -381,14 +381,12 @@ def tick(request: HttpRequest, code: str) -> HttpResponse:
     except ValueError:
         return JsonResponse({"error": _("taps must be a whole number.")}, status=400)
     storm, _jobs = _parts(exp)
-    if not storm.lock(person.pid):
-        return JsonResponse({"error": _("One request at a time from each phone.")}, status=429)
     try:
         mine = storm.tick(person.pid, taps=taps)
+    except Busy:
+        return JsonResponse({"error": _("One request at a time from each phone.")}, status=429)
     except ValueError as error:
         return JsonResponse({"error": str(error)}, status=400)
-    finally:
-        storm.unlock(person.pid)
     return JsonResponse(
         {"status": exp.status, **mine, "policy_name": str(POLICY_NAMES[mine["policy"]])}
     )
