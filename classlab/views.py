@@ -332,13 +332,14 @@ def _phone_or_403(request: HttpRequest, code: str) -> tuple[Experiment, Particip
     hundred times a second, so the phone's row comes with its experiment joined, found as
     `_participant` finds it (the pid its session holds, else the signed-in student)."""
     code = code.upper()
-    rows = Participant.objects.select_related("experiment").defer(*NOT_FOR_CALLS)
+    # At most one row either way (unique pid; one phone per student): no ORDER BY to build.
+    rows = Participant.objects.select_related("experiment").defer(*NOT_FOR_CALLS).order_by()
     pid = request.session.get(SESSION_KEY.format(code=code))
     person = None
     if pid:
-        person = rows.filter(experiment__code=code, pid=pid).first()
+        person = next(iter(rows.filter(experiment__code=code, pid=pid)[:1]), None)
     elif request.user.is_authenticated:
-        person = rows.filter(experiment__code=code, user=request.user).first()
+        person = next(iter(rows.filter(experiment__code=code, user=request.user)[:1]), None)
     if person is None:
         _experiment(code)  # no such experiment: 404, as before
         raise PermissionDenied(_("Join the experiment first."))
