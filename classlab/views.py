@@ -414,15 +414,16 @@ def take(request: HttpRequest, code: str) -> HttpResponse:
     if exp.scenario != "workers" or exp.status != "running":
         return JsonResponse({"status": exp.status, "job": None}, status=200)
     _storm, jobs = _parts(exp)
-    if len(jobs.holding(person.pid)) >= 2:
+    holding, mine, cfg = jobs.phone(person.pid)
+    if len(holding) >= 2:
         return JsonResponse({"error": _("Finish your jobs before taking another.")}, status=429)
-    job = jobs.take(person.pid)
+    job = jobs.take(person.pid, cfg)
     return JsonResponse(
         {
             "status": exp.status,
             "job": job,
-            "mine": jobs.mine(person.pid),
-            "work_ms": jobs.settings()["work_ms"],
+            "mine": jobs.mine(person.pid) if job else mine,
+            "work_ms": cfg["work_ms"],
         }
     )
 

@@ -60,23 +60,6 @@ def test_a_bad_setting_is_refused_with_its_bounds(storm):
         storm.set(slots=0)
 
 
-@pytest.fixture
-def round_trips(monkeypatch):
-    """The round trips to Redis this process makes: one per command sent alone, per pipeline,
-    per script."""
-    import redis
-
-    sent: list[object] = []
-    send = redis.connection.AbstractConnection.send_packed_command
-
-    def counted(self, command, *args, **kwargs):
-        sent.append(command)
-        return send(self, command, *args, **kwargs)
-
-    monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counted)
-    return sent
-
-
 def test_a_phones_call_is_four_round_trips_to_redis_whatever_it_sends(storm, round_trips):
     # A class's phones call about a hundred times a second: each round trip is web CPU.
     storm.tick("p1", taps=3)  # loads the queue's script into Redis, if it is not yet there
