@@ -232,3 +232,16 @@ def test_a_phones_call_reads_its_experiment_and_its_row_in_one_query(client, sta
         classlab = [q["sql"] for q in queries if "classlab_" in q["sql"]]
         assert len(classlab) == 1, classlab
         assert "timeline" not in classlab[0]  # nor the saved run's record, unread by a call
+
+
+def test_a_second_call_while_the_phones_first_is_answered_is_a_429(client, started):
+    Experiment.objects.filter(pk=started.pk).update(status="running")
+    client.logout()
+    client.post(reverse("classlab-join", args=[started.code]), {"nickname": "Meera"})
+    pid = Participant.objects.get().pid
+    lock = live.namespace(started.run_key).key("lock", pid)
+    connect().set(lock, "1", px=2000)  # the phone's first call holds its lock
+    answer = client.post(reverse("classlab-tick", args=[started.code]), {"taps": "1"})
+    assert answer.status_code == 429 and "One request at a time" in answer.json()["error"]
+    connect().delete(lock)
+    assert client.post(reverse("classlab-tick", args=[started.code])).status_code == 200
