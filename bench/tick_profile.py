@@ -19,11 +19,12 @@ Usage (SQLite, the database `var/tick_profile.sqlite3` of the measured checkout)
 
     .venv/bin/python bench/tick_profile.py --calls 300 --phones 30
     .venv/bin/python bench/tick_profile.py --profile 25        # cProfile's top functions
-    .venv/bin/python bench/tick_profile.py --against /path/to/old/checkout --rounds 3
+    .venv/bin/python bench/tick_profile.py --against /path/to/old /path/to/middle --rounds 4
 
-`--against` measures that checkout and this one in turns (old, new, old, new...), each
-round in a fresh process, and prints them side by side: on a busy machine compare the
-ratios, not the absolute milliseconds.
+`--against` measures those checkouts and this one in turns (old, middle, new, then new,
+middle, old...), each in a fresh process, and prints them side by side: on a busy machine
+compare the ratios, not the absolute milliseconds. A checkout per commit shows each cut
+(`git archive COMMIT | tar -x -C DIR`, with `.venv` linked in).
 """
 
 from __future__ import annotations
@@ -205,6 +206,7 @@ def summary(rows: list[tuple[float, int, int, int]]) -> dict[str, float]:
 
 def run_here(args: argparse.Namespace) -> dict[str, dict[str, float]]:
     sys.path.insert(0, str(ROOT))
+    os.chdir(ROOT)  # Celery's app puts the working directory first on sys.path
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "school.settings")
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{ROOT / 'var' / 'tick_profile.sqlite3'}")
     # The sessions' cache entries under a prefix of this run's own, removed at the end.
@@ -215,6 +217,9 @@ def run_here(args: argparse.Namespace) -> dict[str, dict[str, float]]:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    import classlab
+
+    print(f"measuring {Path(classlab.__file__).parent}", file=sys.stderr)
     calls = Calls(profile=bool(args.profile))
     try:
         measure(calls, args.calls, args.phones)
@@ -234,46 +239,47 @@ def run_here(args: argparse.Namespace) -> dict[str, dict[str, float]]:
 
 
 def side_by_side(args: argparse.Namespace) -> None:
-    """This checkout and `--against` in turns, each round a fresh process; medians of rounds."""
+    """The `--against` checkouts and this one in turns, each round a fresh process, the
+    order reversed every other round (no tree always first); medians of the rounds."""
     sys.path.insert(0, str(HERE))
     from bench.machine import describe
 
-    trees = {"before": Path(args.against).resolve(), "after": HERE}
-    got: dict[str, list[dict]] = defaultdict(list)
+    trees = [Path(tree).resolve() for tree in args.against] + [HERE]
+    got: dict[Path, list[dict]] = defaultdict(list)
     loads = [os.getloadavg()[0]]
-    for _ in range(args.rounds):
-        for name, tree in trees.items():
+    for round_no in range(args.rounds):
+        for tree in trees if round_no % 2 == 0 else trees[::-1]:
             out = subprocess.run(
                 [sys.executable, __file__, "--json", "--calls", str(args.calls)]
                 + ["--phones", str(args.phones)],
                 env={**os.environ, "TREE": str(tree)},
+                cwd=tree,  # Celery's app puts the working directory first on sys.path
                 capture_output=True,
                 text=True,
                 check=True,
             ).stdout
-            got[name].append(json.loads(out.strip().splitlines()[-1]))
+            got[tree].append(json.loads(out.strip().splitlines()[-1]))
             loads.append(os.getloadavg()[0])
     print(describe())
     print(f"load average (1 min) during the run: {min(loads):.1f} to {max(loads):.1f}")
     print(f"{args.rounds} rounds of {args.calls} calls a kind, {args.phones} phones a kind")
-    print(f"before: {trees['before']}\nafter:  {trees['after']}\n")
-    print("| call | CPU ms before | after | after/before | queries | Redis trips | commands |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("CPU ms a call (median of the rounds' medians), × the first tree's; queries,")
+    print("Redis round trips and Redis commands a call\n")
+    print("| call | tree | CPU ms | × first | queries | Redis round trips | Redis commands |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
     for kind in KINDS:
-        b = {
-            k: statistics.median(run[kind][k] for run in got["before"])
-            for k in got["before"][0][kind]
-        }
-        a = {
-            k: statistics.median(run[kind][k] for run in got["after"])
-            for k in got["after"][0][kind]
-        }
-        print(
-            f"| {kind} | {b['cpu_median']:.2f} | {a['cpu_median']:.2f} "
-            f"| {a['cpu_median'] / b['cpu_median']:.2f} "
-            f"| {b['queries']:.1f} → {a['queries']:.1f} | {b['trips']:.1f} → {a['trips']:.1f} "
-            f"| {b['commands']:.1f} → {a['commands']:.1f} |"
-        )
+        first = middle(got[trees[0]], kind)["cpu_median"]
+        for tree in trees:
+            m = middle(got[tree], kind)
+            print(
+                f"| {kind} | {tree.name} | {m['cpu_median']:.2f} | {m['cpu_median'] / first:.2f} "
+                f"| {m['queries']:.1f} | {m['trips']:.1f} | {m['commands']:.1f} |"
+            )
+
+
+def middle(runs: list[dict], kind: str) -> dict[str, float]:
+    """Each figure of `kind`: the median of the rounds'."""
+    return {k: statistics.median(run[kind][k] for run in runs) for k in runs[0][kind]}
 
 
 def main() -> None:
@@ -281,7 +287,9 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=300, help="calls of each kind")
     parser.add_argument("--phones", type=int, default=30, help="phones of each kind")
     parser.add_argument("--profile", type=int, default=0, help="top-N functions of the ticks")
-    parser.add_argument("--against", help="another checkout, measured in turns with this one")
+    parser.add_argument(
+        "--against", nargs="+", help="older checkouts, measured in turns with this one"
+    )
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="one JSON line (for --against)")
     args = parser.parse_args()
