@@ -17,6 +17,10 @@ copy failed (Redis unreachable for that moment) leaves the old copy no longer th
 The browser's cookie is replaced at the logout in any case, and a signed-in session is
 still checked against its user's row on every request (Django's auth: a changed password
 or a deactivated account ends it at once, copy or not).
+
+Only the synchronous methods are guarded: every page loads its session through the
+middleware, synchronously, and the one async view (the class experiment's stream) reads
+none. The async ones are Django's own.
 """
 
 from __future__ import annotations
