@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from importlib import import_module
 
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.db import transaction
 
@@ -76,8 +78,10 @@ def _purge_cached_pages(user) -> None:
 
 
 def _delete_sessions(user) -> None:
-    """Every session logged in as `user` (database sessions: the site's setting)."""
+    """Every session logged in as `user`: its row, and its copy in the cache through the
+    site's session engine (school/sessions.py)."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore
     key = str(user.pk)
     for session in Session.objects.iterator():
         if session.get_decoded().get("_auth_user_id") == key:
-            session.delete()
+            store().delete(session.session_key)

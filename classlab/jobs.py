@@ -19,7 +19,6 @@ from typing import Any
 
 import redis
 
-from classlab.storm import now_ms
 from labs.experiments.namespace import Namespace
 from labs.experiments.queue import Message, RedisQueue
 
@@ -55,6 +54,14 @@ def check_settings(values: dict[str, Any]) -> dict[str, int]:
     return out
 
 
+def _settings(raw: dict[bytes, bytes]) -> dict[str, int]:
+    return {**DEFAULTS, **{k.decode(): int(v) for k, v in raw.items()}}
+
+
+def _record(raw: dict[bytes, bytes]) -> dict[str, int]:
+    return {k.decode(): int(v) for k, v in raw.items()}
+
+
 class Jobs:
     """The jobs queue of one experiment, and who did what with it."""
 
@@ -74,18 +81,30 @@ class Jobs:
         self.r.pexpire(key, self.ns.ttl_ms)
 
     def settings(self) -> dict[str, int]:
-        raw = self.r.hgetall(self.ns.key("jcfg"))
-        return {**DEFAULTS, **{k.decode(): int(v) for k, v in raw.items()}}
+        return _settings(self.r.hgetall(self.ns.key("jcfg")))
 
-    def queue(self) -> RedisQueue:
-        cfg = self.settings()
+    def queue(self, cfg: dict[str, int] | None = None, *, create: bool = True) -> RedisQueue:
+        """The queue with the settings `cfg` (read now if not given). A phone's call passes
+        `create=False`: the group was made at the start and the worker's arrivals keep it."""
+        cfg = cfg or self.settings()
         return RedisQueue(
             self.r,
             self.ns,
             visibility_timeout_s=cfg["visibility_ms"] / 1000,
             max_receives=cfg["receive_limit"],
             retention_s=3600.0,
+            create=create,
         )
+
+    def phone(self, pid: str) -> tuple[list[str], dict[str, int], dict[str, int]]:
+        """What a phone's call reads first, in one round trip: the jobs phone `pid` holds,
+        its record and the settings."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hkeys(self.ns.key("held", pid))
+        pipe.hgetall(self.ns.key("mine", pid))
+        pipe.hgetall(self.ns.key("jcfg"))
+        held, mine, cfg = pipe.execute()
+        return sorted(j.decode() for j in held), _record(mine), _settings(cfg)
 
     def counts(self) -> dict[str, int]:
         raw = self.r.hgetall(self.n)
@@ -118,9 +137,10 @@ class Jobs:
 
     # -- a phone ---------------------------------------------------------------------------
 
-    def take(self, pid: str) -> dict[str, Any] | None:
-        """Give phone `pid` one job (one whose timeout ran out first), or None."""
-        got = self.queue().receive(pid, 1)
+    def take(self, pid: str, cfg: dict[str, int] | None = None) -> dict[str, Any] | None:
+        """Give phone `pid` one job (one whose timeout ran out first), or None. `cfg`: the
+        settings, when the caller read them already (`phone`)."""
+        got = self.queue(cfg, create=False).receive(pid, 1)
         if not got:
             return None
         m = got[0]
@@ -132,8 +152,8 @@ class Jobs:
         pipe.hset(held, m.msg_id, f"{m.entry_id}|{m.received_ms}")
         pipe.pexpire(held, self.ns.ttl_ms)
         self._count(pipe, "received")
+        self._mine(pipe, pid, "received")
         pipe.execute()
-        self._mine(pid, "received", 1)
         body = json.loads(m.body)
         return {
             "job": m.msg_id,
@@ -150,61 +170,71 @@ class Jobs:
         'acked': charged (or its key was charged before: 'duplicate'); 'poison': the job
         failed and comes back when its timeout runs out; 'lost': the visibility timeout ran
         out before the acknowledgement, so the job was not this phone's any more.
+        Three to five round trips: the phone's note and the settings; the job, the clock
+        and who received it; the ack (or the failure); the counts, in one or two.
         """
-        note = self.r.hget(self.ns.key("held", pid), job)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hget(self.ns.key("held", pid), job)
+        pipe.hdel(self.ns.key("held", pid), job)
+        pipe.hgetall(self.ns.key("jcfg"))
+        note, _deleted, cfg = pipe.execute()
         if note is None:
             raise ValueError(f"job {job!r} was never delivered to this phone")
-        self.r.hdel(self.ns.key("held", pid), job)
         handle, received = note.decode().split("|")
         received_ms = int(received)
-        raw = self.r.xrange(self.ns.key("q"), handle, handle)
-        queue = self.queue()
+        queue = self.queue(_settings(cfg), create=False)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.xrange(self.ns.key("q"), handle, handle)
+        pipe.time()
+        pipe.lrange(self.ns.key("who", job), 0, -1)
+        raw, (seconds, micros), who = pipe.execute()
         if not raw:
-            self._mine(pid, "lost", 1)
-            return "lost"
+            return self._noted(pid, "lost")
         fields = {k.decode(): v.decode() for k, v in raw[0][1].items()}
         body = json.loads(fields.get("b", "{}"))
         message = Message(job, fields.get("b", ""), 0, handle, received_ms)
         if body.get("poison"):
             queue.fail(message, "poison: this job fails for every worker")
-            pipe = self.r.pipeline()
-            self._count(pipe, "failed_poison")
-            pipe.execute()
-            self._mine(pid, "failed", 1)
-            return "poison"
+            return self._noted(pid, "poison", "failed", "failed_poison")
         # Lost when the timeout ran out (a receive claims a job idle for the timeout or more,
         # hence >=), or when it went to another phone since: the stream entry is the same one
         # after a redelivery, so an ack by the first phone would ack the second's delivery.
-        late = now_ms(self.r) - received_ms >= queue.visibility_timeout_s * 1000
-        if late or self.receivers(job)[-1:] != [pid] or not queue.ack(message):
-            self._mine(pid, "lost", 1)
-            return "lost"
+        now = int(seconds) * 1000 + int(micros) // 1000
+        late = now - received_ms >= queue.visibility_timeout_s * 1000
+        receivers = [p.decode() for p in who]
+        if late or receivers[-1:] != [pid] or not queue.ack(message):
+            return self._noted(pid, "lost")
         pipe = self.r.pipeline()
         self._count(pipe, "acked")
-        pipe.execute()
-        first = self.r.sadd(self.ns.key("charged"), body["key"])
-        self.r.pexpire(self.ns.key("charged"), self.ns.ttl_ms)
-        pipe = self.r.pipeline()
-        self._count(pipe, "charged" if first else "duplicates_caught")
-        pipe.execute()
-        self._mine(pid, "acked", 1)
-        return "acked" if first else "duplicate"
+        pipe.sadd(self.ns.key("charged"), body["key"])
+        pipe.pexpire(self.ns.key("charged"), self.ns.ttl_ms)
+        first = pipe.execute()[2]
+        return self._noted(
+            pid,
+            "acked" if first else "duplicate",
+            "acked",
+            "charged" if first else "duplicates_caught",
+        )
 
-    def holding(self, pid: str) -> list[str]:
-        """The jobs phone `pid` holds now (received, not yet finished)."""
-        return sorted(j.decode() for j in self.r.hkeys(self.ns.key("held", pid)))
+    def _noted(self, pid: str, result: str, mine: str = "", count: str = "") -> str:
+        """Note `result` in the phone's record (as `mine`) and the counters (as `count`)."""
+        pipe = self.r.pipeline()
+        if count:
+            self._count(pipe, count)
+        self._mine(pipe, pid, mine or result)
+        pipe.execute()
+        return result
 
     def receivers(self, job: str) -> list[str]:
         return [p.decode() for p in self.r.lrange(self.ns.key("who", job), 0, -1)]
 
-    def _mine(self, pid: str, name: str, by: int) -> None:
+    def _mine(self, pipe: Any, pid: str, name: str) -> None:
         key = self.ns.key("mine", pid)
-        self.r.hincrby(key, name, by)
-        self.r.pexpire(key, self.ns.ttl_ms)
+        pipe.hincrby(key, name, 1)
+        pipe.pexpire(key, self.ns.ttl_ms)
 
     def mine(self, pid: str) -> dict[str, int]:
-        raw = self.r.hgetall(self.ns.key("mine", pid))
-        return {k.decode(): int(v) for k, v in raw.items()}
+        return _record(self.r.hgetall(self.ns.key("mine", pid)))
 
     def reading(self) -> dict[str, Any]:
         stats = self.queue().stats()

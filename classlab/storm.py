@@ -81,14 +81,31 @@ MAX_SENDS_PER_S = 6  # sends (first or retry) one phone may make in a second
 MAX_TAPS = 3  # extra first sends one tap-press may ask for
 PACE_CREDIT_MAX = 3.0  # a phone that went quiet does not come back with a burst
 
-# KEYS: q, n. ARGV: entry, admission, ttl_ms. 1 = queued, 0 = refused (queue full).
+LOCK_MS = 2000  # a phone's call holds its lock at most this long (a call that died)
+
+# KEYS: q, n. ARGV: admission, ttl_ms, then one entry per request sent. Each entry is queued
+# while the queue holds fewer than `admission`; returns 1 (queued) or 0 (refused) for each.
 _ENQUEUE = """
-if redis.call('LLEN', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
-redis.call('RPUSH', KEYS[1], ARGV[1])
-redis.call('HINCRBY', KEYS[2], 'enqueued', 1)
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-return 1
+local queued, out = 0, {}
+for i = 3, #ARGV do
+  if redis.call('LLEN', KEYS[1]) >= tonumber(ARGV[1]) then
+    out[#out + 1] = 0
+  else
+    redis.call('RPUSH', KEYS[1], ARGV[i])
+    queued = queued + 1
+    out[#out + 1] = 1
+  end
+end
+if queued > 0 then
+  redis.call('HINCRBY', KEYS[2], 'enqueued', queued)
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return out
 """
+
+
+class Busy(Exception):
+    """Another call of the same phone is being answered: one at a time from each phone."""
 
 
 def check_settings(values: dict[str, Any]) -> dict[str, Any]:
@@ -105,6 +122,14 @@ def check_settings(values: dict[str, Any]) -> dict[str, Any]:
         if not low <= number <= high:
             raise ValueError(f"{name} must be between {low} and {high}, got {number}")
         out[name] = number
+    return out
+
+
+def _settings(raw: dict[bytes, bytes]) -> dict[str, Any]:
+    """The settings as `cfg` holds them (HGETALL), over the defaults."""
+    out: dict[str, Any] = dict(DEFAULTS)
+    for name, value in raw.items():
+        out[name.decode()] = value.decode() if name == b"policy" else int(value)
     return out
 
 
@@ -142,11 +167,7 @@ class Storm:
         self.r.pexpire(key, self.ns.ttl_ms)
 
     def settings(self) -> dict[str, Any]:
-        raw = {k.decode(): v.decode() for k, v in self.r.hgetall(self.ns.key("cfg")).items()}
-        out: dict[str, Any] = dict(DEFAULTS)
-        for name, value in raw.items():
-            out[name] = value if name == "policy" else int(value)
-        return out
+        return _settings(self.r.hgetall(self.ns.key("cfg")))
 
     def counts(self) -> dict[str, int]:
         raw = self.r.hgetall(self.n)
@@ -167,15 +188,35 @@ class Storm:
         The phone asks; the server decides how many first sends are due (the pace since the
         phone's last call, times the spike, plus at most `MAX_TAPS` taps) and which retries
         the policy allows, and caps the phone at `MAX_SENDS_PER_S` and `MAX_OUTSTANDING`.
-        Callers hold the phone's lock (`lock`) so two calls of one phone never interleave.
+        The call holds the phone's lock, so two calls of one phone never interleave: `Busy`
+        while another holds it. A class's phones make about a hundred calls a second, so a
+        call is four round trips to Redis: lock and reads; answers and the phone's rate;
+        the sends, queued by one script; the writes and the unlock.
         """
         if not 0 <= taps <= MAX_TAPS:
             raise ValueError(f"taps must be between 0 and {MAX_TAPS}, got {taps}")
-        cfg = self.settings()
+        key, lock = self.ns.key("p", pid), self.ns.key("lock", pid)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.set(lock, "1", nx=True, px=LOCK_MS)
+        pipe.hgetall(self.ns.key("cfg"))
+        pipe.time()
+        pipe.get(key)
+        # The lock is taken before the phone's state is read, in the same pipeline: a call
+        # that gets the lock reads what the call before it wrote (it unlocked after writing).
+        locked, cfg, (seconds, micros), raw = pipe.execute()
+        if not locked:
+            raise Busy(pid)
+        try:
+            now = int(seconds) * 1000 + int(micros) // 1000
+            return self._tick(pid, _settings(cfg), now, raw, taps, seed)
+        except BaseException:
+            self.r.delete(lock)
+            raise
+
+    def _tick(
+        self, pid: str, cfg: dict[str, Any], now: int, raw: bytes | None, taps: int, seed
+    ) -> dict[str, Any]:
         policy: Policy = check_policy(cfg["policy"])
-        now = now_ms(self.r)
-        key = self.ns.key("p", pid)
-        raw = self.r.get(key)
         mine: dict[str, Any] = json.loads(raw) if raw else {}
         state = ClientState.from_json(mine.get("client", {}))
         out: dict[str, list[Any]] = mine.get("out", {})  # rid -> [origin, attempt, sent_ms]
@@ -190,9 +231,16 @@ class Storm:
             bump[name] = bump.get(name, 0) + by
             record[name] = record.get(name, 0) + by
 
-        # 1. Settle: answered in time, or waited past the timeout, or refused.
         rids = list(out)
-        answers = self.r.hmget(self.ns.key("res"), rids) if rids else []
+        rate_key = self.ns.key("rate", pid, str(now // 1000))
+        pipe = self.r.pipeline(transaction=False)
+        if rids:
+            pipe.hmget(self.ns.key("res"), rids)
+        pipe.get(rate_key)
+        *answered, used_now = pipe.execute()
+        answers = answered[0] if rids else []
+
+        # 1. Settle: answered in time, or waited past the timeout, or refused.
         for rid, answer in zip(rids, answers, strict=True):
             origin, attempt, sent = out[rid]
             if sent < 0:  # refused by the admission limit when it was sent
@@ -222,13 +270,13 @@ class Storm:
         sends: list[tuple[str, int]] = [(w.origin, w.attempt) for w in due_retries(state, now)]
         sends += [("", 0)] * firsts
 
-        # 3. Send, within the phone's caps and its breaker.
-        second = now // 1000
-        rate_key = self.ns.key("rate", pid, str(second))
-        used = int(self.r.get(rate_key) or 0)
-        sent_now = 0
+        # 3. Send, within the phone's caps and its breaker: every send queued by one script.
+        used = int(used_now or 0)
+        sent_now: list[tuple[str, str, int]] = []  # rid, origin, attempt
         for origin, attempt in sends:
-            if used + sent_now >= MAX_SENDS_PER_S or len(out) >= MAX_OUTSTANDING:
+            if used + len(sent_now) >= MAX_SENDS_PER_S or len(out) + len(sent_now) >= (
+                MAX_OUTSTANDING
+            ):
                 if attempt == 0:
                     count("capped")  # a first send the caps kept back: never sent
                 else:
@@ -243,29 +291,32 @@ class Storm:
                 continue
             seq += 1
             rid = f"{pid}.{seq}"
-            origin = origin or rid
             if attempt == 0:
                 count("original")
                 note_original(policy, state)
             else:
                 count("retry")
             count("sent")
-            sent_now += 1
+            sent_now.append((rid, origin or rid, attempt))
+        if sent_now:
             queued = self._enqueue(
                 keys=[self.q, self.n],
-                args=[f"{rid}|{pid}|{now}", cfg["admission"], self.ns.ttl_ms],
+                args=[cfg["admission"], self.ns.ttl_ms]
+                + [f"{rid}|{pid}|{now}" for rid, _origin, _attempt in sent_now],
             )
-            out[rid] = [origin, attempt, now if queued else -1]
+            for (rid, origin, attempt), ok in zip(sent_now, queued, strict=True):
+                out[rid] = [origin, attempt, now if ok else -1]
 
+        # 4. Write it all down, then let the phone's next call in.
         pipe = self.r.pipeline()
         if sent_now:
-            pipe.incrby(rate_key, sent_now)
+            pipe.incrby(rate_key, len(sent_now))
             pipe.pexpire(rate_key, 2000)
         for name, by in bump.items():
             pipe.hincrby(self.n, name, by)
         pipe.hset(self.ns.key("brk"), pid, state.breaker_state)
         pipe.set(
-            key,
+            self.ns.key("p", pid),
             json.dumps(
                 {
                     "client": state.to_json(),
@@ -278,6 +329,7 @@ class Storm:
             ),
             px=self.ns.ttl_ms,
         )
+        pipe.delete(self.ns.key("lock", pid))
         pipe.execute()
         return {
             "record": record,
@@ -286,13 +338,6 @@ class Storm:
             "breaker": state.breaker_state,
             "policy": policy,
         }
-
-    def lock(self, pid: str) -> bool:
-        """Take phone `pid`'s lock for one call (2 s at most); False while another call holds it."""
-        return bool(self.r.set(self.ns.key("lock", pid), "1", nx=True, px=2000))
-
-    def unlock(self, pid: str) -> None:
-        self.r.delete(self.ns.key("lock", pid))
 
     def phones(self) -> dict[str, dict[str, Any]]:
         """Every phone's saved state, by participant id."""

@@ -358,6 +358,9 @@ LAB_DRAFT_KEEP_MIN = env_int("LAB_DRAFT_KEEP_MIN", 60, low=1, high=10080)
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_HTTPONLY = True
+# Kept in the database, read from a copy in the cache (`CACHES`); a failing cache is
+# skipped, never an error or a logout (school/sessions.py).
+SESSION_ENGINE = "school.sessions"
 # School computers are shared: a session ends 8 hours after login (one school day, never
 # the next class's) and when the browser closes. SESSION_HOURS changes it.
 SESSION_COOKIE_AGE = 3600 * env_int("SESSION_HOURS", 8, low=1, high=24 * 14)

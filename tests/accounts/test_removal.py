@@ -45,3 +45,18 @@ def test_removal_purges_the_cached_gradebook_and_class_results(client, term):  #
     remove_student(term.alice)
     assert cached_values_naming("Zenobia-Qx", term) == []
     assert cached_values_naming(">alice<", term) == []
+
+
+def test_removal_ends_the_students_sessions_and_their_copies_in_the_cache(client, term):  # noqa: F811
+    from django.contrib.sessions.models import Session
+
+    from school.sessions import SessionStore
+
+    client.force_login(term.alice)
+    key = client.session.session_key
+    copy = cache.make_key(SessionStore.cache_key_prefix + key)
+    assert cache._cache.get_client().exists(copy)  # type: ignore[attr-defined]
+    remove_student(term.alice)
+    assert not Session.objects.filter(session_key=key).exists()
+    assert not cache._cache.get_client().exists(copy)  # type: ignore[attr-defined]
+    assert not client.get(reverse("home")).wsgi_request.user.is_authenticated

@@ -66,3 +66,19 @@ def test_a_payment_delivered_twice_is_charged_once(jobs):
 def test_finishing_a_job_never_delivered_is_refused(jobs):
     with pytest.raises(ValueError, match="never delivered"):
         jobs.finish("ana", "job-9")
+
+
+def test_a_phones_take_and_done_are_few_round_trips_to_redis(jobs, round_trips):
+    # A class's phones call about a hundred times a second: each round trip is web CPU.
+    jobs.set(visibility_ms=60000)
+    jobs.arrive(2)
+    jobs.finish("ana", jobs.take("ana")["job"])  # loads the queue's scripts into Redis
+    round_trips.clear()
+    _held, _mine, cfg = jobs.phone("ana")  # what the call reads first: one round trip
+    got = jobs.take("ana", cfg)  # the receive, then its notes
+    assert len(round_trips) == 3
+    round_trips.clear()
+    assert jobs.finish("ana", got["job"]) == "acked"
+    assert len(round_trips) == 5
+    assert jobs.mine("ana") == {"received": 2, "acked": 2}
+    assert jobs.counts()["charged"] == 2

@@ -58,3 +58,30 @@ def test_the_admission_limit_refuses_and_the_phone_retries_by_its_policy(storm):
 def test_a_bad_setting_is_refused_with_its_bounds(storm):
     with pytest.raises(ValueError, match="slots must be between 1 and 32"):
         storm.set(slots=0)
+
+
+def test_a_phones_call_is_four_round_trips_to_redis_whatever_it_sends(storm, round_trips):
+    # A class's phones call about a hundred times a second: each round trip is web CPU.
+    storm.tick("p1", taps=3)  # loads the queue's script into Redis, if it is not yet there
+    storm.tick("p1")  # settles three requests, sends none
+    storm.set(admission=1, policy="immediate")
+    round_trips.clear()
+    storm.tick("p1", taps=3)  # three sent at once (refused but one), one script for them all
+    assert len(round_trips) == 4
+    round_trips.clear()
+    storm.tick("p2")  # nothing to settle, nothing due: no script
+    assert len(round_trips) == 3
+
+
+def test_a_second_call_of_the_same_phone_waits_its_turn_and_changes_nothing(storm):
+    from classlab.storm import Busy
+
+    storm.tick("p1", taps=1)
+    lock = storm.ns.key("lock", "p1")
+    assert not storm.r.exists(lock)  # released by the call that held it
+    storm.r.set(lock, "1", px=2000)  # a call of p1 is being answered
+    before = storm.r.get(storm.ns.key("p", "p1"))
+    with pytest.raises(Busy):
+        storm.tick("p1", taps=3)
+    assert storm.r.get(storm.ns.key("p", "p1")) == before
+    assert storm.counts()["taps"] == 1

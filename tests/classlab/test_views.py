@@ -211,3 +211,37 @@ def test_the_replay_steps_through_the_saved_timeline_and_stops(client, started):
 def test_the_stream_under_a_wsgi_server_sends_the_page_to_polling(client, started):
     # The test client is WSGI: a stream would hold a thread, so it answers 204 at once.
     assert client.get(reverse("classlab-stream", args=[started.code])).status_code == 204
+
+
+def test_a_phones_call_reads_its_experiment_and_its_row_in_one_query(client, started, school):
+    """A class's phones call about a hundred times a second: the phone's row comes with its
+    experiment joined, for a guest and for a signed-in student alike."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    Experiment.objects.filter(pk=started.pk).update(status="running")
+    client.logout()
+    client.post(reverse("classlab-join", args=[started.code]), {"nickname": "Meera"})
+    student = type(client)()
+    student.force_login(school.alice)
+    student.post(reverse("classlab-join", args=[started.code]))
+    for phone in (client, student):
+        with CaptureQueriesContext(connection) as queries:
+            answer = phone.post(reverse("classlab-tick", args=[started.code]), {"taps": "1"})
+        assert answer.status_code == 200 and answer.json()["record"]["taps"] == 1
+        classlab = [q["sql"] for q in queries if "classlab_" in q["sql"]]
+        assert len(classlab) == 1, classlab
+        assert "timeline" not in classlab[0]  # nor the saved run's record, unread by a call
+
+
+def test_a_second_call_while_the_phones_first_is_answered_is_a_429(client, started):
+    Experiment.objects.filter(pk=started.pk).update(status="running")
+    client.logout()
+    client.post(reverse("classlab-join", args=[started.code]), {"nickname": "Meera"})
+    pid = Participant.objects.get().pid
+    lock = live.namespace(started.run_key).key("lock", pid)
+    connect().set(lock, "1", px=2000)  # the phone's first call holds its lock
+    answer = client.post(reverse("classlab-tick", args=[started.code]), {"taps": "1"})
+    assert answer.status_code == 429 and "One request at a time" in answer.json()["error"]
+    connect().delete(lock)
+    assert client.post(reverse("classlab-tick", args=[started.code])).status_code == 200

@@ -31,7 +31,12 @@ def test_a_database_outage_logs_no_traceback(people, caplog, monkeypatch):
 
     client = Client(raise_request_exception=False)
     client.force_login(people.alice)
-    monkeypatch.setattr("django.contrib.sessions.backends.db.SessionStore.load", down)
+    from importlib import import_module
+
+    from django.conf import settings
+
+    # The session's load is the request's first read (school/sessions.py: cache, then rows).
+    monkeypatch.setattr(import_module(settings.SESSION_ENGINE).SessionStore, "load", down)
     with caplog.at_level(logging.ERROR, logger="django.request"):
         response = client.get(reverse("home"))
     assert response.status_code == 500
