@@ -8,6 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import pgettext_lazy
@@ -37,6 +38,13 @@ class RunQuerySet(models.QuerySet):
     def handed_in(self) -> RunQuerySet:
         """Runs another app holds on to (`labs.runs.references`): handed in, now or before."""
         return self.filter(references.handed_in())
+
+    def stored_for(self, key) -> RunQuerySet:
+        """The runs whose result the store keeps under `key` (a key, or `OuterRef`), the
+        earliest first: succeeded, and computed by themselves (not following another)."""
+        return self.filter(
+            result_key=key, status=Run.Status.SUCCEEDED, same_as__isnull=True
+        ).order_by("finished_at")
 
     def in_handed_in_pairs(self) -> RunQuerySet:
         """Runs handed in as half of a before/after pair (now or in an earlier version).
@@ -71,7 +79,10 @@ class RunManager(_RunManagerBase["Run"]):
         )
         if taken != 1:
             return None
-        return self.get(pk=run_id)
+        stored = self.stored_for(OuterRef("result_key")).exclude(result_key="")
+        run = self.annotate(stored_of_key=Subquery(stored.values("pk")[:1])).get(pk=run_id)
+        run.stored_pk = run.stored_of_key
+        return run
 
 
 class StoredResult(models.Model):
@@ -179,6 +190,9 @@ class Run(models.Model):
     priority = models.PositiveSmallIntegerField(default=0)
 
     objects = RunManager()
+    # Set on a run `RunManager.claim` returns: the pk of the run whose stored result is this
+    # one's (`RunQuerySet.stored_for` its key), or None.
+    stored_pk: Any = None
 
     class Meta:
         ordering = ["-created_at"]
