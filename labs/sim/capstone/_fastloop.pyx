@@ -10,21 +10,28 @@ instant the way Python's tuple comparison does in the reference, so every figure
 identical; `tests/sim/test_capstone_fast.py` holds that on many seeds and scenarios.
 
 Payments (a few percent of calls) stay Python objects handled by the same `Ledger`.
+With `figures`, the answered callers' waits stay in C too (`Waits`): their percentiles are
+read there, exactly as `labs.sim.capstone.latency` reads them from Python lists.
 Built by `./dev` (`python -m labs.sim.capstone.build`); without it the reference runs.
 """
 
 from libc.math cimport log, pow, INFINITY
 from libc.stdint cimport uint32_t
-from libc.stdlib cimport malloc, realloc, free
+from libc.math cimport ceil
+from libc.stdlib cimport malloc, realloc, free, qsort
+from libc.string cimport memcpy
 
 from functools import lru_cache
 
 from labs.sim.capstone.engine import SERIES, _snapshot
+from labs.sim.capstone.latency import PERCENTILES, SecondWaits, to_ms
 from labs.sim.capstone.obligations import STATES, Ledger
 from labs.sim.capstone.streams import ARRIVALS, RETRIES, SERVICE, stream
 
 # `simulate` takes `lean` (labs.sim.capstone.fast asks, so a module built before runs in full).
 TAKES_LEAN = True
+# ... and `figures` (a module built before gives lists, which `fast` wraps: same figures).
+TAKES_FIGURES = True
 
 # Event kinds and sources, as in engine.py.
 DEF END = 0
@@ -131,6 +138,131 @@ cdef class Floats:
         cdef long i
         out = [self.items[i] for i in range(self.n)]
         self.n = 0
+        return out
+
+
+cdef int _by_value(const void* a, const void* b) noexcept nogil:
+    cdef double x = (<const double*> a)[0]
+    cdef double y = (<const double*> b)[0]
+    return (x > y) - (x < y)
+
+
+cdef object _nearest_rank_ms(double* ordered, long n, int p):
+    """`latency.to_ms(latency.percentile(ordered, p))` of n doubles sorted ascending."""
+    cdef long rank
+    if n == 0:
+        return None
+    # The same double arithmetic as `latency.percentile`: ceil(p / 100.0 * n) - 1.
+    rank = <long> ceil(p / 100.0 * n) - 1
+    if rank < 0:
+        rank = 0
+    return to_ms(ordered[rank])
+
+
+cdef class Waits:
+    """Each second's waits of the answered callers (seconds), all in one C array, each
+    second's sorted once it closes: its figures are `SecondWaits`' figures of the same
+    waits in Python lists, to the last digit (`tests/labs/sim/capstone/test_fast_figures.py`),
+    without a Python float per answer or a sort in Python."""
+    cdef double* items
+    cdef long n, cap
+    cdef long* starts  # starts[i]: where second i begins; starts[seconds]: where the open one does
+    cdef long seconds, starts_cap
+
+    def __cinit__(self):
+        self.cap = 4096
+        self.n = 0
+        self.items = <double*> malloc(self.cap * sizeof(double))
+        self.starts_cap = 512
+        self.seconds = 0
+        self.starts = <long*> malloc(self.starts_cap * sizeof(long))
+        if self.items == NULL or self.starts == NULL:
+            raise MemoryError()
+        self.starts[0] = 0
+
+    def __dealloc__(self):
+        free(self.items)
+        free(self.starts)
+
+    cdef inline int append(self, double x) except -1:
+        cdef double* grown
+        if self.n == self.cap:
+            grown = <double*> realloc(self.items, 2 * self.cap * sizeof(double))
+            if grown == NULL:
+                raise MemoryError()
+            self.items = grown
+            self.cap *= 2
+        self.items[self.n] = x
+        self.n += 1
+        return 0
+
+    cdef int close_second(self) except -1:
+        """The open second ends: its waits sorted in place, and the next one opens."""
+        cdef long* grown
+        cdef long start = self.starts[self.seconds]
+        if self.n - start > 1:
+            qsort(&self.items[start], self.n - start, sizeof(double), _by_value)
+        if self.seconds + 1 == self.starts_cap:
+            grown = <long*> realloc(self.starts, 2 * self.starts_cap * sizeof(long))
+            if grown == NULL:
+                raise MemoryError()
+            self.starts = grown
+            self.starts_cap *= 2
+        self.seconds += 1
+        self.starts[self.seconds] = self.n
+        return 0
+
+    def __len__(self):
+        return self.seconds
+
+    def lists(self):
+        """Each closed second's waits as a list (sorted): for a reader that needs them."""
+        cdef long i, j
+        return [
+            [self.items[j] for j in range(self.starts[i], self.starts[i + 1])]
+            for i in range(self.seconds)
+        ]
+
+    def series_ms(self, str prefix):
+        """As `latency.series_ms(lists, prefix)`: each second's p50, p95 and p99 in ms."""
+        cdef long i, start, n
+        cdef int p
+        out = {}
+        for p in PERCENTILES:
+            values = []
+            for i in range(self.seconds):
+                start = self.starts[i]
+                n = self.starts[i + 1] - start
+                values.append(_nearest_rank_ms(&self.items[start], n, p))
+            out[f"{prefix}_p{p}_ms"] = values
+        return out
+
+    def window_ms(self, dict windows, str prefix=""):
+        """As `latency.window_ms(lists, windows, prefix)`: the percentiles over each window
+        of seconds (a slice)."""
+        cdef long first, stop, step, n
+        cdef double* merged
+        cdef int p
+        out = {}
+        for name, seconds in windows.items():
+            first, stop, step = seconds.indices(self.seconds)
+            if step != 1:  # no model asks for one: read as lists
+                out.update(SecondWaits(self.lists()).window_ms({name: seconds}, prefix))
+                continue
+            n = self.starts[stop] - self.starts[first] if stop > first else 0
+            merged = <double*> malloc((n if n > 0 else 1) * sizeof(double))
+            if merged == NULL:
+                raise MemoryError()
+            try:
+                if n > 0:
+                    memcpy(merged, &self.items[self.starts[first]], n * sizeof(double))
+                    qsort(merged, n, sizeof(double), _by_value)
+                for p in PERCENTILES:
+                    out[f"{prefix}p{p}_ms" + (f"_{name}" if name else "")] = _nearest_rank_ms(
+                        merged, n, p
+                    )
+            finally:
+                free(merged)
         return out
 
 
@@ -310,12 +442,14 @@ cdef class Pool:
         return self.n - 1
 
 
-def simulate(p, long long seed, bint lean=False):
+def simulate(p, long long seed, bint lean=False, bint figures=False):
     """Run one scenario exactly as `engine.simulate(p, seed, lean)` does; return the same dict.
 
     `lean`: keep no payments ledger and no per-answer waits (see `engine.simulate`).
+    `figures`: the waits as `Waits` (each second's, read as figures in C), not as lists.
     """
     cdef bint track = not lean
+    cdef bint in_c = figures and track
     cdef Twister arrivals_tw, service_tw, retries_tw
     twister_from(&arrivals_tw, seed, ARRIVALS)
     twister_from(&service_tw, seed, SERVICE)
@@ -405,6 +539,8 @@ def simulate(p, long long seed, bint lean=False):
     cdef double drained_at = -1.0
     cdef Floats answered_waits = Floats()
     cdef Floats call_waits = Floats()
+    cdef Waits answered_c = Waits()
+    cdef Waits call_c = Waits()
     waits_by_second = []
     call_waits_by_second = []
 
@@ -447,7 +583,10 @@ def simulate(p, long long seed, bint lean=False):
                 ) + tuple([counts[s] for s in STATES])
                 for series, value in zip(outs, row, strict=True):
                     series.append(value)
-                if track:
+                if in_c:
+                    answered_c.close_second()
+                    call_c.close_second()
+                elif track:
                     waits_by_second.append(answered_waits.take())
                     call_waits_by_second.append(call_waits.take())
                 n_arr = n_retry = n_adm = n_rej = n_done = n_useful = n_wasted = 0
@@ -527,7 +666,10 @@ def simulate(p, long long seed, bint lean=False):
                         msgs.l1[m] = ANSWERED
                         n_useful += 1
                         useful_work += msgs.d2[m]
-                        if track:
+                        if in_c:
+                            answered_c.append(t - msgs.d0[m])
+                            call_c.append(t - calls.d1[c])
+                        elif track:
                             answered_waits.append(t - msgs.d0[m])
                             call_waits.append(t - calls.d1[c])
                         if pay >= 0 and track:
@@ -721,5 +863,9 @@ def simulate(p, long long seed, bint lean=False):
         "snapshot": snapshot,
         "drained_at_s": drained_at if drained_at >= 0 else None,
         "work": {"useful_s": useful_work, "wasted_s": wasted_work, "drop_s": drop_work},
-        "waits_s": {"attempt": waits_by_second, "call": call_waits_by_second},
+        "waits_s": (
+            {"attempt": answered_c, "call": call_c}
+            if in_c
+            else {"attempt": waits_by_second, "call": call_waits_by_second}
+        ),
     }
