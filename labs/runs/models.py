@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import pgettext_lazy
 
 from labs.runs import failures, references
+from labs.runs.result_json import SavedAsRead
 
 # What a run that has not failed holds in its error fields.
 NO_ERROR: dict[str, Any] = {"error": "", "error_code": "", "error_args": {}}
@@ -94,7 +95,7 @@ class StoredResult(models.Model):
     """
 
     key = models.CharField(max_length=64, unique=True)  # labs.runs.result_store.result_key
-    data = models.JSONField()
+    data = models.JSONField(encoder=SavedAsRead)  # a computed result: saved as it was read
     created_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:
@@ -139,7 +140,7 @@ class Run(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     # The result: a simulation's in the result store (`stored_result`, shared by every
     # identical run), anything else's here (an experiment's). Read both as `run.result`.
-    own_result = models.JSONField(null=True, blank=True)
+    own_result = models.JSONField(null=True, blank=True, encoder=SavedAsRead)
     stored_result = models.ForeignKey(
         StoredResult, null=True, blank=True, on_delete=models.PROTECT, related_name="runs"
     )
