@@ -4,6 +4,7 @@ pure-Python reference reads from its lists, so the capstone lab's result does no
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -14,6 +15,12 @@ from tests.labs.sim.capstone.test_fast import SCENARIOS, SHORT
 
 if not fast.COMPILED:
     pytest.skip("the compiled loop is not built here: ./dev builds it", allow_module_level=True)
+if not fast._TAKES_FIGURES and not os.environ.get("CI"):
+    # A module copied from an older build: `./dev` rebuilds it once the .pyx is newer.
+    pytest.skip(
+        "the compiled loop was built before its ledger and waits were in C: rebuild it",
+        allow_module_level=True,
+    )
 
 # Windows as the summary asks for them, and the odd ones: empty, past the end, the whole run.
 WINDOWS = {
