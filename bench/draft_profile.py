@@ -16,8 +16,10 @@ result store: the values are computed once first (not measured), then posted aga
 another student (as a classmate's drag comes to them), so each post is a store-answered
 draft (no task).
 
-PostgreSQL's and Redis's own CPU are not in it (bench/drag.py measures every role), nor
-gunicorn's or Celery's own machinery. Usage (REDIS_URL and CACHE_REDIS_URL as for the site):
+On PostgreSQL, the CPU of the database's own process serving this script's connection is
+measured per step too (from /proc, in clock ticks of 10 ms: a mean over the drafts, so run
+60 or more); Redis's is not (bench/drag.py measures every role), nor gunicorn's or Celery's
+own machinery. Usage (REDIS_URL and CACHE_REDIS_URL as for the site):
 
     .venv/bin/python bench/draft_profile.py \
         --database-url postgres://postgres@127.0.0.1:5432/bench_draft_profile --drafts 60
@@ -61,6 +63,7 @@ class Steps:
         self.profile = profile
         self.inside: str | None = None
         self.last_sql: dict[str, list[str]] = {}
+        self.db_cpu: dict[str, list[float]] = defaultdict(list)
 
     def timed(self, step: str, fn, *args, **kwargs):
         from django.db import connection
@@ -70,6 +73,7 @@ class Steps:
         if outer is not None and self.profile:
             self.profiles[outer].disable()  # one profiler at a time
         prof = self.profiles[step] if self.profile else None
+        db_started = _database_cpu_s(connection)
         started = time.process_time()
         with CaptureQueriesContext(connection) as queries:
             if prof is not None:
@@ -80,15 +84,29 @@ class Steps:
                 if prof is not None:
                     prof.disable()
                 self.cpu[step].append(time.process_time() - started)
+                self.db_cpu[step].append(_database_cpu_s(connection) - db_started)
                 self.queries[step].append(len(queries.captured_queries))
                 self.last_sql[step] = [q["sql"][:110] for q in queries.captured_queries]
                 self.inside = outer
                 if outer is not None:
                     # The outer step's own figures leave this one out.
                     self.cpu[outer].append(-self.cpu[step][-1])
+                    self.db_cpu[outer].append(-self.db_cpu[step][-1])
                     self.queries[outer].append(-self.queries[step][-1])
                     if self.profile:
                         self.profiles[outer].enable()
+
+
+def _database_cpu_s(connection) -> float:
+    """CPU seconds so far of the PostgreSQL process serving `connection` (0 elsewhere)."""
+    if connection.vendor != "postgresql" or connection.connection is None:
+        return 0.0
+    try:
+        stat = Path(f"/proc/{connection.connection.info.backend_pid}/stat").read_text()
+    except OSError:  # another machine's database: not measured
+        return 0.0
+    fields = stat.rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> None:
@@ -150,7 +168,7 @@ def main() -> None:
 
     dispatch.publish = run_at_once
     warm = 5
-    per = defaultdict(list)
+    per: defaultdict[str, list[int]] = defaultdict(list)
     for i in range(args.drafts + warm):
         if i == warm:  # the first drafts warm imports, templates and connections
             steps = Steps(profile=bool(args.profile))
@@ -177,27 +195,35 @@ def main() -> None:
         per["bytes"].append(len(response.content))
     Run.objects.filter(owner__username__startswith="draft-profile").delete()
 
-    def figure(step: str) -> tuple[float, float]:
-        """Per draft: median CPU ms (the outer step without its inner ones), mean queries."""
-        cpu, queries = steps.cpu[step], steps.queries[step]
+    def figure(step: str) -> tuple[float, float, float]:
+        """Per draft: median CPU ms (the outer step without its inner ones), mean queries,
+        mean CPU ms of the database's process."""
+        cpu, queries, db_cpu = steps.cpu[step], steps.queries[step], steps.db_cpu[step]
         if not cpu:
-            return 0.0, 0.0
+            return 0.0, 0.0, 0.0
         if step == "post" and not args.stored:  # alternate: the post's whole, minus its task
             cpu = [a + b for a, b in zip(cpu[1::2], cpu[0::2], strict=True)]
             queries = [a + b for a, b in zip(queries[1::2], queries[0::2], strict=True)]
-        return statistics.median(cpu) * 1000, statistics.mean(queries)
+            db_cpu = [a + b for a, b in zip(db_cpu[1::2], db_cpu[0::2], strict=True)]
+        return (
+            statistics.median(cpu) * 1000,
+            statistics.mean(queries),
+            statistics.mean(db_cpu) * 1000,
+        )
 
     engine = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
     print(f"{describe()}; {engine}; tree {ROOT}")
     kind = "store-answered" if args.stored else "computed"
     print(f"{args.lab}, {args.drafts} {kind} drafts; per draft:\n")
-    print("| step | CPU ms, median | queries |\n| --- | ---: | ---: |")
-    total_cpu = total_q = 0.0
+    print(
+        "| step | CPU ms, median | queries | database CPU ms, mean |\n| --- | ---: | ---: | ---: |"
+    )
+    total_cpu = total_q = total_db = 0.0
     for step in ("post", "task"):
-        cpu_ms, queries = figure(step)
-        total_cpu, total_q = total_cpu + cpu_ms, total_q + queries
-        print(f"| {step} | {cpu_ms:.1f} | {queries:.1f} |")
-    print(f"| **both** | {total_cpu:.1f} | {total_q:.1f} |")
+        cpu_ms, queries, db_ms = figure(step)
+        total_cpu, total_q, total_db = total_cpu + cpu_ms, total_q + queries, total_db + db_ms
+        print(f"| {step} | {cpu_ms:.1f} | {queries:.1f} | {db_ms:.1f} |")
+    print(f"| **both** | {total_cpu:.1f} | {total_q:.1f} | {total_db:.1f} |")
     print(f"\nthe post's answer: {statistics.median(per['bytes']):.0f} bytes")
     if args.sql:
         for step in ("post", "task") if not args.stored else ("post",):  # with its task's

@@ -46,8 +46,9 @@ def kept_drafts(run_ids: Sequence[Any]) -> list[Any]:
 def credited(run_ids: Sequence[Any]) -> list[tuple[Any, bool]]:
     """(run id, whether it was a draft) of each credit made for these runs (module doc).
 
-    Each is a run's id, read here with the runs that followed it, or a run answered from
-    the store as its POST holds it (`labs.runs.succeeded`): judged as it is, unread.
+    Each is a run's id, read here with the runs that followed it, or a run held as saved
+    (answered from the store by its POST, or computed by the task with no follower:
+    `labs.runs.succeeded`): judged as it is, unread.
     """
     in_hand = [r for r in run_ids if isinstance(r, Run)]
     ids = [r for r in run_ids if not isinstance(r, Run)]

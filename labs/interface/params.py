@@ -70,28 +70,31 @@ class Param:
         """
         if self.kind == "bool":
             return None if isinstance(value, bool) else gettext("must be true or false")
-        must = gettext("must be %(bounds)s") % {"bounds": self.bounds_text()}
+        # The words only for a value refused: a worker checks every param of every run.
         if self.kind == "choice":
             ok = value in {v for v, _ in self.choices}
-            return None if ok else must
+            return None if ok else self._must()
         if self.kind.endswith("_list"):
             if not isinstance(value, list | tuple) or not 1 <= len(value) <= (self.max_items or 0):
-                return must
+                return self._must()
             values = list(value)
         else:
             values = [value]
         whole = self.kind.startswith("int")
         for v in values:
             if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
-                return must  # NaN passes every comparison below, so it is refused here
+                return self._must()  # NaN passes every comparison below, so it is refused here
             if whole and v != int(v):
-                return must
+                return self._must()
             if (self.min is not None and v < self.min) or (self.max is not None and v > self.max):
                 return gettext("must be %(bounds)s, got %(value)s") % {
                     "bounds": self.bounds_text(),
                     "value": _num(v),
                 }
         return None
+
+    def _must(self) -> str:
+        return gettext("must be %(bounds)s") % {"bounds": self.bounds_text()}
 
     def bounds_text(self) -> str:
         """The bounds in words, for `lab list` (names the values a command line takes)."""

@@ -11,6 +11,7 @@ from django.utils.translation import pgettext
 
 from labs.catalogue.lab import Lab
 from labs.interface.progress import Progress
+from labs.runs.result_json import ReadFromJSON
 from labs.text import SEED_MAX, gettext
 
 
@@ -63,7 +64,8 @@ def run_lab(lab: Lab, params: Mapping[str, Any], seed: int, progress: Progress) 
     Params outside the lab's bounds or rules raise `ParamsRefused` before the runner starts.
 
     The result goes through a JSON round trip here, so a runner that returns something
-    the database cannot store fails now, with its name, rather than at save time.
+    the database cannot store fails now, with its name, rather than at save time; it keeps
+    the text, which is what is saved (`labs.runs.result_json`).
     `series_order` and `tables_order` keep the runner's order (time first, tables as
     meant to be read): PostgreSQL's jsonb does not keep the order of an object's keys.
     """
@@ -84,4 +86,4 @@ def run_lab(lab: Lab, params: Mapping[str, Any], seed: int, progress: Progress) 
         "tables": body.get("tables", {}),
         "tables_order": list(body.get("tables", {})),
     }
-    return json.loads(json.dumps(result, allow_nan=False))
+    return ReadFromJSON(json.dumps(result, allow_nan=False))

@@ -8,11 +8,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import pgettext_lazy
 
 from labs.runs import failures, references
+from labs.runs.result_json import SavedAsRead
 
 # What a run that has not failed holds in its error fields.
 NO_ERROR: dict[str, Any] = {"error": "", "error_code": "", "error_args": {}}
@@ -37,6 +39,13 @@ class RunQuerySet(models.QuerySet):
     def handed_in(self) -> RunQuerySet:
         """Runs another app holds on to (`labs.runs.references`): handed in, now or before."""
         return self.filter(references.handed_in())
+
+    def stored_for(self, key) -> RunQuerySet:
+        """The runs whose result the store keeps under `key` (a key, or `OuterRef`), the
+        earliest first: succeeded, and computed by themselves (not following another)."""
+        return self.filter(
+            result_key=key, status=Run.Status.SUCCEEDED, same_as__isnull=True
+        ).order_by("finished_at")
 
     def in_handed_in_pairs(self) -> RunQuerySet:
         """Runs handed in as half of a before/after pair (now or in an earlier version).
@@ -71,7 +80,10 @@ class RunManager(_RunManagerBase["Run"]):
         )
         if taken != 1:
             return None
-        return self.get(pk=run_id)
+        stored = self.stored_for(OuterRef("result_key")).exclude(result_key="")
+        run = self.annotate(stored_of_key=Subquery(stored.values("pk")[:1])).get(pk=run_id)
+        run.stored_pk = run.stored_of_key
+        return run
 
 
 class StoredResult(models.Model):
@@ -83,7 +95,7 @@ class StoredResult(models.Model):
     """
 
     key = models.CharField(max_length=64, unique=True)  # labs.runs.result_store.result_key
-    data = models.JSONField()
+    data = models.JSONField(encoder=SavedAsRead)  # a computed result: saved as it was read
     created_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:
@@ -128,7 +140,7 @@ class Run(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     # The result: a simulation's in the result store (`stored_result`, shared by every
     # identical run), anything else's here (an experiment's). Read both as `run.result`.
-    own_result = models.JSONField(null=True, blank=True)
+    own_result = models.JSONField(null=True, blank=True, encoder=SavedAsRead)
     stored_result = models.ForeignKey(
         StoredResult, null=True, blank=True, on_delete=models.PROTECT, related_name="runs"
     )
@@ -179,6 +191,9 @@ class Run(models.Model):
     priority = models.PositiveSmallIntegerField(default=0)
 
     objects = RunManager()
+    # Set on a run `RunManager.claim` returns: the pk of the run whose stored result is this
+    # one's (`RunQuerySet.stored_for` its key), or None.
+    stored_pk: Any = None
 
     class Meta:
         ordering = ["-created_at"]

@@ -123,23 +123,18 @@ RESULT_FIELDS = ("pk", "status", "stored_result_id", "own_result")
 LOOKED_AT = ("succeeded", "queued", "running")
 
 
-def stored_run(key: str):
-    """The earliest succeeded run with this key, or None (only what `result_fields` and
-    `same_as` need of it: a run's params and the rest are not read)."""
+def stored_run(pk):
+    """The run whose stored result is another's (`RunManager.claim` finds its `stored_pk`),
+    or None if it is gone meanwhile: only what `result_fields` and `same_as` need of it (a
+    run's params and the rest are not read)."""
     from labs.runs.models import Run
 
-    if not key:
-        return None
-    return (
-        Run.objects.filter(result_key=key, status=Run.Status.SUCCEEDED, same_as__isnull=True)
-        .order_by("finished_at")
-        .only(*RESULT_FIELDS)
-        .first()
-    )
+    return Run.objects.filter(pk=pk).only(*RESULT_FIELDS).first()
 
 
 def stored_or_twin(key: str):
-    """(`stored_run(key)`, None) if the key's result is stored, else (None, the running
+    """(the earliest succeeded run with this key, None) if its result is stored
+    (`RunQuerySet.stored_for`), else (None, the running
     twin): the earliest queued or running run with this key that computes for itself (a
     leader), or None. Both looks in one query: a press makes them for every key, twice
     for a key it elects a leader for (`labs.runs.dispatch.look_up`).

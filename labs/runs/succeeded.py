@@ -11,8 +11,10 @@ and the followers of an identical run (`labs.runs.result_store.settle_followers`
 (`same_as`). A run answered at once from the store is handed over itself, as the POST holds
 it (its result loaded, and no run ever follows it: only a run that computes leads), so a
 listener judges it without reading it back: a class dragging one slider makes such a run
-at nearly every move. A listener must be idempotent: a run may be told twice (a follower settled by
-its leader's task and again by the sweeper), and nothing here is ever a request's GET. A
+at nearly every move. So is a run the worker has just computed and saved when no run
+followed it (nearly every draft with a student's own values): the task holds it as saved.
+A listener must be idempotent: a run may be told twice (a follower settled by its leader's
+task and again by the sweeper), and nothing here is ever a request's GET. A
 listener that keeps a draft (`labs.runs.drafts.keep`) returns its id, and `tell` returns
 them all: the worker's announcement then says the run is no longer a draft, and the press
 it answers shows it kept without reading the row back (`labs.runs.ended`).
@@ -25,7 +27,7 @@ from collections.abc import Callable, Iterable
 
 logger = logging.getLogger(__name__)
 
-# Given the runs (their ids, or a run answered from the store itself: module doc); returns
+# Given the runs (their ids, or a run held as saved: module doc); returns
 # the ids of the drafts it kept, if any (else None).
 Listener = Callable[[list], Iterable | None]
 _listeners: list[Listener] = []
@@ -39,8 +41,8 @@ def listen(listener: Listener) -> None:
 
 def tell(run_ids: Iterable) -> set[str]:
     """Say that these runs (and the runs that followed them) succeeded; the ids (as text)
-    of the drafts the listeners kept. Each is a run's id, or a run answered from the
-    store (module doc).
+    of the drafts the listeners kept. Each is a run's id, or a run held as saved (module
+    doc).
 
     Never raises: a listener's failure is logged, and the run stays as it ended (a missed
     challenge credit is the student's to earn again, never a failed run).

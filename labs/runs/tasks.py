@@ -84,9 +84,10 @@ def _execute(self, run_id: str) -> str:
         lambda: _again_later(run_id, queue, lab.time_limit_for(run.params)),
     ):
         return "waiting its turn"
-    stored = result_store.stored_run(run.result_key)
-    if stored is not None and stored.pk != run.pk:
-        # An identical run finished while this one waited: its result is this one's.
+    # An identical run finished while this one waited (the claim looked): its result is
+    # this one's.
+    stored = None if run.stored_pk in (None, run.pk) else result_store.stored_run(run.stored_pk)
+    if stored is not None:
         _succeeded(run, same_as=stored)
         return "stored"
     if lab.kind == "experiment":
@@ -132,10 +133,11 @@ def _again_later(run_id: str, queue: str, limit_s: int) -> None:
 def _succeeded(run: Run, result: dict | None = None, *, same_as: Run | None = None) -> None:
     """Save the result and hand it to the runs waiting on this one."""
     if run.mark_succeeded(result, same_as=same_as):
-        result_store.settle_followers_of(run)
+        followers = result_store.settle_followers_of(run)
         # Before the announcement: the press that wakes on it shows a challenge's credit,
-        # and the draft kept for it.
-        if str(run.pk) in succeeded.tell([run.pk]):
+        # and the draft kept for it. Told as it is held here (saved as it ended) when no
+        # run followed it: the listeners then read nothing back.
+        if str(run.pk) in succeeded.tell([run.pk] if followers else [run]):
             run.draft = False
         # A press waiting on it (or on a follower) answers now, from what is said here.
         ended.announce_succeeded(run)

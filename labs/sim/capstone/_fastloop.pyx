@@ -9,22 +9,30 @@ the same named streams in the same order and breaks ties between events at the s
 instant the way Python's tuple comparison does in the reference, so every figure is
 identical; `tests/sim/test_capstone_fast.py` holds that on many seeds and scenarios.
 
-Payments (a few percent of calls) stay Python objects handled by the same `Ledger`.
+Payments (a few percent of calls) are followed by `PaymentLedger`, `obligations.Ledger`'s
+rules on C arrays: the same counts, charges and operator table. With `figures`, the
+answered callers' waits stay in C too (`Waits`): their percentiles are read there, exactly
+as `labs.sim.capstone.latency` reads them from Python lists.
 Built by `./dev` (`python -m labs.sim.capstone.build`); without it the reference runs.
 """
 
 from libc.math cimport log, pow, INFINITY
 from libc.stdint cimport uint32_t
-from libc.stdlib cimport malloc, realloc, free
+from libc.math cimport ceil
+from libc.stdlib cimport malloc, realloc, free, qsort
+from libc.string cimport memcpy
 
 from functools import lru_cache
 
 from labs.sim.capstone.engine import SERIES, _snapshot
-from labs.sim.capstone.obligations import STATES, Ledger
+from labs.sim.capstone.latency import PERCENTILES, SecondWaits, to_ms
+from labs.sim.capstone.obligations import OWNER, STATES, TABLE_ROWS, _row
 from labs.sim.capstone.streams import ARRIVALS, RETRIES, SERVICE, stream
 
 # `simulate` takes `lean` (labs.sim.capstone.fast asks, so a module built before runs in full).
 TAKES_LEAN = True
+# ... and `figures` (a module built before gives lists, which `fast` wraps: same figures).
+TAKES_FIGURES = True
 
 # Event kinds and sources, as in engine.py.
 DEF END = 0
@@ -132,6 +140,398 @@ cdef class Floats:
         out = [self.items[i] for i in range(self.n)]
         self.n = 0
         return out
+
+
+cdef int _by_value(const void* a, const void* b) noexcept nogil:
+    cdef double x = (<const double*> a)[0]
+    cdef double y = (<const double*> b)[0]
+    return (x > y) - (x < y)
+
+
+cdef object _nearest_rank_ms(double* ordered, long n, int p):
+    """`latency.to_ms(latency.percentile(ordered, p))` of n doubles sorted ascending."""
+    cdef long rank
+    if n == 0:
+        return None
+    # The same double arithmetic as `latency.percentile`: ceil(p / 100.0 * n) - 1.
+    rank = <long> ceil(p / 100.0 * n) - 1
+    if rank < 0:
+        rank = 0
+    return to_ms(ordered[rank])
+
+
+cdef class Waits:
+    """Each second's waits of the answered callers (seconds), all in one C array, each
+    second's sorted once it closes: its figures are `SecondWaits`' figures of the same
+    waits in Python lists, to the last digit (`tests/labs/sim/capstone/test_fast_figures.py`),
+    without a Python float per answer or a sort in Python."""
+    cdef double* items
+    cdef long n, cap
+    cdef long* starts  # starts[i]: where second i begins; starts[seconds]: where the open one does
+    cdef long seconds, starts_cap
+
+    def __cinit__(self):
+        self.cap = 4096
+        self.n = 0
+        self.items = <double*> malloc(self.cap * sizeof(double))
+        self.starts_cap = 512
+        self.seconds = 0
+        self.starts = <long*> malloc(self.starts_cap * sizeof(long))
+        if self.items == NULL or self.starts == NULL:
+            raise MemoryError()
+        self.starts[0] = 0
+
+    def __dealloc__(self):
+        free(self.items)
+        free(self.starts)
+
+    cdef inline int append(self, double x) except -1:
+        cdef double* grown
+        if self.n == self.cap:
+            grown = <double*> realloc(self.items, 2 * self.cap * sizeof(double))
+            if grown == NULL:
+                raise MemoryError()
+            self.items = grown
+            self.cap *= 2
+        self.items[self.n] = x
+        self.n += 1
+        return 0
+
+    cdef int close_second(self) except -1:
+        """The open second ends: its waits sorted in place, and the next one opens."""
+        cdef long* grown
+        cdef long start = self.starts[self.seconds]
+        if self.n - start > 1:
+            qsort(&self.items[start], self.n - start, sizeof(double), _by_value)
+        if self.seconds + 1 == self.starts_cap:
+            grown = <long*> realloc(self.starts, 2 * self.starts_cap * sizeof(long))
+            if grown == NULL:
+                raise MemoryError()
+            self.starts = grown
+            self.starts_cap *= 2
+        self.seconds += 1
+        self.starts[self.seconds] = self.n
+        return 0
+
+    def __len__(self):
+        return self.seconds
+
+    def lists(self):
+        """Each closed second's waits as a list (sorted): for a reader that needs them."""
+        cdef long i, j
+        return [
+            [self.items[j] for j in range(self.starts[i], self.starts[i + 1])]
+            for i in range(self.seconds)
+        ]
+
+    def series_ms(self, str prefix):
+        """As `latency.series_ms(lists, prefix)`: each second's p50, p95 and p99 in ms."""
+        cdef long i, start, n
+        cdef int p
+        out = {}
+        for p in PERCENTILES:
+            values = []
+            for i in range(self.seconds):
+                start = self.starts[i]
+                n = self.starts[i + 1] - start
+                values.append(_nearest_rank_ms(&self.items[start], n, p))
+            out[f"{prefix}_p{p}_ms"] = values
+        return out
+
+    def window_ms(self, dict windows, str prefix=""):
+        """As `latency.window_ms(lists, windows, prefix)`: the percentiles over each window
+        of seconds (a slice)."""
+        cdef long first, stop, step, n
+        cdef double* merged
+        cdef int p
+        out = {}
+        for name, seconds in windows.items():
+            first, stop, step = seconds.indices(self.seconds)
+            if step != 1:  # no model asks for one: read as lists
+                out.update(SecondWaits(self.lists()).window_ms({name: seconds}, prefix))
+                continue
+            n = self.starts[stop] - self.starts[first] if stop > first else 0
+            merged = <double*> malloc((n if n > 0 else 1) * sizeof(double))
+            if merged == NULL:
+                raise MemoryError()
+            try:
+                if n > 0:
+                    memcpy(merged, &self.items[self.starts[first]], n * sizeof(double))
+                    qsort(merged, n, sizeof(double), _by_value)
+                for p in PERCENTILES:
+                    out[f"{prefix}p{p}_ms" + (f"_{name}" if name else "")] = _nearest_rank_ms(
+                        merged, n, p
+                    )
+            finally:
+                free(merged)
+        return out
+
+
+# Payment states, by their position in `obligations.STATES`.
+DEF PENDING = 0
+DEF UNKNOWN = 1
+DEF RECONCILING = 2
+DEF CONFIRMED = 3
+DEF RECONCILED = 4
+DEF FAILED = 5
+DEF LOST = 6
+DEF N_STATES = 7
+DEF RECENT = 20  # obligations.TABLE_ROWS: the rows kept per table section
+
+assert tuple(STATES) == (
+    "pending", "unknown", "reconciling", "confirmed", "reconciled", "failed", "lost"
+) and TABLE_ROWS == RECENT
+
+
+cdef class PaymentLedger:
+    """`obligations.Ledger` on C arrays: each payment is an index, not a Python list.
+
+    The same rules, step for step (`Ledger._move`, `served`, `discarded`, `gave_up`,
+    `start_reconciling`, `settle_due`), so its counts, charges and operator table are the
+    reference's (`tests/labs/sim/capstone/test_fast.py` compares them on every scenario).
+    The reference's `open` dict keeps its payments in the order they were put in it: here
+    each open payment carries the number of its insertion (`open_seq`, -1 when not open).
+    """
+    cdef double reconcile_delay_s
+    cdef bint keep_unknown
+    cdef public bint reconcile
+    cdef public bint drop_payments
+    cdef long n_counts[N_STATES]
+    cdef public long total, charges, duplicates_absorbed
+    # Per payment: created_s, since_s, state, messages live, charged, dropped, open_seq.
+    cdef double* created
+    cdef double* since
+    cdef int* state
+    cdef long* live
+    cdef char* charged
+    cdef char* dropped
+    cdef long* open_seq
+    cdef long cap, next_seq
+    # Due for reconciliation, in due order (a ring of payments and their due times).
+    cdef long* due_rec
+    cdef double* due_s
+    cdef long due_head, due_n, due_cap
+    # The last RECENT payments moved into unknown, reconciled and lost (rings).
+    cdef long recent[3][RECENT]
+    cdef long recent_n[3]
+
+    def __cinit__(self, double reconcile_delay_s, bint keep_unknown):
+        self.reconcile_delay_s = reconcile_delay_s
+        self.keep_unknown = keep_unknown
+        self.cap = 1024
+        self.created = <double*> malloc(self.cap * sizeof(double))
+        self.since = <double*> malloc(self.cap * sizeof(double))
+        self.state = <int*> malloc(self.cap * sizeof(int))
+        self.live = <long*> malloc(self.cap * sizeof(long))
+        self.charged = <char*> malloc(self.cap * sizeof(char))
+        self.dropped = <char*> malloc(self.cap * sizeof(char))
+        self.open_seq = <long*> malloc(self.cap * sizeof(long))
+        self.due_cap = 1024
+        self.due_rec = <long*> malloc(self.due_cap * sizeof(long))
+        self.due_s = <double*> malloc(self.due_cap * sizeof(double))
+        if not (self.created and self.since and self.state and self.live and self.charged
+                and self.dropped and self.open_seq and self.due_rec and self.due_s):
+            raise MemoryError()
+        cdef int i
+        for i in range(N_STATES):
+            self.n_counts[i] = 0
+        for i in range(3):
+            self.recent_n[i] = 0
+
+    def __dealloc__(self):
+        free(self.created)
+        free(self.since)
+        free(self.state)
+        free(self.live)
+        free(self.charged)
+        free(self.dropped)
+        free(self.open_seq)
+        free(self.due_rec)
+        free(self.due_s)
+
+    @property
+    def counts(self):
+        """{state: payments in it}, as `Ledger.counts`."""
+        return {name: self.n_counts[i] for i, name in enumerate(STATES)}
+
+    cdef tuple count_row(self):
+        return tuple([self.n_counts[i] for i in range(N_STATES)])
+
+    cdef int _grow(self) except -1:
+        cdef long c = 2 * self.cap
+        self.created = <double*> realloc(self.created, c * sizeof(double))
+        self.since = <double*> realloc(self.since, c * sizeof(double))
+        self.state = <int*> realloc(self.state, c * sizeof(int))
+        self.live = <long*> realloc(self.live, c * sizeof(long))
+        self.charged = <char*> realloc(self.charged, c * sizeof(char))
+        self.dropped = <char*> realloc(self.dropped, c * sizeof(char))
+        self.open_seq = <long*> realloc(self.open_seq, c * sizeof(long))
+        if not (self.created and self.since and self.state and self.live and self.charged
+                and self.dropped and self.open_seq):
+            raise MemoryError()
+        self.cap = c
+        return 0
+
+    cdef void _move(self, long rec, int to, double t) noexcept:
+        cdef int i
+        self.n_counts[self.state[rec]] -= 1
+        self.n_counts[to] += 1
+        self.state[rec] = to
+        self.since[rec] = t
+        if to == CONFIRMED or to == RECONCILED or to == FAILED or to == LOST or (
+            to == UNKNOWN and not self.keep_unknown
+        ):
+            self.open_seq[rec] = -1
+        i = 0 if to == UNKNOWN else 1 if to == RECONCILED else 2 if to == LOST else -1
+        if i >= 0:
+            self.recent[i][self.recent_n[i] % RECENT] = rec
+            self.recent_n[i] += 1
+
+    cdef long new(self, double t) except -1:
+        """A caller submits a payment: its index (its operation id is `pay-<index + 1>`)."""
+        cdef long rec = self.total
+        if rec == self.cap:
+            self._grow()
+        self.total += 1
+        self.created[rec] = t
+        self.since[rec] = t
+        self.state[rec] = PENDING
+        self.live[rec] = 0
+        self.charged[rec] = 0
+        self.dropped[rec] = 0
+        self.n_counts[PENDING] += 1
+        self.open_seq[rec] = self.next_seq
+        self.next_seq += 1
+        return rec
+
+    cdef inline void admitted(self, long rec) noexcept:
+        self.live[rec] += 1
+
+    cdef void served(self, long rec, double t, bint caller_waiting) noexcept:
+        cdef int st = self.state[rec]
+        self.live[rec] -= 1
+        if st == RECONCILED or st == FAILED or st == LOST:
+            self.duplicates_absorbed += 1
+            return
+        if self.charged[rec]:
+            self.duplicates_absorbed += 1
+        else:
+            self.charged[rec] = 1
+            self.charges += 1
+        if st == PENDING and caller_waiting:
+            self._move(rec, CONFIRMED, t)
+        elif st == RECONCILING:
+            self._move(rec, RECONCILED, t)
+
+    cdef int discarded(self, long rec, double t, bint caller_waiting) except -1:
+        self.live[rec] -= 1
+        if caller_waiting:
+            return 0
+        self.dropped[rec] = 1
+        if self.state[rec] == UNKNOWN:
+            if self.reconcile:
+                self._to_reconciliation(rec, t)
+            elif self.live[rec] == 0 and not self.charged[rec]:
+                self._move(rec, LOST, t)
+        return 0
+
+    cdef int gave_up(self, long rec, double t) except -1:
+        if self.state[rec] != PENDING:
+            return 0
+        if self.reconcile:
+            self._to_reconciliation(rec, t)
+        elif self.live[rec] == 0 and not self.charged[rec]:
+            self._move(rec, LOST if self.dropped[rec] else FAILED, t)
+        else:
+            self._move(rec, UNKNOWN, t)
+        return 0
+
+    cdef int _to_reconciliation(self, long rec, double t) except -1:
+        cdef long* grown_rec
+        cdef double* grown_s
+        cdef long i
+        self._move(rec, RECONCILING, t)
+        if self.open_seq[rec] < 0:  # `open[op_id] = rec`: a key put back goes last
+            self.open_seq[rec] = self.next_seq
+            self.next_seq += 1
+        if self.due_n == self.due_cap:
+            grown_rec = <long*> malloc(2 * self.due_cap * sizeof(long))
+            grown_s = <double*> malloc(2 * self.due_cap * sizeof(double))
+            if grown_rec == NULL or grown_s == NULL:
+                raise MemoryError()
+            for i in range(self.due_n):
+                grown_rec[i] = self.due_rec[(self.due_head + i) % self.due_cap]
+                grown_s[i] = self.due_s[(self.due_head + i) % self.due_cap]
+            free(self.due_rec)
+            free(self.due_s)
+            self.due_rec, self.due_s = grown_rec, grown_s
+            self.due_head = 0
+            self.due_cap *= 2
+        i = (self.due_head + self.due_n) % self.due_cap
+        self.due_rec[i] = rec
+        self.due_s[i] = t + self.reconcile_delay_s
+        self.due_n += 1
+        return 0
+
+    cdef list _open_in_order(self):
+        """The open payments, in the order the reference's `open` dict holds them."""
+        cdef long rec
+        order = sorted(
+            [(self.open_seq[rec], rec) for rec in range(self.total) if self.open_seq[rec] >= 0]
+        )
+        return [rec for _, rec in order]
+
+    def start_reconciling(self, double t):
+        """Switch reconciliation on: every payment already in `unknown` gets the owner."""
+        cdef long rec
+        self.reconcile = True
+        self.drop_payments = False
+        for rec in [r for r in self._open_in_order() if self.state[r] == UNKNOWN]:
+            self._to_reconciliation(rec, t)
+
+    cdef int settle_due(self, double t) except -1:
+        cdef long rec
+        while self.due_n and self.due_s[self.due_head] <= t:
+            rec = self.due_rec[self.due_head]
+            self.due_head = (self.due_head + 1) % self.due_cap
+            self.due_n -= 1
+            if self.state[rec] != RECONCILING:
+                continue
+            if self.charged[rec]:
+                self.duplicates_absorbed += 1
+            else:
+                self.charged[rec] = 1
+                self.charges += 1
+            self._move(rec, RECONCILED, t)
+        return 0
+
+    def table(self, double now_s):
+        """The operator view, as `Ledger.table`: oldest unresolved payments, then the
+        recent reconciled, unknown and lost ones."""
+        cdef long rec, k, n, first
+        cdef int i, st
+        rows = []
+        for rec in self._open_in_order():
+            if len(rows) >= RECENT:
+                break
+            st = self.state[rec]
+            owner = OWNER if st == RECONCILING else "caller" if st == PENDING else ""
+            rows.append(_row(_op_id(rec), STATES[st], owner, self.created[rec], now_s))
+        shown = {row["operation_id"] for row in rows}
+        for i, st, owner in ((0, UNKNOWN, ""), (1, RECONCILED, OWNER), (2, LOST, "")):
+            n = self.recent_n[i]
+            first = n - RECENT if n > RECENT else 0
+            for k in range(first, n):
+                rec = self.recent[i][k % RECENT]
+                if self.state[rec] == st and _op_id(rec) not in shown:
+                    rows.append(
+                        _row(_op_id(rec), STATES[st], owner, self.created[rec], self.since[rec])
+                    )
+        return rows
+
+
+cdef str _op_id(long rec):
+    return f"pay-{rec + 1:06d}"  # `Ledger.new`'s id: its count of payments so far
 
 
 cdef struct Event:
@@ -310,12 +710,14 @@ cdef class Pool:
         return self.n - 1
 
 
-def simulate(p, long long seed, bint lean=False):
+def simulate(p, long long seed, bint lean=False, bint figures=False):
     """Run one scenario exactly as `engine.simulate(p, seed, lean)` does; return the same dict.
 
     `lean`: keep no payments ledger and no per-answer waits (see `engine.simulate`).
+    `figures`: the waits as `Waits` (each second's, read as figures in C), not as lists.
     """
     cdef bint track = not lean
+    cdef bint in_c = figures and track
     cdef Twister arrivals_tw, service_tw, retries_tw
     twister_from(&arrivals_tw, seed, ARRIVALS)
     twister_from(&service_tw, seed, SERVICE)
@@ -352,13 +754,9 @@ def simulate(p, long long seed, bint lean=False):
     cdef long workers_lost = p.workers_lost
     cdef double retry_budget = p.retry_budget
 
-    ledger = Ledger(p.reconcile_delay_s, keep_unknown=p.reconcile_payments and p.recover_at_s > 0)
-    ledger_new = ledger.new
-    served = ledger.served
-    discarded = ledger.discarded
-    admitted = ledger.admitted
-    counts = ledger.counts
-    payments = []  # ledger records, by a call's payment index
+    cdef PaymentLedger ledger = PaymentLedger(
+        p.reconcile_delay_s, p.reconcile_payments and p.recover_at_s > 0
+    )
 
     cdef bint admit_on = False
     cdef double admit_now = 0.0
@@ -405,6 +803,8 @@ def simulate(p, long long seed, bint lean=False):
     cdef double drained_at = -1.0
     cdef Floats answered_waits = Floats()
     cdef Floats call_waits = Floats()
+    cdef Waits answered_c = Waits()
+    cdef Waits call_c = Waits()
     waits_by_second = []
     call_waits_by_second = []
 
@@ -444,10 +844,13 @@ def simulate(p, long long seed, bint lean=False):
                     round(next_sec - msgs.d0[dq.front()], 3) if queued else 0.0,
                     round(work_queued, 3) if queued else 0.0,
                     round(admit_now, 3) if admit_on else 0.0,
-                ) + tuple([counts[s] for s in STATES])
+                ) + ledger.count_row()
                 for series, value in zip(outs, row, strict=True):
                     series.append(value)
-                if track:
+                if in_c:
+                    answered_c.close_second()
+                    call_c.close_second()
+                elif track:
                     waits_by_second.append(answered_waits.take())
                     call_waits_by_second.append(call_waits.take())
                 n_arr = n_retry = n_adm = n_rej = n_done = n_useful = n_wasted = 0
@@ -500,8 +903,7 @@ def simulate(p, long long seed, bint lean=False):
             calls.l0[c] = 1
             if pay_share and draw(&arrivals_tw) < pay_share:
                 if track:
-                    calls.l1[c] = len(payments)
-                    payments.append(ledger_new(t))
+                    calls.l1[c] = ledger.new(t)
                 else:
                     calls.l1[c] = 0  # a payment (the queue treats it so), not followed
             else:
@@ -527,16 +929,19 @@ def simulate(p, long long seed, bint lean=False):
                         msgs.l1[m] = ANSWERED
                         n_useful += 1
                         useful_work += msgs.d2[m]
-                        if track:
+                        if in_c:
+                            answered_c.append(t - msgs.d0[m])
+                            call_c.append(t - calls.d1[c])
+                        elif track:
                             answered_waits.append(t - msgs.d0[m])
                             call_waits.append(t - calls.d1[c])
                         if pay >= 0 and track:
-                            served(payments[pay], t, True)
+                            ledger.served(pay, t, True)
                     else:
                         n_wasted += 1
                         wasted_work += msgs.d2[m]
                         if pay >= 0 and track:
-                            served(payments[pay], t, False)
+                            ledger.served(pay, t, False)
                 if kind == DONE_RESERVED:
                     if dq.n and t < msgs.d1[dq.back()]:
                         m = dq.pop()
@@ -569,18 +974,18 @@ def simulate(p, long long seed, bint lean=False):
                             msgs.l1[m] = SHED
                             n_shed += 1
                             if pay >= 0 and track:
-                                discarded(payments[pay], t, True)
+                                ledger.discarded(pay, t, True)
                             heap.push(t, FAIL, c + 1, 0, c)
                         elif pay < 0 or pay_discard:
                             n_expired += 1
                             if pay >= 0 and track:
-                                discarded(payments[pay], t, False)
+                                ledger.discarded(pay, t, False)
                         else:
                             break
                     elif dropping and t >= msgs.d1[m] and (pay < 0 or pay_discard):
                         n_expired += 1
                         if pay >= 0 and track:
-                            discarded(payments[pay], t, False)
+                            ledger.discarded(pay, t, False)
                     else:
                         break
                     drop_work += drop_s
@@ -675,7 +1080,7 @@ def simulate(p, long long seed, bint lean=False):
                 msgs.l1[m] = WAITING
                 msgs.d2[m] = 0.0
                 if pay >= 0 and track:
-                    admitted(payments[pay])
+                    ledger.admitted(pay)
                 if idle:
                     idle -= 1
                     kind = DONE
@@ -711,7 +1116,7 @@ def simulate(p, long long seed, bint lean=False):
             n_gave_up += 1
             pay = calls.l1[c]
             if pay >= 0 and track:
-                ledger.gave_up(payments[pay], t)
+                ledger.gave_up(pay, t)
 
     free(waits)
     return {
@@ -721,5 +1126,9 @@ def simulate(p, long long seed, bint lean=False):
         "snapshot": snapshot,
         "drained_at_s": drained_at if drained_at >= 0 else None,
         "work": {"useful_s": useful_work, "wasted_s": wasted_work, "drop_s": drop_work},
-        "waits_s": {"attempt": waits_by_second, "call": call_waits_by_second},
+        "waits_s": (
+            {"attempt": answered_c, "call": call_c}
+            if in_c
+            else {"attempt": waits_by_second, "call": call_waits_by_second}
+        ),
     }

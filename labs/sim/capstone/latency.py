@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 PERCENTILES = (50, 95, 99)
 
@@ -61,6 +62,38 @@ def window_ms(
         for p, value in percentiles_ms(waits).items():
             out[f"{prefix}p{p}_ms" + (f"_{name}" if name else "")] = value
     return out
+
+
+class WaitFigures(Protocol):
+    """A run's answered waits, second by second, and the figures read from them."""
+
+    def series_ms(self, prefix: str) -> dict[str, list[float | None]]: ...
+
+    def window_ms(self, windows: dict[str, slice], prefix: str = "") -> dict[str, float | None]: ...
+
+
+class SecondWaits:
+    """Each second's waits as Python lists, read by `series_ms` and `window_ms`.
+
+    The compiled capstone loop keeps them in C instead (`_fastloop.Waits`) and reads the
+    same figures there; a model reads either through these two methods.
+    """
+
+    def __init__(self, per_second: Sequence[Sequence[float]]) -> None:
+        self.per_second = per_second
+
+    def series_ms(self, prefix: str) -> dict[str, list[float | None]]:
+        return series_ms(self.per_second, prefix)
+
+    def window_ms(self, windows: dict[str, slice], prefix: str = "") -> dict[str, float | None]:
+        return window_ms(self.per_second, windows, prefix)
+
+
+def wait_figures(waits: Sequence[Sequence[float]] | WaitFigures) -> WaitFigures:
+    """Waits kept either way (lists per second, or already readable) as `WaitFigures`."""
+    if isinstance(waits, (list, tuple)):
+        return SecondWaits(waits)
+    return waits  # type: ignore[return-value]
 
 
 class WaitHistogram:

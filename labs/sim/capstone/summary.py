@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from labs.sim.capstone.latency import window_ms
+from labs.sim.capstone.latency import wait_figures
 from labs.sim.capstone.obligations import STATES
 from labs.sim.capstone.trapped_params import TrappedParams
 
@@ -123,10 +123,10 @@ def _latency(p: TrappedParams, raw: dict[str, Any], seconds: int) -> dict[str, A
         "after": slice(off, seconds),
         "last_30s": slice(max(0, seconds - 30), seconds),
     }
-    waits = raw["waits_s"]
+    waits = raw["waits_s"]  # lists per second, or already readable (`fast.simulate`)
     return {
-        **window_ms(waits["attempt"], windows),
-        **window_ms(waits["call"], windows, prefix="call_"),
+        **wait_figures(waits["attempt"]).window_ms(windows),
+        **wait_figures(waits["call"]).window_ms(windows, prefix="call_"),
     }
 
 

@@ -10,7 +10,6 @@ from typing import Any
 
 from labs.sim.capstone.engine import SERIES
 from labs.sim.capstone.fast import simulate
-from labs.sim.capstone.latency import series_ms
 from labs.sim.capstone.specs import build, check_seed
 from labs.sim.capstone.summary import drain_reasons, summarize
 from labs.sim.capstone.trapped_params import PARAM_SPECS, TrappedParams
@@ -39,11 +38,11 @@ def trapped_service(seed: int = DEFAULT_SEED, **params: Any) -> dict[str, Any]:
     the attempt that got the answer; `call_latency_p99_ms` counts from their first attempt.
     """
     p = build(TrappedParams, params)
-    raw = simulate(p, check_seed(seed))
+    raw = simulate(p, check_seed(seed), figures=True)  # the waits are read as figures only
     series: dict[str, list[Any]] = {"second": list(range(len(raw["series"]["backlog"])))}
     series.update({name: raw["series"][name] for name in SERIES})
-    series.update(series_ms(raw["waits_s"]["attempt"], "latency"))
-    series.update(series_ms(raw["waits_s"]["call"], "call_latency"))
+    series.update(raw["waits_s"]["attempt"].series_ms("latency"))
+    series.update(raw["waits_s"]["call"].series_ms("call_latency"))
     return {
         "summary": summarize(p, raw),
         "series": series,

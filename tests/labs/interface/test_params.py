@@ -74,3 +74,14 @@ def test_refusals_name_missing_and_unknown_params_then_the_labs_own_rules():
         "rule": "missing",
         "__all__": "not parameters of this lab: colour",
     }
+
+
+def test_a_value_taken_costs_no_words(monkeypatch):
+    """A worker checks every param of every run again: the words of a refusal are made only
+    for a value refused (they were made for each param, taken or not)."""
+    said = []
+    monkeypatch.setattr("labs.interface.params.gettext", lambda words: said.append(words) or words)
+    lab = get_lab("trapped-service")
+    assert all(param.refusal(param.default) is None for param in lab.params)
+    assert said == []
+    assert Param("n", "N", "int", 1, "", min=1, max=5).refusal(9) == "must be 1 to 5, got 9"

@@ -333,10 +333,11 @@ def test_a_redis_that_restarts_or_fills_up_is_said_in_words(run, monkeypatch, ra
     assert "127.0.0.1" not in failed.error and "Error" not in failed.error
 
 
-def test_a_computed_draft_costs_its_task_seven_queries(people, django_assert_num_queries):
-    """The claim, the run read back, the store's look for an identical run finished
-    meanwhile, the result kept (one statement), the run ended, its followers settled, and
-    the challenges' read of it: each once."""
+def test_a_computed_draft_costs_its_task_five_queries(people, django_assert_num_queries):
+    """The claim, the run read back with the store's look for an identical run finished
+    meanwhile, the result kept (one statement), the run ended and its followers settled:
+    each once. The challenges judge the run as the task holds it (none followed it), and
+    read nothing (it was seven: the store's look and the challenges' read each a query)."""
     lab = get_lab("drain")
     draft = Run.objects.create(
         owner=people.alice,
@@ -346,5 +347,25 @@ def test_a_computed_draft_costs_its_task_seven_queries(people, django_assert_num
         draft=True,
         result_key=result_key(lab, DRAIN_PARAMS, 0),
     )
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(5):
         assert execute_run.run(str(draft.pk)) == "succeeded"
+
+
+def test_a_run_whose_values_another_leader_computed_first_takes_its_stored_result(people):
+    """Two drafts of the same values both computing (a queued draft is no twin to follow):
+    the one a worker takes second finds the first's result at its claim, and computes
+    nothing."""
+    lab = get_lab("drain")
+    key = result_key(lab, DRAIN_PARAMS, 0)
+    first, second = (
+        Run.objects.create(
+            owner=owner, lab="drain", params=DRAIN_PARAMS, seed=0, draft=True, result_key=key
+        )
+        for owner in (people.alice, people.bob)
+    )
+    assert execute_run.run(str(first.pk)) == "succeeded"
+    assert execute_run.run(str(second.pk)) == "stored"
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert second.same_as_id == first.pk
+    assert second.stored_result_id == first.stored_result_id is not None
