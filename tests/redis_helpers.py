@@ -104,3 +104,20 @@ def fill_without_ttl(server: RedisServer, value_bytes: int = 4096) -> int:
             filler.config_set("maxmemory", used * 9 // 10)
             return written
     raise RuntimeError("Redis never refused a write: is its maxmemory set?")
+
+
+@contextlib.contextmanager
+def site_broker_on(server: RedisServer, settings):
+    """The site's broker (this process's Celery app and settings) on `server` while the
+    block runs, then back on the one it had; `server` is killed at the end."""
+    from school.celery import app as celery_app
+
+    before = celery_app.conf.broker_url
+    settings.CELERY_BROKER_URL = celery_app.conf.broker_url = server.url()
+    celery_app._after_fork()  # drop the connection pools made for the other server
+    try:
+        yield server
+    finally:
+        server.kill()
+        celery_app.conf.broker_url = before
+        celery_app._after_fork()

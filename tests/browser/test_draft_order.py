@@ -15,8 +15,8 @@ import json
 from urllib.parse import parse_qs
 
 from tests.base import make_user
-from tests.browser.pages import RUN_TIMEOUT_MS, give_a_guess, open_lab
-from tests.browser.test_drag import ANSWERED_JS, LANDED_JS, OLDER_DONE_JS, THUMB_JS, until
+from tests.browser.pages import RUN_TIMEOUT_MS, give_a_guess
+from tests.browser.test_drag import LANDED_JS, OLDER_DONE_JS, two_posts_out
 
 
 def place(request) -> tuple[str, str]:
@@ -36,23 +36,7 @@ def test_the_older_post_arriving_second_is_answered_superseded_and_dropped_unsai
             answers.append((number, response.status, response.headers.get("draft-superseded")))
 
     page.on("response", answered)
-    open_lab(page, site, "drain")
-    give_a_guess(page)
-    page.evaluate(ANSWERED_JS)
-    held: list = []
-    page.route("**/labs/drain/draft/", lambda route: held.append(route))
-    slider = page.locator("input.slider[data-for=id_per_worker]")
-    slider.scroll_into_view_if_needed()
-    slider.focus()
-    page.keyboard.press("ArrowRight")  # a key: its post is held, unanswered
-    until(page, lambda: len(held) == 1, "the key's post was not sent")
-    thumb = slider.evaluate(THUMB_JS)
-    page.mouse.move(thumb["x"], thumb["y"])
-    page.mouse.down()
-    page.mouse.move(thumb["x"] + thumb["width"] * 0.2, thumb["y"])
-    page.mouse.up()
-    until(page, lambda: len(held) == 2, "the value let go at was not posted beside the first")
-    final = page.input_value("#id_per_worker")
+    held, final = two_posts_out(page, site)
     (first_page, first), (second_page, second) = place(held[0].request), place(held[1].request)
     assert (first, second) == ("1", "2") and first_page == second_page
 
@@ -72,7 +56,7 @@ def test_the_older_post_arriving_second_is_answered_superseded_and_dropped_unsai
     answers.clear()
     page.reload()
     give_a_guess(page)
-    slider.focus()
+    page.locator("input.slider[data-for=id_per_worker]").focus()
     page.keyboard.press("ArrowRight")
     page.wait_for_function(
         f"() => ({LANDED_JS})() === {json.dumps(page.input_value('#id_per_worker'))}",

@@ -164,17 +164,10 @@ def until(page, ready, what: str) -> None:
         page.wait_for_timeout(50)
 
 
-def test_the_value_let_go_at_is_posted_beside_the_post_in_flight_and_only_it_lands(site):
-    """Issue 40: the release does not wait for the answer in flight. The drafts' requests are
-    held here, so the one a key made is still unanswered when the hand takes the slider and
-    lets go; the value let go at is posted beside it at once. Its answer, let through first,
-    lands; the older one, let through after it, is dropped."""
-    user = make_user("release")
-    context = site.chromium.new_context(viewport={"width": 1280, "height": 900})
-    site.contexts.append(context)
-    context.add_cookies([site.session_cookie(user)])
-    page = context.new_page()
-    site.seen.watch(page)
+def two_posts_out(page, site) -> tuple[list, str]:
+    """On drain, a key's draft post held unanswered, then a drag let go: the value let go at
+    is posted beside it at once. Both requests are held (`Route`s, in the order sent), and
+    the value let go at is returned with them."""
     open_lab(page, site, "drain")
     give_a_guess(page)
     page.evaluate(ANSWERED_JS)
@@ -191,7 +184,21 @@ def test_the_value_let_go_at_is_posted_beside_the_post_in_flight_and_only_it_lan
     page.mouse.move(thumb["x"] + thumb["width"] * 0.2, thumb["y"])
     page.mouse.up()
     until(page, lambda: len(held) == 2, "the value let go at waited for the answer in flight")
-    final = page.input_value("#id_per_worker")
+    return held, page.input_value("#id_per_worker")
+
+
+def test_the_value_let_go_at_is_posted_beside_the_post_in_flight_and_only_it_lands(site):
+    """Issue 40: the release does not wait for the answer in flight. The drafts' requests are
+    held here, so the one a key made is still unanswered when the hand takes the slider and
+    lets go; the value let go at is posted beside it at once. Its answer, let through first,
+    lands; the older one, let through after it, is dropped."""
+    user = make_user("release")
+    context = site.chromium.new_context(viewport={"width": 1280, "height": 900})
+    site.contexts.append(context)
+    context.add_cookies([site.session_cookie(user)])
+    page = context.new_page()
+    site.seen.watch(page)
+    held, final = two_posts_out(page, site)
     assert f"per_worker={final}" in (held[1].request.post_data or "")
     held[1].continue_()
     page.wait_for_function(f"() => ({LANDED_JS})() === {json.dumps(final)}", timeout=RUN_TIMEOUT_MS)

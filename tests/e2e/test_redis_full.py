@@ -20,10 +20,9 @@ from django.urls import reverse
 
 from labs.runs.models import Run
 from labs.runs.sweeps import sweep_once
-from school.celery import app as celery_app
 from tests.base import make_user
 from tests.e2e.test_killed import pool_child, press_drain, taken, wait_until
-from tests.redis_helpers import RedisServer, fill_without_ttl
+from tests.redis_helpers import RedisServer, fill_without_ttl, site_broker_on
 from tests.worker_helpers import new_queue_name, spawn_worker, stop_worker
 
 pytestmark = [pytest.mark.e2e, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
@@ -36,16 +35,9 @@ def small_redis(tmp_path, settings):
     server = RedisServer(
         tmp_path / "redis", "--maxmemory", "16mb", "--maxmemory-policy", "volatile-ttl"
     ).start()
-    before = celery_app.conf.broker_url
-    settings.CELERY_BROKER_URL = celery_app.conf.broker_url = server.url()
     settings.TELEMETRY_REDIS_URL = server.url(2)
-    celery_app._after_fork()  # drop the connection pools made for the other server
-    try:
+    with site_broker_on(server, settings):
         yield server
-    finally:
-        server.kill()
-        celery_app.conf.broker_url = before
-        celery_app._after_fork()
 
 
 def refused(server: RedisServer, command: str) -> int:

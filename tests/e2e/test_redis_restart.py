@@ -18,11 +18,10 @@ from labs.runs import lost, telemetry_store
 from labs.runs.models import Run
 from labs.runs.sweeps import sweep_once
 from labs.runs.telemetry import Sampler
-from school.celery import app as celery_app
 from tests.base import make_user
 from tests.e2e.test_killed import SHORT_FANOUT, wait_until
 from tests.labs.web.test_views import GOOD
-from tests.redis_helpers import RedisServer
+from tests.redis_helpers import RedisServer, site_broker_on
 from tests.worker_helpers import new_queue_name, spawn_worker, stop_worker
 
 pytestmark = [pytest.mark.e2e, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
@@ -32,16 +31,8 @@ HX = {"HTTP_HX_REQUEST": "true"}
 @pytest.fixture
 def own_broker(tmp_path, settings):
     """The site's broker (this process's Celery app and settings) on a Redis of its own."""
-    server = RedisServer(tmp_path / "redis").start()
-    before = celery_app.conf.broker_url
-    settings.CELERY_BROKER_URL = celery_app.conf.broker_url = server.url()
-    celery_app._after_fork()  # drop the connection pools made for the other server
-    try:
+    with site_broker_on(RedisServer(tmp_path / "redis").start(), settings) as server:
         yield server
-    finally:
-        server.kill()
-        celery_app.conf.broker_url = before
-        celery_app._after_fork()
 
 
 def test_after_a_redis_restart_each_queued_run_is_sent_again_once_and_runs(

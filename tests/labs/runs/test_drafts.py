@@ -269,10 +269,11 @@ def test_a_draft_is_started_under_one_lock_in_a_few_queries(people, published):
 
 def test_a_drafts_polls_ask_only_what_they_show(client, people, published, move, settings):
     """A queued draft's poll: the user (the session comes from its copy in the cache:
-    school/sessions.py), the run, the site's waiting runs (the poll's pace) and the runs ahead of it; never whose turn it waits for (only experiments
-    take turns). The poll that finds it finished: its result once (not its own result first,
-    which a stored result's run has none of), the result seen; never the predictions (a
-    draft has none), nor the challenges' credits (it meets none: `distances`)."""
+    school/sessions.py), the run, the site's waiting runs (the poll's pace) and the runs
+    ahead of it; never whose turn it waits for (only experiments take turns). The poll that
+    finds it finished: its result once (not its own result first, which a stored result's
+    run has none of), the result seen; never the predictions (a draft has none), nor the
+    challenges' credits (it meets none: `distances`)."""
     client.force_login(people.alice)
     draft = made(move(per_worker=150))
     path = reverse("run-detail", args=[draft.pk])
@@ -288,12 +289,12 @@ def test_a_drafts_polls_ask_only_what_they_show(client, people, published, move,
 def test_a_draft_the_store_answers_adds_nothing_so_asks_no_lane_no_caps(
     client, people, published, move
 ):
-    """A value already computed (a classmate's drag came to it first) is the drag's usual
-    draft: the user (the session from its cached copy), the student's row locked, the older drafts, the store's
-    one look (the stored result's data read with it), the row; then the result seen. Not
-    the student's class (the run takes no share of the queue), not the caps (it adds no
-    run to them), not the stored result a second time for the body, not the run read back
-    for the challenges (they judge the run the post holds: `labs.runs.succeeded`), nor
+    """A value already computed (a classmate's drag came to it first) is the drag's usual draft:
+    the user (the session from its cached copy), the student's row locked, the older drafts,
+    the store's one look (the stored result's data read with it), the row; then the result
+    seen. Not the student's class (the run takes no share of the queue), not the caps (it
+    adds no run to them), not the stored result a second time for the body, not the run read
+    back for the challenges (they judge the run the post holds: `labs.runs.succeeded`), nor
     their credits (a moved value the challenges keep fixed meets none)."""
     client.force_login(people.alice)
     first = made(move(per_worker=150))

@@ -14,6 +14,12 @@ from labs.runs.tasks import execute_run
 from tests.labs.runs.test_tasks import DRAIN_PARAMS
 
 
+def drain_run(owner) -> Run:
+    """A queued drain run with the lesson's values, as Run makes it."""
+    key = result_key(get_lab("drain"), DRAIN_PARAMS, 0)
+    return Run.objects.create(owner=owner, lab="drain", params=DRAIN_PARAMS, seed=0, result_key=key)
+
+
 def test_a_computed_run_is_written_out_as_json_once(people, monkeypatch):
     written = []
     real = json.JSONEncoder.iterencode
@@ -24,27 +30,13 @@ def test_a_computed_run_is_written_out_as_json_once(people, monkeypatch):
         return real(self, o, _one_shot)
 
     monkeypatch.setattr(json.JSONEncoder, "iterencode", counted)
-    lab = get_lab("drain")
-    run = Run.objects.create(
-        owner=people.alice,
-        lab="drain",
-        params=DRAIN_PARAMS,
-        seed=0,
-        result_key=result_key(lab, DRAIN_PARAMS, 0),
-    )
+    run = drain_run(people.alice)
     assert execute_run.run(str(run.pk)) == "succeeded"
     assert len(written) == 1  # checked by run_lab; saved as that text (it was written twice)
 
 
 def test_the_saved_text_is_what_django_would_have_written(people):
-    lab = get_lab("drain")
-    run = Run.objects.create(
-        owner=people.alice,
-        lab="drain",
-        params=DRAIN_PARAMS,
-        seed=0,
-        result_key=result_key(lab, DRAIN_PARAMS, 0),
-    )
+    run = drain_run(people.alice)
     execute_run.run(str(run.pk))
     stored = StoredResult.objects.get(runs=run)
     with connection.cursor() as cursor:  # the column as the database holds it

@@ -4,23 +4,16 @@ pure-Python reference reads from its lists, so the capstone lab's result does no
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
 from labs.sim.capstone import engine, fast, trapped
 from labs.sim.capstone.latency import SecondWaits, wait_figures
 from labs.sim.capstone.trapped_params import TrappedParams
+from tests.labs.sim.capstone.compiled import skip_unless_built_current
 from tests.labs.sim.capstone.test_fast import SCENARIOS, SHORT
 
-if not fast.COMPILED:
-    pytest.skip("the compiled loop is not built here: ./dev builds it", allow_module_level=True)
-if not fast._TAKES_FIGURES and not os.environ.get("CI"):
-    # A module copied from an older build: `./dev` rebuilds it once the .pyx is newer.
-    pytest.skip(
-        "the compiled loop was built before its ledger and waits were in C: rebuild it",
-        allow_module_level=True,
-    )
+skip_unless_built_current()
 
 # Windows as the summary asks for them, and the odd ones: empty, past the end, the whole run.
 WINDOWS = {

@@ -4,23 +4,13 @@ here, that those scenarios reach every state, so every rule is compared."""
 
 from __future__ import annotations
 
-import os
-
-import pytest
-
 from labs.sim.capstone import fast
 from labs.sim.capstone.obligations import STATES, Ledger
 from labs.sim.capstone.trapped_params import TrappedParams
+from tests.labs.sim.capstone.compiled import skip_unless_built_current
 from tests.labs.sim.capstone.test_fast import SCENARIOS, SHORT
 
-if not fast.COMPILED:
-    pytest.skip("the compiled loop is not built here: ./dev builds it", allow_module_level=True)
-if not fast._TAKES_FIGURES and not os.environ.get("CI"):
-    # A module copied from an older build: `./dev` rebuilds it once the .pyx is newer.
-    pytest.skip(
-        "the compiled loop was built before its ledger and waits were in C: rebuild it",
-        allow_module_level=True,
-    )
+skip_unless_built_current()
 
 
 def test_the_compiled_loop_keeps_its_own_ledger():
