@@ -66,7 +66,7 @@ class RedisServer:
              "--appendonly", "no", "--dir", str(self.workdir), *self.extra],
             stdout=(self.workdir / "redis.log").open("a"), stderr=subprocess.STDOUT,
         )  # fmt: skip
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30  # a busy machine starts it slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 return False  # it exited: most likely the port was taken

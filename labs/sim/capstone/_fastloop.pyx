@@ -109,7 +109,8 @@ cdef inline double draw(Twister* tw) noexcept nogil:
 
 
 cdef class Floats:
-    """A growable array of doubles (one second's waits), handed to Python as a list."""
+    """A growable array of doubles (one second's waits), handed to Python as a list; the
+    array `Waits` keeps every second's waits in."""
     cdef double* items
     cdef long n, cap
 
@@ -160,42 +161,25 @@ cdef object _nearest_rank_ms(double* ordered, long n, int p):
     return to_ms(ordered[rank])
 
 
-cdef class Waits:
-    """Each second's waits of the answered callers (seconds), all in one C array, each
-    second's sorted once it closes: its figures are `SecondWaits`' figures of the same
-    waits in Python lists, to the last digit (`tests/labs/sim/capstone/test_fast_figures.py`),
-    without a Python float per answer or a sort in Python."""
-    cdef double* items
-    cdef long n, cap
+cdef class Waits(Floats):
+    """Each second's waits of the answered callers (seconds), all in one C array (the
+    `Floats` it is, appended to as they are), each second's sorted once it closes: its
+    figures are `SecondWaits`' figures of the same waits in Python lists, to the last digit
+    (`tests/labs/sim/capstone/test_fast_figures.py`), without a Python float per answer or
+    a sort in Python."""
     cdef long* starts  # starts[i]: where second i begins; starts[seconds]: where the open one does
     cdef long seconds, starts_cap
 
-    def __cinit__(self):
-        self.cap = 4096
-        self.n = 0
-        self.items = <double*> malloc(self.cap * sizeof(double))
+    def __cinit__(self):  # after Floats' own, which made the waits' array
         self.starts_cap = 512
         self.seconds = 0
         self.starts = <long*> malloc(self.starts_cap * sizeof(long))
-        if self.items == NULL or self.starts == NULL:
+        if self.starts == NULL:
             raise MemoryError()
         self.starts[0] = 0
 
-    def __dealloc__(self):
-        free(self.items)
+    def __dealloc__(self):  # Floats' own frees the waits' array
         free(self.starts)
-
-    cdef inline int append(self, double x) except -1:
-        cdef double* grown
-        if self.n == self.cap:
-            grown = <double*> realloc(self.items, 2 * self.cap * sizeof(double))
-            if grown == NULL:
-                raise MemoryError()
-            self.items = grown
-            self.cap *= 2
-        self.items[self.n] = x
-        self.n += 1
-        return 0
 
     cdef int close_second(self) except -1:
         """The open second ends: its waits sorted in place, and the next one opens."""
